@@ -1,0 +1,74 @@
+//! The `engine` binary: one-shot commands that mirror the seeds' functions.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Rules engine for Oska, Hexapawn and Capture the Flag.
+///
+/// GAME is oska, hexapawn or ctf. BOARD is in any seed format: rows joined with '/'
+/// (wwww/---/--/---/bbbb), a Python or Haskell list of rows (['www','---','bbb']), a Lisp list
+/// ((w w w w)(nil nil nil)(nil nil)(nil nil nil)(b b b b)), one row-major string, or for ctf a
+/// history list of such strings, most recent first. SIDE is w or b. Results are printed in the
+/// format of the input.
+#[derive(Parser, Debug)]
+#[command(name = "engine", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print every board reachable in one move by SIDE, one per line, in the input's format (no
+    /// line at all when SIDE has no move, as in Oska's pass).
+    Movegen {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// The board, in any seed format.
+        #[arg(allow_hyphen_values = true)]
+        board: String,
+        /// The side to move: w or b.
+        side: String,
+    },
+    /// Count move sequences of exactly DEPTH plies: one line `MOVE COUNT` per legal move, then
+    /// `nodes TOTAL`.
+    Perft {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// The board, in any seed format.
+        #[arg(allow_hyphen_values = true)]
+        board: String,
+        /// The side to move: w or b.
+        side: String,
+        /// Plies to count (a forced pass counts as a ply).
+        depth: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+        Some(Command::Movegen { game, board, side }) => commands::movegen(&game, &board, &side),
+        Some(Command::Perft {
+            game,
+            board,
+            side,
+            depth,
+        }) => commands::perft(&game, &board, &side, depth),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! Oska: n >= 4 pieces a side on 2n-3 rows of lengths n, n-1, ..., 2, ..., n-1, n.
+//!
+//! Rows are centred under each other; square j of a row of length L sits at x = 2j - (L-1) in
+//! half-squares. A piece steps one row forward diagonally (x changes by 1) to an empty square, or
+//! jumps two rows forward in the same direction over an opponent's piece, removing it. A side
+//! with no move passes. See `shared/rules.md` for the end of the game.
+
+use std::sync::LazyLock;
+
+use super::{
+    Bits, Game, GameKind, Layout, Move, MoveList, Outcome, Piece, PositionError, Reason, Side, bit,
+    zobrist,
+};
+
+const NONE: u8 = u8::MAX;
+
+/// Precomputed geometry of one size.
+struct Tables {
+    layout: Layout,
+    /// `step[side][dir][sq]`: the square one diagonal step forward (dir 0: x-1, dir 1: x+1).
+    step: [[[u8; 128]; 2]; 2],
+    /// `jump[side][dir][sq]`: the square two steps forward in the same direction.
+    jump: [[[u8; 128]; 2]; 2],
+    /// `step_mask[side][sq]`: both step targets as bits.
+    step_mask: [[u128; 128]; 2],
+    /// Squares of row 1 (White's home) and of the last row (Black's home).
+    home: [u128; 2],
+}
+
+fn row_lengths(n: usize) -> Vec<usize> {
+    let rows = 2 * n - 3;
+    (0..rows)
+        .map(|r| (r as isize - (n as isize - 2)).unsigned_abs() + 2)
+        .collect()
+}
+
+fn build(n: usize) -> Tables {
+    let layout = Layout::new(row_lengths(n));
+    let rows = layout.rows();
+    // The square at row r and half-square coordinate x, if any.
+    let at = |r: isize, x: isize| -> Option<usize> {
+        if r < 0 || r >= rows as isize {
+            return None;
+        }
+        let len = layout.row_len(r as usize) as isize;
+        let twice = x + len - 1;
+        (twice >= 0 && twice % 2 == 0 && twice / 2 < len)
+            .then(|| layout.square_at(r as usize, (twice / 2) as usize))
+            .flatten()
+    };
+    let mut t = Tables {
+        step: [[[NONE; 128]; 2]; 2],
+        jump: [[[NONE; 128]; 2]; 2],
+        step_mask: [[0; 128]; 2],
+        home: [0; 2],
+        layout: layout.clone(),
+    };
+    for sq in 0..layout.squares() {
+        let (r, c) = layout.coords(sq);
+        let len = layout.row_len(r) as isize;
+        let x = 2 * c as isize - (len - 1);
+        for side in [Side::White, Side::Black] {
+            let fwd: isize = if side == Side::White { 1 } else { -1 };
+            for (d, dx) in [-1isize, 1].into_iter().enumerate() {
+                if let Some(s) = at(r as isize + fwd, x + dx) {
+                    t.step[side.index()][d][sq] = s as u8;
+                    t.step_mask[side.index()][sq] |= bit(s);
+                    if let Some(j) = at(r as isize + 2 * fwd, x + 2 * dx) {
+                        t.jump[side.index()][d][sq] = j as u8;
+                    }
+                }
+            }
+        }
+        if r == 0 {
+            t.home[0] |= bit(sq);
+        }
+        if r == rows - 1 {
+            t.home[1] |= bit(sq);
+        }
+    }
+    t
+}
+
+static TABLES: LazyLock<Vec<Tables>> = LazyLock::new(|| (4..=11).map(build).collect());
+
+#[inline]
+fn tables(n: usize) -> &'static Tables {
+    &TABLES[n - 4]
+}
+
+/// An Oska position: the board and the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Oska {
+    white: u128,
+    black: u128,
+    /// Zobrist hash of the board (without the side to move).
+    board_hash: u64,
+    n: u8,
+    side: Side,
+}
+
+impl Oska {
+    #[inline]
+    fn own_opp(&self, side: Side) -> (u128, u128) {
+        match side {
+            Side::White => (self.white, self.black),
+            Side::Black => (self.black, self.white),
+        }
+    }
+
+    /// Whether `side` has any piece move on this board.
+    fn has_move(&self, side: Side) -> bool {
+        let t = tables(self.n as usize);
+        let (own, opp) = self.own_opp(side);
+        let empty = t.layout.mask() & !(own | opp);
+        let s = side.index();
+        for sq in Bits(own) {
+            if t.step_mask[s][sq] & empty != 0 {
+                return true;
+            }
+            for d in 0..2 {
+                let over = t.step[s][d][sq];
+                let to = t.jump[s][d][sq];
+                if to != NONE && opp & bit(over as usize) != 0 && empty & bit(to as usize) != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Calls `f` for every piece move of the side to move.
+    #[inline(always)]
+    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let t = tables(self.n as usize);
+        let (own, opp) = self.own_opp(self.side);
+        let empty = t.layout.mask() & !(own | opp);
+        let s = self.side.index();
+        for sq in Bits(own) {
+            for d in 0..2 {
+                let to = t.step[s][d][sq];
+                if to == NONE {
+                    continue;
+                }
+                let tb = bit(to as usize);
+                if empty & tb != 0 {
+                    f(Move::new(sq as u8, to));
+                } else if opp & tb != 0 {
+                    let j = t.jump[s][d][sq];
+                    if j != NONE && empty & bit(j as usize) != 0 {
+                        f(Move::new(sq as u8, j));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Game for Oska {
+    const KIND: GameKind = GameKind::Oska;
+    const NO_REPEAT: bool = false;
+
+    fn start(size: usize) -> Result<Self, PositionError> {
+        GameKind::Oska.check_size(size)?;
+        let t = tables(size);
+        let cells: Vec<Option<Piece>> = (0..t.layout.squares())
+            .map(|sq| {
+                if t.home[0] & bit(sq) != 0 {
+                    Some(Piece::WhitePawn)
+                } else if t.home[1] & bit(sq) != 0 {
+                    Some(Piece::BlackPawn)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        Self::from_cells(size, &cells, Side::White)
+    }
+
+    fn from_cells(size: usize, cells: &[Option<Piece>], side: Side) -> Result<Self, PositionError> {
+        GameKind::Oska.check_size(size)?;
+        let layout = Self::layout_of(size);
+        assert_eq!(cells.len(), layout.squares(), "cells must match the layout");
+        let (mut white, mut black) = (0u128, 0u128);
+        for (sq, cell) in cells.iter().enumerate() {
+            match cell {
+                None => {}
+                Some(Piece::WhitePawn) => white |= bit(sq),
+                Some(Piece::BlackPawn) => black |= bit(sq),
+                Some(p) => {
+                    let (r, c) = layout.coords(sq);
+                    return Err(PositionError::BadCell {
+                        game: GameKind::Oska,
+                        row: r + 1,
+                        col: c + 1,
+                        found: p.to_char().to_string(),
+                        allowed: "w, b or - (nil in Lisp)",
+                    });
+                }
+            }
+        }
+        for (s, bits) in [(Side::White, white), (Side::Black, black)] {
+            let count = bits.count_ones() as usize;
+            if count > size {
+                return Err(PositionError::TooManyPieces {
+                    game: GameKind::Oska,
+                    side: s,
+                    count,
+                    max: size,
+                });
+            }
+        }
+        let board_hash = zobrist::hash_bits(Piece::WhitePawn.index(), white)
+            ^ zobrist::hash_bits(Piece::BlackPawn.index(), black)
+            ^ zobrist::size_key(size);
+        Ok(Oska {
+            white,
+            black,
+            board_hash,
+            n: size as u8,
+            side,
+        })
+    }
+
+    #[inline]
+    fn size(&self) -> usize {
+        self.n as usize
+    }
+
+    fn layout_of(size: usize) -> &'static Layout {
+        &tables(size).layout
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn with_side(&self, side: Side) -> Self {
+        Oska { side, ..*self }
+    }
+
+    fn piece_at(&self, sq: usize) -> Option<Piece> {
+        if self.white & bit(sq) != 0 {
+            Some(Piece::WhitePawn)
+        } else if self.black & bit(sq) != 0 {
+            Some(Piece::BlackPawn)
+        } else {
+            None
+        }
+    }
+
+    fn board_outcome(&self) -> Option<Outcome> {
+        if self.white == 0 {
+            return Some(Outcome::Win(Side::Black, Reason::NoPieces));
+        }
+        if self.black == 0 {
+            return Some(Outcome::Win(Side::White, Reason::NoPieces));
+        }
+        let t = tables(self.n as usize);
+        let white_home = self.white & !t.home[1] == 0;
+        let black_home = self.black & !t.home[0] == 0;
+        match (white_home, black_home) {
+            (true, true) => {
+                let (w, b) = (self.white.count_ones(), self.black.count_ones());
+                Some(match w.cmp(&b) {
+                    std::cmp::Ordering::Greater => {
+                        Outcome::Win(Side::White, Reason::BothHomeMorePieces)
+                    }
+                    std::cmp::Ordering::Less => {
+                        Outcome::Win(Side::Black, Reason::BothHomeMorePieces)
+                    }
+                    std::cmp::Ordering::Equal => Outcome::Draw(Reason::BothHomeEqual),
+                })
+            }
+            (true, false) => Some(Outcome::Win(Side::White, Reason::AllHome)),
+            (false, true) => Some(Outcome::Win(Side::Black, Reason::AllHome)),
+            (false, false) => (!self.has_move(self.side) && !self.has_move(self.side.opposite()))
+                .then_some(Outcome::Draw(Reason::BothStuck)),
+        }
+    }
+
+    fn generate(&self, moves: &mut MoveList) {
+        let before = moves.len();
+        self.for_each_move(|m| moves.push(m));
+        if moves.len() == before {
+            moves.push(Move::PASS);
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        let mut n = 0;
+        self.for_each_move(|_| n += 1);
+        n.max(1)
+    }
+
+    #[inline]
+    fn play(&self, mv: Move) -> Self {
+        let mut next = *self;
+        next.side = self.side.opposite();
+        if mv.is_pass() {
+            return next;
+        }
+        let t = tables(self.n as usize);
+        let s = self.side.index();
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let own_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side).index()];
+        let opp_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side.opposite()).index()];
+        let moved = bit(from) | bit(to);
+        let mut captured = 0u128;
+        let mut h = self.board_hash ^ own_key[from] ^ own_key[to];
+        for d in 0..2 {
+            if t.jump[s][d][from] as usize == to {
+                let over = t.step[s][d][from] as usize;
+                captured = bit(over);
+                h ^= opp_key[over];
+            }
+        }
+        match self.side {
+            Side::White => {
+                next.white ^= moved;
+                next.black &= !captured;
+            }
+            Side::Black => {
+                next.black ^= moved;
+                next.white &= !captured;
+            }
+        }
+        next.board_hash = h;
+        next
+    }
+
+    fn is_capture(&self, mv: Move) -> bool {
+        if mv.is_pass() {
+            return false;
+        }
+        let t = tables(self.n as usize);
+        let s = self.side.index();
+        (0..2).any(|d| t.jump[s][d][mv.from as usize] == mv.to)
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        match self.side {
+            Side::White => self.board_hash,
+            Side::Black => self.board_hash ^ zobrist::BLACK_TO_MOVE,
+        }
+    }
+
+    #[inline]
+    fn board_hash(&self) -> u64 {
+        self.board_hash
+    }
+
+    #[inline]
+    fn same_board(&self, other: &Self) -> bool {
+        self.white == other.white && self.black == other.black && self.n == other.n
+    }
+
+    fn piece_count(&self, side: Side) -> usize {
+        self.own_opp(side).0.count_ones() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_lengths_follow_the_rules() {
+        assert_eq!(row_lengths(4), vec![4, 3, 2, 3, 4]);
+        assert_eq!(row_lengths(5), vec![5, 4, 3, 2, 3, 4, 5]);
+        assert_eq!(Oska::layout_of(11).squares(), 128);
+    }
+}
