@@ -1,0 +1,3 @@
+//! The match runner's parts that do not talk to engines: statistics.
+
+pub mod stats;
