@@ -1,0 +1,157 @@
+//! Openings for matches: the start position, positions read from a file, or random plies from
+//! the start. Each opening is played twice, once with each engine as White.
+
+use crate::games::format::{flat, slash};
+use crate::games::{Game, GameKind, Line, MoveList};
+use crate::record::Start;
+
+/// A small deterministic generator (splitmix64), so that a seed gives the same openings on
+/// every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// The board of a line's position in the protocol's form: `/`-joined rows, or for Capture the
+/// Flag the flat string.
+pub fn protocol_board<G: Game>(pos: &G) -> String {
+    if G::KIND == GameKind::Ctf {
+        flat(pos)
+    } else {
+        slash(pos)
+    }
+}
+
+/// The [`Start`] that describes a line: its current board, side and, for Capture the Flag, the
+/// earlier boards (other games do not need them).
+pub fn start_of<G: Game>(line: &Line<G>) -> Start {
+    let history = if G::NO_REPEAT {
+        line.earlier().iter().rev().map(protocol_board).collect()
+    } else {
+        Vec::new()
+    };
+    Start::Board {
+        board: protocol_board(line.current()),
+        side: line.current().side_to_move(),
+        history,
+    }
+}
+
+/// `count` openings of `plies` random legal plies from the start, none of them finished and no
+/// two alike (fewer when the game has fewer such positions; tries are bounded).
+pub fn random_openings<G: Game>(size: usize, plies: usize, count: usize, seed: u64) -> Vec<Start> {
+    let Ok(start) = G::start(size) else {
+        return Vec::new();
+    };
+    if plies == 0 {
+        return vec![Start::Startpos];
+    }
+    let mut rng = Rng::new(seed);
+    let mut found: Vec<Start> = Vec::new();
+    let mut moves = MoveList::new();
+    for _ in 0..count * 50 {
+        if found.len() == count {
+            break;
+        }
+        let mut line = Line::new(start);
+        for _ in 0..plies {
+            line.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            line.push(moves.as_slice()[rng.below(moves.len())]);
+        }
+        if line.len() == plies && line.outcome().is_none() {
+            let s = start_of(&line);
+            if !found.contains(&s) {
+                found.push(s);
+            }
+        }
+    }
+    found
+}
+
+/// Reads an openings file: one position per line, as the protocol's `position` takes it without
+/// the word `position` (`startpos`, `board BOARD SIDE [history ...]`, or just `BOARD SIDE
+/// [history ...]`); blank lines and `#` comments are skipped. Each is checked by the rules.
+pub fn read_openings<G: Game>(text: &str, size: usize) -> Result<Vec<Start>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let spec = if line.starts_with("startpos") || line.starts_with("board ") {
+            line.to_string()
+        } else {
+            format!("board {line}")
+        };
+        let start = Start::parse(&spec).map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        let l = start
+            .line::<G>(size)
+            .map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        if let Some(o) = l.outcome() {
+            return Err(format!(
+                "openings line {}: the game is already over ({o})",
+                i + 1
+            ));
+        }
+        out.push(start);
+    }
+    if out.is_empty() {
+        return Err("the openings file holds no position".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Ctf, Oska};
+
+    #[test]
+    fn random_openings_are_distinct_legal_and_reproducible() {
+        let a = random_openings::<Oska>(4, 4, 10, 7);
+        assert_eq!(a.len(), 10);
+        assert_eq!(a, random_openings::<Oska>(4, 4, 10, 7));
+        for s in &a {
+            let line = s.line::<Oska>(4).unwrap();
+            assert!(line.outcome().is_none());
+            assert_eq!(line.current().side_to_move(), crate::games::Side::White);
+        }
+        let c = random_openings::<Ctf>(5, 3, 5, 1);
+        assert_eq!(c.len(), 5);
+        for s in &c {
+            assert_eq!(s.line::<Ctf>(5).unwrap().len(), 3, "history kept: {s}");
+        }
+    }
+
+    #[test]
+    fn openings_file_is_checked() {
+        let ok = read_openings::<Oska>("# comment\nstartpos\nwwww/---/--/---/bbbb b\n", 4).unwrap();
+        assert_eq!(ok.len(), 2);
+        let e = read_openings::<Oska>("\nwwww/---/--/---/bbbx w\n", 4).unwrap_err();
+        assert!(e.starts_with("openings line 2: row 5, column 4"), "{e}");
+        let e = read_openings::<Oska>("wwww/---/--/---/---- w", 4).unwrap_err();
+        assert!(e.contains("already over"), "{e}");
+    }
+}
