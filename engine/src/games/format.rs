@@ -275,7 +275,10 @@ fn read_raw(text: &str, kind: GameKind) -> Result<Raw, PositionError> {
     if t.starts_with('[') {
         let (items, quote, sep) = read_list(t)?;
         let rows_shape = items.iter().all(|s| s.chars().count() == items.len());
-        if kind == GameKind::Ctf && !rows_shape {
+        // A history of N*N boards of size N has the shape of a list of rows too; but a board has
+        // two flags, so a list of three or more elements that all hold a flag is a history.
+        let flag_in_each = items.len() > 2 && items.iter().all(|s| s.contains(['W', 'B']));
+        if kind == GameKind::Ctf && (!rows_shape || flag_in_each) {
             return Ok(Raw::Flats(items, Format::History { quote, sep }));
         }
         let rows = items.iter().map(|s| chars_of(s)).collect();

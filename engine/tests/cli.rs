@@ -1,0 +1,256 @@
+//! The `engine` binary, driven as a user would: `movegen` answers in the format of its input
+//! (and prints nothing for a forced pass), `perft` prints `MOVE COUNT` lines then `nodes TOTAL`
+//! agreeing with the library, and bad arguments fail with a non-zero status, one clear message
+//! on stderr and nothing on stdout.
+//!
+//! Evidence: the real binary, built by Cargo for the tests, run on the seeds' board spellings.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+use engine::games::format::{parse_board, print_board};
+use engine::games::notation::move_name;
+use engine::games::perft::{perft, perft_divide};
+use engine::games::{Ctf, Game, Hexapawn, Oska, Side};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .output()
+        .expect("the engine binary runs")
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    String::from_utf8(out.stdout.clone())
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs a command that must succeed and returns its stdout lines.
+fn ok(args: &[&str]) -> Vec<String> {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "{args:?} wrote to stderr");
+    stdout_lines(&out)
+}
+
+/// Runs a command that must fail; checks stdout is empty and returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed on stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stderr).expect("utf-8")
+}
+
+/// What `movegen` must print for a board: every legal move's board, in the input's format.
+fn expected_movegen<G: Game>(board: &str, side: Side) -> BTreeSet<String> {
+    let parsed = parse_board::<G>(board, side).expect("valid board");
+    let pos = parsed.line.current();
+    common::legal(&parsed.line)
+        .as_slice()
+        .iter()
+        .filter(|m| !m.is_pass())
+        .map(|&m| print_board(&pos.play(m), &parsed.format))
+        .collect()
+}
+
+fn movegen_set(game: &str, board: &str, side: &str) -> BTreeSet<String> {
+    let lines = ok(&["movegen", game, board, side]);
+    let set: BTreeSet<String> = lines.iter().cloned().collect();
+    assert_eq!(set.len(), lines.len(), "no board printed twice");
+    set
+}
+
+#[test]
+fn movegen_oska_start_lists_the_six_boards() {
+    assert_eq!(
+        movegen_set("oska", "wwww/---/--/---/bbbb", "w"),
+        common::set(&[
+            "-www/w--/--/---/bbbb",
+            "w-ww/w--/--/---/bbbb",
+            "w-ww/-w-/--/---/bbbb",
+            "ww-w/-w-/--/---/bbbb",
+            "ww-w/--w/--/---/bbbb",
+            "www-/--w/--/---/bbbb",
+        ])
+    );
+}
+
+#[test]
+fn movegen_answers_in_the_input_format() {
+    let oska = [
+        "wwww/---/--/---/bbbb",
+        "['wwww','---','--','---','bbbb']",
+        r#"["wwww", "---", "--", "---", "bbbb"]"#,
+        "((w w w w)(nil nil nil)(nil nil)(nil nil nil)(b b b b))",
+        "'((w w w w) (nil nil nil) (nil nil) (nil nil nil) (b b b b))",
+        "wwww--------bbbb",
+        "\"wwww--------bbbb\"",
+    ];
+    for board in oska {
+        let got = movegen_set("oska", board, "w");
+        assert_eq!(got.len(), 6, "{board}");
+        assert_eq!(got, expected_movegen::<Oska>(board, Side::White), "{board}");
+    }
+    // One literal answer per format, so the expectation does not rest on the library alone.
+    assert!(movegen_set("oska", oska[1], "w").contains("['-www','w--','--','---','bbbb']"));
+    assert!(
+        movegen_set("oska", oska[3], "w")
+            .contains("((nil w w w)(w nil nil)(nil nil)(nil nil nil)(b b b b))")
+    );
+    assert!(movegen_set("oska", oska[5], "w").contains("-wwww-------bbbb"));
+
+    let hexapawn = ["www/---/bbb", r#"["www","---","bbb"]"#, "www---bbb"];
+    for board in hexapawn {
+        let got = movegen_set("hexapawn", board, "b");
+        assert_eq!(got.len(), 3, "{board}");
+        assert_eq!(got, expected_movegen::<Hexapawn>(board, Side::Black));
+    }
+    assert!(movegen_set("hexapawn", "www---bbb", "b").contains("www-b-b-b"));
+
+    let ctf = [
+        "-wWw--www-------bbb--bBb-",
+        "-wWw-/-www-/-----/-bbb-/-bBb-",
+        "['-wWw--www-------bbb--bBb-']",
+        r#"["-wWw---ww--w----bbb--bBb-", "-wWw--www-------bbb--bBb-"]"#,
+    ];
+    let sides = ["w", "w", "w", "b"];
+    for (board, side) in ctf.into_iter().zip(sides) {
+        let got = movegen_set("ctf", board, side);
+        assert!(!got.is_empty(), "{board}");
+        assert_eq!(
+            got,
+            expected_movegen::<Ctf>(board, Side::parse(side).unwrap())
+        );
+    }
+    // A history is answered as the seed's `capture` returns a board: one quoted string (here
+    // Black b4 jumps up over the pawn White just moved to b3).
+    let got = movegen_set("ctf", ctf[3], "b");
+    assert!(got.contains(r#""-wWw--bww--------bb--bBb-""#), "{got:?}");
+}
+
+#[test]
+fn movegen_prints_nothing_when_the_side_must_pass() {
+    let out = run(&["movegen", "oska", "----/---/--/w--/bb--", "w"]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty(), "a pass prints no board");
+    assert!(out.stderr.is_empty());
+    // And a finished game has no moves either.
+    let out = run(&["movegen", "hexapawn", "w--/b--/---", "w"]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}
+
+/// Checks `perft` output against the library for one board and depth.
+fn check_perft<G: Game>(game: &str, board: &str, side: &str, depth: u32) {
+    let lines = ok(&["perft", game, board, side, &depth.to_string()]);
+    let parsed = parse_board::<G>(board, Side::parse(side).unwrap()).unwrap();
+    let mut line = parsed.line.clone();
+    let pos = *line.current();
+    let divide: Vec<String> = perft_divide(&mut line, depth)
+        .into_iter()
+        .map(|(m, n)| format!("{} {n}", move_name(&pos, m)))
+        .collect();
+    let total = perft(&mut line, depth);
+    let (last, moves) = lines.split_last().expect("at least the total");
+    assert_eq!(last, &format!("nodes {total}"), "{game} {board} {depth}");
+    assert_eq!(moves, divide.as_slice(), "{game} {board} {depth}");
+    let sum: u64 = moves
+        .iter()
+        .map(|l| {
+            let (_, n) = l.split_once(' ').expect("MOVE COUNT");
+            n.parse::<u64>().expect("a count")
+        })
+        .sum();
+    if depth > 0 {
+        assert_eq!(sum, total, "the lines add up to the total");
+    }
+}
+
+#[test]
+fn perft_prints_moves_then_the_total() {
+    let lines = ok(&["perft", "oska", "wwww/---/--/---/bbbb", "w", "1"]);
+    assert_eq!(lines.len(), 7);
+    assert_eq!(lines[6], "nodes 6");
+    assert!(lines[..6].iter().all(|l| l.ends_with(" 1")), "{lines:?}");
+    check_perft::<Oska>("oska", "wwww/---/--/---/bbbb", "w", 4);
+    check_perft::<Oska>("oska", "----/---/--/w--/bb--", "w", 3);
+    check_perft::<Hexapawn>("hexapawn", "www/---/bbb", "w", 5);
+    check_perft::<Ctf>("ctf", "-wWw--www-------bbb--bBb-", "w", 3);
+    check_perft::<Ctf>(
+        "ctf",
+        r#"["W-w---bB-", "-Ww---bB-", "-Ww---b-B", "W-w---b-B"]"#,
+        "b",
+        4,
+    );
+    assert_eq!(
+        ok(&["perft", "oska", "----/---/--/w--/bb--", "w", "1"]),
+        vec!["pass 1", "nodes 1"]
+    );
+    assert_eq!(
+        ok(&["perft", "hexapawn", "www/---/bbb", "w", "0"]),
+        vec!["nodes 1"]
+    );
+}
+
+/// The one line of an error from the engine itself.
+fn one_line_error(args: &[&str], needle: &str) {
+    let err = fails(args);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in {err}"
+    );
+}
+
+#[test]
+fn bad_arguments_fail_cleanly() {
+    one_line_error(
+        &["movegen", "chess", "www/---/bbb", "w"],
+        "unknown game 'chess': expected oska, hexapawn or ctf",
+    );
+    one_line_error(
+        &["movegen", "hexapawn", "www/---/bbb", "x"],
+        "side must be 'w' or 'b', not 'x'",
+    );
+    one_line_error(
+        &["movegen", "ctf", "-wWw--www-----bbb--bBb-", "w"],
+        "23 characters is not a square board",
+    );
+    one_line_error(
+        &["perft", "oska", "wwww/---/-x/---/bbbb", "w", "2"],
+        "row 3, column 2: 'x' is not a piece of oska",
+    );
+    one_line_error(
+        &[
+            "movegen",
+            "ctf",
+            r#"["-wWw--w-w-------bbb--bBb-", "-wWw--www-------bbb--bBb-"]"#,
+            "b",
+        ],
+        "history: board 1 (counting from 1 = the most recent) does not follow from board 2",
+    );
+    // Errors found by the argument parser: still non-zero, nothing on stdout, and the first
+    // line of stderr says what is wrong.
+    for args in [
+        &["perft", "oska", "wwww/---/--/---/bbbb", "w", "two"][..],
+        &["movegen", "oska"][..],
+        &["frobnicate"][..],
+    ] {
+        let err = fails(args);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,156 @@
+//! Helpers shared by the integration tests: a small deterministic PRNG (runs are reproducible
+//! without the `rand` crate), shortcuts to read boards, and random positions of every game that
+//! are reachable by legal play (random playouts from the start or from a random legal layout).
+
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+
+use engine::games::format::{parse_board, slash};
+use engine::games::notation::move_name;
+use engine::games::{Game, GameKind, Line, MoveList, Piece, Side};
+
+/// SplitMix64: tiny, fast and good enough to pick moves and squares.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed; equal seeds give equal sequences.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x6A09_E667_F3BC_C908)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// White or Black, evenly.
+    pub fn side(&mut self) -> Side {
+        if self.below(2) == 0 {
+            Side::White
+        } else {
+            Side::Black
+        }
+    }
+}
+
+/// The sizes the tests exercise for each game.
+pub fn sizes(kind: GameKind) -> &'static [usize] {
+    match kind {
+        GameKind::Oska => &[4, 5, 6, 8],
+        GameKind::Hexapawn => &[3, 4, 5, 7],
+        GameKind::Ctf => &[3, 4, 5, 7],
+    }
+}
+
+/// Reads a board (any format) with a side to move, panicking with the error if it is refused.
+pub fn line<G: Game>(text: &str, side: Side) -> Line<G> {
+    match parse_board::<G>(text, side) {
+        Ok(p) => p.line,
+        Err(e) => panic!("{text} should be accepted, but: {e}"),
+    }
+}
+
+/// The position of a board text (no history).
+pub fn pos<G: Game>(text: &str, side: Side) -> G {
+    *line::<G>(text, side).current()
+}
+
+/// The legal moves of a line.
+pub fn legal<G: Game>(line: &Line<G>) -> MoveList {
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    moves
+}
+
+/// The boards (`/`-joined) reachable in one legal move; a pass gives the unchanged board.
+pub fn legal_boards<G: Game>(line: &Line<G>) -> BTreeSet<String> {
+    let cur = line.current();
+    legal(line)
+        .as_slice()
+        .iter()
+        .map(|&m| slash(&cur.play(m)))
+        .collect()
+}
+
+/// The names of the legal moves (`d1c2`, `pass`).
+pub fn legal_names<G: Game>(line: &Line<G>) -> BTreeSet<String> {
+    let cur = line.current();
+    legal(line)
+        .as_slice()
+        .iter()
+        .map(|&m| move_name(cur, m))
+        .collect()
+}
+
+/// A set of board strings, for comparisons.
+pub fn set(boards: &[&str]) -> BTreeSet<String> {
+    boards.iter().map(|s| s.to_string()).collect()
+}
+
+/// Plays up to `plies` random legal moves from `line`, stopping at the end of the game.
+pub fn playout<G: Game>(rng: &mut Rng, line: &mut Line<G>, plies: usize) {
+    for _ in 0..plies {
+        let moves = legal(line);
+        if moves.is_empty() {
+            break;
+        }
+        line.push(moves.as_slice()[rng.below(moves.len())]);
+    }
+}
+
+/// A random legal layout of a game and size, with a random side to move: Oska and Hexapawn get 1
+/// to `size` pieces a side anywhere; Capture the Flag one flag a side and 1 to `size + 2` pawns a
+/// side. The game may already be over.
+pub fn random_layout<G: Game>(rng: &mut Rng, size: usize) -> G {
+    let squares = G::layout_of(size).squares();
+    let mut cells: Vec<Option<Piece>> = vec![None; squares];
+    let mut free: Vec<usize> = (0..squares).collect();
+    let mut place = |rng: &mut Rng, piece: Piece| {
+        let i = rng.below(free.len());
+        cells[free.swap_remove(i)] = Some(piece);
+    };
+    for side in [Side::White, Side::Black] {
+        let pawns = match G::KIND {
+            GameKind::Ctf => {
+                place(rng, Piece::flag(side));
+                rng.range(1, (size + 2).min(squares / 2 - 1))
+            }
+            _ => rng.range(1, size),
+        };
+        for _ in 0..pawns {
+            place(rng, Piece::pawn(side));
+        }
+    }
+    let side = rng.side();
+    G::from_cells(size, &cells, side).expect("a random layout within the limits is accepted")
+}
+
+/// A random reachable line: from the start (two times in three) or from a random layout, up to
+/// `max_plies` random legal moves.
+pub fn random_line<G: Game>(rng: &mut Rng, size: usize, max_plies: usize) -> Line<G> {
+    let start = if rng.below(3) < 2 {
+        G::start(size).expect("supported size")
+    } else {
+        random_layout::<G>(rng, size)
+    };
+    let mut line = Line::new(start);
+    let plies = rng.range(0, max_plies);
+    playout(rng, &mut line, plies);
+    line
+}
