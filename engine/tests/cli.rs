@@ -228,7 +228,7 @@ fn bad_arguments_fail_cleanly() {
     );
     one_line_error(
         &["movegen", "ctf", "-wWw--www-----bbb--bBb-", "w"],
-        "23 characters is not a square board",
+        "23 characters fits no ctf board: 23 is not a square number",
     );
     one_line_error(
         &["perft", "oska", "wwww/---/-x/---/bbbb", "w", "2"],

@@ -239,7 +239,7 @@ fn seed_002_example_is_not_a_square() {
     let msg = error::<Ctf>("-wWw--www-----bbb--bBb-", Side::White);
     assert_eq!(
         msg,
-        "a ctf board string of 23 characters is not a square board: 23 is not a square number (the nearest are 16 = 4 x 4 and 25 = 5 x 5)"
+        "a board string of 23 characters fits no ctf board: 23 is not a square number (the nearest are 16 = 4 x 4 and 25 = 5 x 5)"
     );
     // The intended board is accepted.
     assert_eq!(
@@ -303,7 +303,11 @@ fn unsupported_sizes_name_the_range() {
     );
     assert_eq!(
         error::<Ctf>("wW-b", Side::White),
-        "a ctf board string of 4 characters is not a square board: 2 x 2 is outside the supported sizes 3 to 11"
+        "a board string of 4 characters fits no ctf board: 2 x 2 is outside the supported sizes 3 to 11"
+    );
+    assert_eq!(
+        error::<Oska>("wwww---", Side::White),
+        "a board string of 7 characters fits no oska board: an Oska board string has 16 for n = 4, 26 for n = 5, 38 for n = 6, 52 for n = 7, 68 for n = 8, 86 for n = 9, 106 for n = 10, 128 for n = 11"
     );
     assert_eq!(
         error::<Hexapawn>("wb/bw", Side::White),

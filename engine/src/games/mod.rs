@@ -489,7 +489,7 @@ pub enum PositionError {
     #[error("{0}")]
     Flags(String),
     /// A flat board string whose length is not a square.
-    #[error("a {game} board string of {len} characters is not a square board: {hint}")]
+    #[error("a board string of {len} characters fits no {game} board: {hint}")]
     NotSquare {
         /// The game.
         game: GameKind,
