@@ -2,5 +2,11 @@
 //!
 //! - [`games`]: the rules of the three games behind one [`games::Game`] trait, board formats,
 //!   move notation and perft.
+//! - [`protocol`]: the line protocol's messages as types.
+//! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
+//! - [`client`]: drives an engine process over the protocol (tokio).
+//! - [`conformance`]: checks that an engine speaks the protocol correctly.
 
 pub mod games;
+pub mod protocol;
+pub mod session;
