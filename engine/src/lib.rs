@@ -7,6 +7,8 @@
 //! - [`client`]: drives an engine process over the protocol (tokio).
 //! - [`conformance`]: checks that an engine speaks the protocol correctly.
 
+pub mod client;
+pub mod conformance;
 pub mod games;
 pub mod protocol;
 pub mod session;
