@@ -96,10 +96,18 @@ impl Target {
     }
 }
 
+/// The replies that are not `info` lines (which a search may print at any time).
+fn without_info(replies: Vec<Reply>) -> Vec<Reply> {
+    replies
+        .into_iter()
+        .filter(|r| !matches!(r, Reply::Info(_)))
+        .collect()
+}
+
 /// Sends a command that gives no reply, and checks with `isready` that none came.
 async fn quiet(e: &mut Engine, cmd: &str) -> Result<(), String> {
     e.send_raw(&format!("{cmd}\n")).await.map_err(client)?;
-    let seen = e.ping(ANSWER).await.map_err(client)?;
+    let seen = without_info(e.ping(ANSWER).await.map_err(client)?);
     if seen.is_empty() {
         Ok(())
     } else {
@@ -110,7 +118,7 @@ async fn quiet(e: &mut Engine, cmd: &str) -> Result<(), String> {
 /// Sends a line that must be refused with exactly one `error CODE`.
 async fn refused(e: &mut Engine, line: &str, code: ErrorCode) -> Result<(), String> {
     e.send_raw(&format!("{line}\n")).await.map_err(client)?;
-    let seen = e.ping(ANSWER).await.map_err(client)?;
+    let seen = without_info(e.ping(ANSWER).await.map_err(client)?);
     let shown: String = line.chars().take(60).collect();
     match seen.as_slice() {
         [Reply::Error { code: c, .. }] if *c == code => Ok(()),
@@ -121,16 +129,26 @@ async fn refused(e: &mut Engine, line: &str, code: ErrorCode) -> Result<(), Stri
     }
 }
 
+/// The next reply that is not an `info` line.
+async fn recv_non_info(e: &mut Engine) -> Result<Reply, String> {
+    loop {
+        match e.recv(ANSWER).await.map_err(client)? {
+            Reply::Info(_) => {}
+            r => return Ok(r),
+        }
+    }
+}
+
 /// `show`: the board line and the result line.
 async fn show(e: &mut Engine) -> Result<(Reply, Option<GameResult>), String> {
     e.send(&Command::Show).await.map_err(client)?;
-    let board = e.recv(ANSWER).await.map_err(client)?;
+    let board = recv_non_info(e).await?;
     if !matches!(board, Reply::Board { .. }) {
         return fail(format!(
             "'show' should start with 'board ...', got '{board}'"
         ));
     }
-    match e.recv(ANSWER).await.map_err(client)? {
+    match recv_non_info(e).await? {
         Reply::Result(r) => Ok((board, r)),
         other => fail(format!(
             "'show' should end with 'result ...', got '{other}'"
@@ -140,7 +158,7 @@ async fn show(e: &mut Engine) -> Result<(Reply, Option<GameResult>), String> {
 
 async fn legal(e: &mut Engine) -> Result<Vec<String>, String> {
     e.send(&Command::Legal).await.map_err(client)?;
-    match e.recv(ANSWER).await.map_err(client)? {
+    match recv_non_info(e).await? {
         Reply::Legal(m) => Ok(m),
         other => fail(format!("'legal' should answer 'legal ...', got '{other}'")),
     }

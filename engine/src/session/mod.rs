@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod reader;
 
+use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,8 +22,10 @@ use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 pub use backend::{Backend, Builtin};
 
 use crate::games::format::{parse_board, slash};
-use crate::games::notation::{move_name, parse_move};
-use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, PositionError, Side};
+use crate::games::notation::{MoveText, move_name, parse_move};
+use crate::games::{
+    Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError, Side,
+};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful,
@@ -237,14 +240,55 @@ fn build_line<G: Game + IntoAny>(
             }
         }
     };
+    let mut boards: HashSet<u64> = line
+        .earlier()
+        .iter()
+        .chain([line.current()])
+        .map(Game::board_hash)
+        .collect();
     for (i, text) in moves.iter().enumerate() {
-        let mv = parse_move(&line, text).map_err(|e| {
-            let p = position_error(&e);
-            error(p.code, format!("move {} '{text}': {}", i + 1, p.message))
-        })?;
+        let mv = match fast_move(&line, &boards, text) {
+            Some(mv) => mv,
+            None => parse_move(&line, text).map_err(|e| {
+                let p = position_error(&e);
+                error(p.code, format!("move {} '{text}': {}", i + 1, p.message))
+            })?,
+        };
         line.push(mv);
+        boards.insert(line.current().board_hash());
     }
     Ok(G::into_any(line))
+}
+
+/// The move `text` if it is certainly legal in the line's position, found without scanning the
+/// history unless a board hash matches (so that long move lists apply in linear time). `None`
+/// when it is not, or not certainly: [`parse_move`] then decides and explains.
+fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Option<Move> {
+    let pos = line.current();
+    if pos.board_outcome().is_some() {
+        return None;
+    }
+    let mv = match MoveText::parse(text).ok()? {
+        MoveText::Pass => Move::PASS,
+        MoveText::Squares { from, to } => {
+            let layout = pos.layout();
+            let a = layout.square_at(from.0, from.1)?;
+            let b = layout.square_at(to.0, to.1)?;
+            Move::new(u8::try_from(a).ok()?, u8::try_from(b).ok()?)
+        }
+    };
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    if !list.contains(mv) {
+        return None;
+    }
+    if G::NO_REPEAT {
+        let next = pos.play(mv);
+        if boards.contains(&next.board_hash()) && line.seen(&next) {
+            return None;
+        }
+    }
+    Some(mv)
 }
 
 /// A job for the search thread.
@@ -597,3 +641,6 @@ pub fn run_stdio(backend: impl Backend) -> io::Result<()> {
     run(io::stdin(), io::stdout(), backend);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
