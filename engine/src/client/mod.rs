@@ -237,6 +237,8 @@ impl Engine {
                 .await
                 .ok()
                 .and_then(Result::ok);
+            // Let the stderr reader catch up with the last lines the process wrote.
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
         ClientError::Crashed {
             status: self.status,
