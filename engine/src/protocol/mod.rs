@@ -531,6 +531,9 @@ pub enum Info {
     Trace(String),
     /// `info string TEXT`: free text for humans.
     String(String),
+    /// Any other `info` line (its text after `info`), which a GUI ignores: engines may add their
+    /// own kinds. The text starts with a word other than `depth`, `trace` and `string`.
+    Other(String),
 }
 
 /// The type and limits of an option, as listed after `uci`.
@@ -840,7 +843,12 @@ impl Reply {
             "string" => return Ok(Info::String(text.to_string())),
             "trace" => return Ok(Info::Trace(text.to_string())),
             "depth" => {}
-            _ => return Err(syntax("expected info depth, info trace or info string")),
+            "" => {
+                return Err(syntax(
+                    "an info line needs a kind: depth, trace, string or another",
+                ));
+            }
+            _ => return Ok(Info::Other(rest.to_string())),
         }
         let mut words = text.split([' ', '\t']).filter(|w| !w.is_empty());
         let depth = number(words.next(), "the depth")?;
@@ -912,6 +920,7 @@ impl fmt::Display for Reply {
             Reply::ReadyOk => f.write_str("readyok"),
             Reply::Info(Info::String(t)) => text_after(f, "info string", t),
             Reply::Info(Info::Trace(t)) => text_after(f, "info trace", t),
+            Reply::Info(Info::Other(t)) => text_after(f, "info", t),
             Reply::Info(Info::Search(i)) => {
                 write!(
                     f,

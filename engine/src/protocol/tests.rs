@@ -109,6 +109,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             ),
         text().prop_map(Info::Trace),
         prop_oneof![Just(String::new()), text()].prop_map(Info::String),
+        "(currmove|hashfull|x)( [a-z0-9]{1,5}){0,3}".prop_map(Info::Other),
     ];
     let result = (
         prop::option::of(side()),
