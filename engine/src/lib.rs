@@ -2,9 +2,17 @@
 //!
 //! - [`games`]: the rules of the three games behind one [`games::Game`] trait, board formats,
 //!   move notation and perft.
+//! - [`protocol`]: the line protocol's messages as types.
+//! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
+//! - [`client`]: drives an engine process over the protocol (tokio).
+//! - [`conformance`]: checks that an engine speaks the protocol correctly.
 //! - [`record`]: the game record format shared by the match runner and the GUI.
-//! - [`arena`]: match statistics (Elo, LOS, SPRT).
+//! - [`arena`]: match statistics (Elo, LOS, SPRT) and openings.
 
 pub mod arena;
+pub mod client;
+pub mod conformance;
 pub mod games;
+pub mod protocol;
 pub mod record;
+pub mod session;

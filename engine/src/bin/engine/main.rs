@@ -1,4 +1,5 @@
-//! The `engine` binary: one-shot commands that mirror the seeds' functions.
+//! The `engine` binary: with no arguments it speaks the line protocol of `protocol.md` on stdin
+//! and stdout; with a subcommand it runs one-shot commands that mirror the seeds' functions.
 
 mod commands;
 
@@ -7,6 +8,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
+///
+/// Without a subcommand, the engine speaks the line protocol of protocol.md on stdin/stdout
+/// (send `uci` to start, `quit` to end).
 ///
 /// GAME is oska, hexapawn or ctf. BOARD is in any seed format: rows joined with '/'
 /// (wwww/---/--/---/bbbb), a Python or Haskell list of rows (['www','---','bbb']), a Lisp list
@@ -51,11 +55,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        None => engine::session::run_stdio(engine::session::Builtin::default())
+            .map_err(anyhow::Error::from),
         Some(Command::Movegen { game, board, side }) => commands::movegen(&game, &board, &side),
         Some(Command::Perft {
             game,

@@ -1,0 +1,255 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn mv() -> impl Strategy<Value = String> {
+    prop_oneof![
+        1 => Just("pass".to_string()),
+        9 => "[a-k](1|[2-9]|1[01])[a-k](1|[2-9]|1[01])",
+    ]
+}
+
+fn board() -> impl Strategy<Value = String> {
+    "[wbWB-]{1,8}(/[wbWB-]{1,8}){0,4}"
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9]([a-zA-Z0-9 .,:'=-]{0,20}[a-zA-Z0-9])?"
+}
+
+fn word() -> impl Strategy<Value = String> {
+    "[A-Za-z][A-Za-z0-9_-]{0,10}"
+}
+
+fn game() -> impl Strategy<Value = GameKind> {
+    prop::sample::select(GameKind::ALL.to_vec())
+}
+
+fn side() -> impl Strategy<Value = Side> {
+    prop_oneof![Just(Side::White), Just(Side::Black)]
+}
+
+fn go() -> impl Strategy<Value = Go> {
+    prop_oneof![
+        (1..=u32::MAX).prop_map(Go::Depth),
+        (1..=u64::MAX).prop_map(Go::Nodes),
+        (1..=u64::MAX).prop_map(Go::MoveTime),
+        Just(Go::Infinite),
+        any::<u32>().prop_map(Go::Perft),
+        Just(Go::Solve),
+    ]
+}
+
+fn command() -> impl Strategy<Value = Command> {
+    let setup = prop_oneof![
+        Just(Setup::StartPos),
+        (board(), side(), prop::collection::vec(board(), 0..4)).prop_map(
+            |(board, side, history)| Setup::Board {
+                board,
+                side,
+                history
+            }
+        ),
+    ];
+    prop_oneof![
+        Just(Command::Uci),
+        Just(Command::IsReady),
+        Just(Command::Stop),
+        Just(Command::Quit),
+        Just(Command::Show),
+        Just(Command::Legal),
+        (word(), word()).prop_map(|(name, value)| Command::SetOption { name, value }),
+        (game(), any::<u32>()).prop_map(|(game, size)| Command::NewGame { game, size }),
+        (setup, prop::collection::vec(mv(), 0..6))
+            .prop_map(|(setup, moves)| Command::Position { setup, moves }),
+        go().prop_map(Command::Go),
+    ]
+}
+
+fn score() -> impl Strategy<Value = Score> {
+    prop_oneof![
+        any::<i32>().prop_map(Score::Cp),
+        any::<u32>().prop_map(Score::Win),
+        any::<u32>().prop_map(Score::Loss),
+        Just(Score::Draw),
+    ]
+}
+
+fn reply() -> impl Strategy<Value = Reply> {
+    let option = prop_oneof![
+        (word(), any::<i64>(), any::<i64>(), any::<i64>()).prop_map(|(name, default, min, max)| {
+            OptionDecl {
+                name,
+                kind: OptionKind::Spin { default, min, max },
+            }
+        }),
+        (word(), any::<bool>()).prop_map(|(name, default)| OptionDecl {
+            name,
+            kind: OptionKind::Check { default }
+        }),
+    ];
+    let info = prop_oneof![
+        (
+            any::<u32>(),
+            score(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            prop::collection::vec(mv(), 0..5)
+        )
+            .prop_map(
+                |(depth, score, nodes, nps, time_ms, pv)| Info::Search(SearchInfo {
+                    depth,
+                    score,
+                    nodes,
+                    nps,
+                    time_ms,
+                    pv
+                })
+            ),
+        text().prop_map(Info::Trace),
+        prop_oneof![Just(String::new()), text()].prop_map(Info::String),
+        "(currmove|hashfull|x)( [a-z0-9]{1,5}){0,3}".prop_map(Info::Other),
+    ];
+    let result = (
+        prop::option::of(side()),
+        "[a-z][a-z-]{0,12}".prop_map(String::from),
+    )
+        .prop_map(|(winner, reason)| GameResult { winner, reason });
+    prop_oneof![
+        text().prop_map(Reply::IdName),
+        text().prop_map(Reply::IdAuthor),
+        (game(), any::<u32>(), any::<u32>()).prop_map(|(game, min, max)| Reply::Game {
+            game,
+            min,
+            max
+        }),
+        option.prop_map(Reply::Option),
+        Just(Reply::UciOk),
+        Just(Reply::ReadyOk),
+        info.prop_map(Reply::Info),
+        prop::option::of(mv()).prop_map(Reply::BestMove),
+        prop::option::of(result).prop_map(Reply::Result),
+        (mv(), any::<u64>()).prop_map(|(mv, nodes)| Reply::Perft { mv, nodes }),
+        any::<u64>().prop_map(Reply::Nodes),
+        (
+            game(),
+            any::<u32>(),
+            board(),
+            side(),
+            prop::collection::vec(board(), 0..4)
+        )
+            .prop_map(|(game, size, board, side, history)| Reply::Board {
+                game,
+                size,
+                board,
+                side,
+                history
+            }),
+        prop::collection::vec(mv(), 0..8).prop_map(Reply::Legal),
+        (
+            prop::sample::select(ErrorCode::ALL.to_vec()),
+            prop_oneof![Just(String::new()), text()]
+        )
+            .prop_map(|(code, message)| Reply::Error { code, message }),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn commands_round_trip(cmd in command()) {
+        let line = cmd.to_string();
+        prop_assert_eq!(Command::parse(&line), Ok(cmd.clone()), "line {}", line);
+        // Blanks, tabs and CRLF around and between the words change nothing.
+        let spaced = format!(" \t{}\r\n", line.replace(' ', " \t "));
+        prop_assert_eq!(Command::parse(&spaced), Ok(cmd));
+    }
+
+    #[test]
+    fn replies_round_trip(reply in reply()) {
+        let line = reply.to_string();
+        prop_assert_eq!(Reply::parse(&line), Ok(reply), "line {}", line);
+    }
+
+    #[test]
+    fn any_text_parses_or_fails_cleanly(line in ".{0,80}") {
+        let _ = Command::parse(&line);
+        let _ = Reply::parse(&line);
+    }
+}
+
+fn code(line: &str) -> ErrorCode {
+    Command::parse(line).expect_err(line).code
+}
+
+#[test]
+fn error_codes() {
+    assert_eq!(code("hello"), ErrorCode::UnknownCommand);
+    assert_eq!(code("ucinewgame"), ErrorCode::UnknownCommand);
+    assert_eq!(code("uci now"), ErrorCode::Syntax);
+    assert_eq!(code("go"), ErrorCode::Syntax);
+    assert_eq!(code("go depth"), ErrorCode::Syntax);
+    assert_eq!(code("go depth x"), ErrorCode::Syntax);
+    assert_eq!(code("go depth -3"), ErrorCode::Syntax);
+    assert_eq!(code("go depth 0"), ErrorCode::BadValue);
+    assert_eq!(code("go depth 99999999999999999999"), ErrorCode::BadValue);
+    assert_eq!(code("go fast"), ErrorCode::Syntax);
+    assert_eq!(code("newgame chess 8"), ErrorCode::BadValue);
+    assert_eq!(code("newgame oska"), ErrorCode::Syntax);
+    assert_eq!(code("position"), ErrorCode::Syntax);
+    assert_eq!(code("position startpos moves d1c2 zz"), ErrorCode::Syntax);
+    assert_eq!(code("position board www/---/bbb x"), ErrorCode::Syntax);
+    assert_eq!(
+        code("position board www/---/bbb w history"),
+        ErrorCode::Syntax
+    );
+    assert_eq!(code("position board ww?/---/bbb w"), ErrorCode::Syntax);
+    assert_eq!(code("setoption name Hash"), ErrorCode::Syntax);
+    assert_eq!(code("setoption Hash 3"), ErrorCode::Syntax);
+}
+
+#[test]
+fn messages_name_the_failing_word() {
+    let e = Command::parse("position startpos moves d1c2 c2b3 q").unwrap_err();
+    assert!(e.message.contains("move 3 'q'"), "{}", e.message);
+    let e = Command::parse("go depth 12345678901234").unwrap_err();
+    assert!(e.message.contains("12345678901234"), "{}", e.message);
+}
+
+#[test]
+fn examples() {
+    assert_eq!(
+        Command::parse(
+            "position board -wWw--www-------bbb--bBb- b history -wWw--www-------bbb--bBb- moves c4c3"
+        ),
+        Ok(Command::Position {
+            setup: Setup::Board {
+                board: "-wWw--www-------bbb--bBb-".into(),
+                side: Side::Black,
+                history: vec!["-wWw--www-------bbb--bBb-".into()],
+            },
+            moves: vec!["c4c3".into()],
+        })
+    );
+    assert_eq!(
+        Reply::parse("info depth 3 score win 5 nodes 100 nps 2000 time 50 pv d1c2 pass"),
+        Ok(Reply::Info(Info::Search(SearchInfo {
+            depth: 3,
+            score: Score::Win(5),
+            nodes: 100,
+            nps: 2000,
+            time_ms: 50,
+            pv: vec!["d1c2".into(), "pass".into()],
+        })))
+    );
+    assert_eq!(
+        Reply::parse("result draw both-home-equal"),
+        Ok(Reply::Result(Some(GameResult {
+            winner: None,
+            reason: "both-home-equal".into()
+        })))
+    );
+    assert_eq!(meaningful("  # comment"), None);
+    assert_eq!(meaningful("\t\r\n"), None);
+    assert_eq!(meaningful(" uci\r\n"), Some("uci"));
+}

@@ -1,0 +1,646 @@
+//! The engine side of the line protocol (`protocol.md`): what `engine` with no arguments runs.
+//!
+//! Three threads: one reads the input (with a bound on line length, see [`reader`]), one runs the
+//! searches (owning the [`Backend`]), and the calling thread owns the session state and answers
+//! every line; crossbeam channels join them. Only the calling thread changes the state, so every
+//! command applies atomically, and it is the one that prints `bestmove`, so a GUI that has read a
+//! `bestmove` may send the next `go` at once. Output lines are written whole and flushed, each
+//! under one lock.
+
+pub mod backend;
+pub mod reader;
+
+use std::collections::HashSet;
+use std::io::{self, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
+
+pub use backend::{Backend, Builtin};
+
+use crate::games::format::{parse_board, slash};
+use crate::games::notation::{MoveText, move_name, parse_move};
+use crate::games::{
+    Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError, Side,
+};
+use crate::protocol::{
+    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
+    Reply, Setup, meaningful,
+};
+
+/// A line of any of the three games.
+#[derive(Clone, Debug)]
+pub enum AnyLine {
+    /// Oska.
+    Oska(Line<Oska>),
+    /// Hexapawn.
+    Hexapawn(Line<Hexapawn>),
+    /// Capture the Flag.
+    Ctf(Line<Ctf>),
+}
+
+/// Runs generic code on the line inside an [`AnyLine`]: `on_line!(any, l => f(l))`.
+#[macro_export]
+macro_rules! on_line {
+    ($any:expr, $l:ident => $body:expr) => {
+        match $any {
+            $crate::session::AnyLine::Oska($l) => $body,
+            $crate::session::AnyLine::Hexapawn($l) => $body,
+            $crate::session::AnyLine::Ctf($l) => $body,
+        }
+    };
+}
+
+/// Wraps a line of a concrete game.
+pub trait IntoAny: Game {
+    /// The line as an [`AnyLine`].
+    fn into_any(line: Line<Self>) -> AnyLine;
+}
+
+impl IntoAny for Oska {
+    fn into_any(line: Line<Self>) -> AnyLine {
+        AnyLine::Oska(line)
+    }
+}
+impl IntoAny for Hexapawn {
+    fn into_any(line: Line<Self>) -> AnyLine {
+        AnyLine::Hexapawn(line)
+    }
+}
+impl IntoAny for Ctf {
+    fn into_any(line: Line<Self>) -> AnyLine {
+        AnyLine::Ctf(line)
+    }
+}
+
+/// The engine's name, as sent after `uci`.
+pub const NAME: &str = concat!("boardgames-engine ", env!("CARGO_PKG_VERSION"));
+/// The hash size options: default, least, greatest (MiB).
+pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
+
+/// The options listed after `uci`.
+pub fn options() -> Vec<OptionDecl> {
+    vec![
+        OptionDecl {
+            name: "Hash".into(),
+            kind: OptionKind::Spin {
+                default: HASH_MIB.0,
+                min: HASH_MIB.1,
+                max: HASH_MIB.2,
+            },
+        },
+        OptionDecl {
+            name: "Trace".into(),
+            kind: OptionKind::Check { default: false },
+        },
+    ]
+}
+
+/// Where replies go: whole lines, flushed, one writer at a time.
+struct Out<W: Write> {
+    inner: Arc<Mutex<W>>,
+    broken: Arc<AtomicBool>,
+}
+
+impl<W: Write> Clone for Out<W> {
+    fn clone(&self) -> Self {
+        Out {
+            inner: Arc::clone(&self.inner),
+            broken: Arc::clone(&self.broken),
+        }
+    }
+}
+
+impl<W: Write> Out<W> {
+    fn send(&self, reply: &Reply) {
+        let mut text = reply.to_string();
+        text.push('\n');
+        let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if w.write_all(text.as_bytes())
+            .and_then(|()| w.flush())
+            .is_err()
+        {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> ProtocolError {
+    ProtocolError::new(code, message)
+}
+
+fn position_error(e: &PositionError) -> ProtocolError {
+    let code = match e {
+        PositionError::UnsupportedSize { .. } => ErrorCode::Unsupported,
+        PositionError::MoveSyntax { .. } => ErrorCode::Syntax,
+        PositionError::IllegalMove { .. } => ErrorCode::IllegalMove,
+        _ => ErrorCode::BadPosition,
+    };
+    error(code, e.to_string())
+}
+
+/// The state a session keeps between lines.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The game of the last `newgame` (Oska at first).
+    pub game: GameKind,
+    /// The position with its earlier boards.
+    pub line: AnyLine,
+    /// The `Hash` option, MiB.
+    pub hash_mib: usize,
+    /// The `Trace` option.
+    pub trace: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            game: GameKind::Oska,
+            line: AnyLine::Oska(Line::new(Oska::start(4).expect("size 4 is supported"))),
+            hash_mib: HASH_MIB.0 as usize,
+            trace: false,
+        }
+    }
+}
+
+fn result_of<G: Game>(line: &Line<G>) -> Option<GameResult> {
+    line.outcome().map(|o| GameResult {
+        winner: o.winner(),
+        reason: o.reason().code().to_string(),
+    })
+}
+
+fn board_reply<G: Game>(line: &Line<G>) -> Reply {
+    let pos = line.current();
+    Reply::Board {
+        game: G::KIND,
+        size: pos.size() as u32,
+        board: slash(pos),
+        side: pos.side_to_move(),
+        history: line.earlier().iter().rev().map(slash).collect(),
+    }
+}
+
+fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let pos = line.current();
+    Reply::Legal(
+        moves
+            .as_slice()
+            .iter()
+            .map(|&m| move_name(pos, m))
+            .collect(),
+    )
+}
+
+/// Builds the line a `position` command asks for, or says which token fails and why.
+fn build_line<G: Game + IntoAny>(
+    size: usize,
+    setup: &Setup,
+    moves: &[String],
+) -> Result<AnyLine, ProtocolError> {
+    let mut line = match setup {
+        Setup::StartPos => Line::new(G::start(size).map_err(|e| position_error(&e))?),
+        Setup::Board {
+            board,
+            side,
+            history,
+        } => {
+            let one = |text: &str, side: Side, what: &str| -> Result<G, ProtocolError> {
+                let parsed = parse_board::<G>(text, side).map_err(|e| {
+                    let p = position_error(&e);
+                    error(p.code, format!("{what} '{text}': {}", p.message))
+                })?;
+                Ok(*parsed.line.current())
+            };
+            let current = one(board, *side, "board")?;
+            if history.is_empty() {
+                Line::new(current)
+            } else {
+                let mut boards = Vec::with_capacity(history.len() + 1);
+                let mut s = *side;
+                for (i, h) in history.iter().enumerate() {
+                    s = s.opposite();
+                    let b = one(h, s, &format!("history board {}", i + 1))?;
+                    if b.size() != current.size() {
+                        return Err(error(
+                            ErrorCode::BadPosition,
+                            format!("history board {} '{h}' is not the board's size", i + 1),
+                        ));
+                    }
+                    boards.push(b);
+                }
+                boards.reverse();
+                boards.push(current);
+                Line::from_history(&boards).map_err(|e| position_error(&e))?
+            }
+        }
+    };
+    let mut boards: HashSet<u64> = line
+        .earlier()
+        .iter()
+        .chain([line.current()])
+        .map(Game::board_hash)
+        .collect();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = match fast_move(&line, &boards, text) {
+            Some(mv) => mv,
+            None => parse_move(&line, text).map_err(|e| {
+                let p = position_error(&e);
+                error(p.code, format!("move {} '{text}': {}", i + 1, p.message))
+            })?,
+        };
+        line.push(mv);
+        boards.insert(line.current().board_hash());
+    }
+    Ok(G::into_any(line))
+}
+
+/// The move `text` if it is certainly legal in the line's position, found without scanning the
+/// history unless a board hash matches (so that long move lists apply in linear time). `None`
+/// when it is not, or not certainly: [`parse_move`] then decides and explains.
+fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Option<Move> {
+    let pos = line.current();
+    if pos.board_outcome().is_some() {
+        return None;
+    }
+    let mv = match MoveText::parse(text).ok()? {
+        MoveText::Pass => Move::PASS,
+        MoveText::Squares { from, to } => {
+            let layout = pos.layout();
+            let a = layout.square_at(from.0, from.1)?;
+            let b = layout.square_at(to.0, to.1)?;
+            Move::new(u8::try_from(a).ok()?, u8::try_from(b).ok()?)
+        }
+    };
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    if !list.contains(mv) {
+        return None;
+    }
+    if G::NO_REPEAT {
+        let next = pos.play(mv);
+        if boards.contains(&next.board_hash()) && line.seen(&next) {
+            return None;
+        }
+    }
+    Some(mv)
+}
+
+/// A job for the search thread.
+enum Job {
+    Search {
+        line: AnyLine,
+        go: Go,
+        stop: Arc<AtomicBool>,
+    },
+    Resize(usize),
+    Trace(bool),
+    Clear,
+}
+
+fn worker<W: Write + Send + 'static>(
+    mut backend: impl Backend,
+    jobs: Receiver<Job>,
+    done: Sender<Option<String>>,
+    out: Out<W>,
+) {
+    for job in jobs {
+        match job {
+            Job::Resize(mib) => backend.resize(mib),
+            Job::Trace(on) => backend.set_trace(on),
+            Job::Clear => backend.clear(),
+            Job::Search { line, go, stop } => {
+                let best = match go {
+                    Go::Perft(depth) => {
+                        perft(&line, depth, &stop, &out);
+                        None
+                    }
+                    _ => {
+                        let mut report = |info: Info| out.send(&Reply::Info(info));
+                        let best = backend.search(&line, go, &stop, &mut report);
+                        if go == Go::Infinite {
+                            while !stop.load(Ordering::Relaxed) {
+                                thread::sleep(Duration::from_millis(1));
+                            }
+                        }
+                        Some(best).filter(|b| b != "none")
+                    }
+                };
+                if done.send(best).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) {
+    on_line!(line, l => {
+        let mut l = l.clone();
+        let pos = *l.current();
+        let mut moves = MoveList::new();
+        l.legal_moves(&mut moves);
+        if depth == 0 {
+            out.send(&Reply::Nodes(1));
+            return;
+        }
+        let mut total = 0;
+        for &m in moves.as_slice() {
+            l.push(m);
+            let n = backend::perft_stoppable(&mut l, depth - 1, stop);
+            l.pop();
+            let Some(n) = n else {
+                out.send(&Reply::Info(Info::String("perft stopped".into())));
+                return;
+            };
+            total += n;
+            out.send(&Reply::Perft { mv: move_name(&pos, m), nodes: n });
+        }
+        out.send(&Reply::Nodes(total));
+    })
+}
+
+/// A line from the reader thread.
+enum Input {
+    Line(String),
+    Bad(ProtocolError),
+    Eof,
+}
+
+fn read_input(input: impl Read, lines: Sender<Input>) {
+    let mut input = BufReader::with_capacity(64 * 1024, input);
+    loop {
+        let msg = match reader::read_line(&mut input, MAX_LINE) {
+            Ok(reader::Read::Line(l)) => Input::Line(l),
+            Ok(reader::Read::TooLong) => Input::Bad(error(
+                ErrorCode::TooLong,
+                format!("the line is longer than {MAX_LINE} bytes and was ignored"),
+            )),
+            Ok(reader::Read::NotUtf8) => Input::Bad(error(
+                ErrorCode::Syntax,
+                "the line is not UTF-8 text and was ignored",
+            )),
+            Ok(reader::Read::Eof) => Input::Eof,
+            Err(e) => {
+                eprintln!("engine: reading the input failed: {e}");
+                Input::Eof
+            }
+        };
+        let eof = matches!(msg, Input::Eof);
+        if lines.send(msg).is_err() || eof {
+            return;
+        }
+    }
+}
+
+/// The controller: the state and the running search, if any.
+struct Session<W: Write> {
+    state: State,
+    out: Out<W>,
+    jobs: Sender<Job>,
+    done: Receiver<Option<String>>,
+    /// The stop flag of the running search.
+    running: Option<Arc<AtomicBool>>,
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl<W: Write> Session<W> {
+    fn send(&self, reply: Reply) {
+        self.out.send(&reply);
+    }
+
+    /// Prints the `bestmove` of a finished search.
+    fn finish(&mut self, best: Option<String>) {
+        self.running = None;
+        self.send(Reply::BestMove(best));
+    }
+
+    /// Stops the running search, if any, and prints its `bestmove`.
+    fn stop_and_wait(&mut self) {
+        if let Some(stop) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+            match self.done.recv() {
+                Ok(best) => self.finish(best),
+                Err(_) => self.finish(None),
+            }
+        }
+    }
+
+    fn line(&mut self, raw: &str) -> Flow {
+        let Some(text) = meaningful(raw) else {
+            return Flow::Continue;
+        };
+        match Command::parse(text).and_then(|cmd| self.command(cmd)) {
+            Ok(flow) => flow,
+            Err(e) => {
+                self.send(e.to_reply());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn command(&mut self, cmd: Command) -> Result<Flow, ProtocolError> {
+        if self.running.is_some() && cmd.changes_state() {
+            return Err(error(
+                ErrorCode::Busy,
+                format!(
+                    "a search is running: send stop first ('{}' was ignored)",
+                    cmd.to_string().chars().take(60).collect::<String>()
+                ),
+            ));
+        }
+        match cmd {
+            Command::Uci => {
+                self.send(Reply::IdName(NAME.into()));
+                self.send(Reply::IdAuthor(
+                    env!("CARGO_PKG_AUTHORS").replace(':', ", "),
+                ));
+                for g in GameKind::ALL {
+                    let (min, max) = g.size_range();
+                    self.send(Reply::Game {
+                        game: g,
+                        min: min as u32,
+                        max: max as u32,
+                    });
+                }
+                for o in options() {
+                    self.send(Reply::Option(o));
+                }
+                self.send(Reply::UciOk);
+            }
+            Command::IsReady => self.send(Reply::ReadyOk),
+            Command::SetOption { name, value } => self.set_option(&name, &value)?,
+            Command::NewGame { game, size } => {
+                let size = size as usize;
+                game.check_size(size).map_err(|e| position_error(&e))?;
+                let line =
+                    crate::with_game!(game, G => build_line::<G>(size, &Setup::StartPos, &[])?);
+                self.state.game = game;
+                self.state.line = line;
+                let _ = self.jobs.send(Job::Clear);
+            }
+            Command::Position { setup, moves } => {
+                let game = self.state.game;
+                let size = on_line!(&self.state.line, l => l.current().size());
+                let line = crate::with_game!(game, G => build_line::<G>(size, &setup, &moves)?);
+                self.state.line = line;
+            }
+            Command::Go(go) => {
+                let result = on_line!(&self.state.line, l => result_of(l));
+                if let (Some(r), false) = (&result, matches!(go, Go::Perft(_))) {
+                    self.send(Reply::Result(Some(r.clone())));
+                    self.send(Reply::BestMove(None));
+                } else {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    self.running = Some(Arc::clone(&stop));
+                    let job = Job::Search {
+                        line: self.state.line.clone(),
+                        go,
+                        stop,
+                    };
+                    if self.jobs.send(job).is_err() {
+                        self.finish(None);
+                    }
+                }
+            }
+            Command::Stop => self.stop_and_wait(),
+            Command::Quit => {
+                self.stop_and_wait();
+                return Ok(Flow::Quit);
+            }
+            Command::Show => {
+                let (board, result) =
+                    on_line!(&self.state.line, l => (board_reply(l), result_of(l)));
+                self.send(board);
+                self.send(Reply::Result(result));
+            }
+            Command::Legal => {
+                let reply = on_line!(&self.state.line, l => legal_reply(l));
+                self.send(reply);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let (_, lo, hi) = HASH_MIB;
+                let mib: i64 = value.parse().map_err(|_| {
+                    error(
+                        ErrorCode::BadValue,
+                        format!("Hash '{value}' is not a whole number of MiB"),
+                    )
+                })?;
+                if !(lo..=hi).contains(&mib) {
+                    return Err(error(
+                        ErrorCode::BadValue,
+                        format!("Hash {mib} is out of range {lo} to {hi} (MiB); unchanged"),
+                    ));
+                }
+                self.state.hash_mib = mib as usize;
+                let _ = self.jobs.send(Job::Resize(mib as usize));
+            }
+            "trace" => {
+                let on = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(error(
+                            ErrorCode::BadValue,
+                            format!("Trace '{value}' must be true or false"),
+                        ));
+                    }
+                };
+                self.state.trace = on;
+                let _ = self.jobs.send(Job::Trace(on));
+            }
+            _ => {
+                return Err(error(
+                    ErrorCode::Unsupported,
+                    format!("there is no option '{name}' (options: Hash, Trace)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs a session: reads commands from `input` until `quit` or its end, answers on `output`.
+/// Returns once the session is over (any running search stopped and its `bestmove` printed).
+/// The reading thread is left to end on its own when `input` ends or its next line arrives.
+pub fn run<R, W, B>(input: R, output: W, backend: B)
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+    B: Backend,
+{
+    let out = Out {
+        inner: Arc::new(Mutex::new(output)),
+        broken: Arc::new(AtomicBool::new(false)),
+    };
+    let (line_tx, line_rx) = bounded::<Input>(256);
+    thread::Builder::new()
+        .name("engine-input".into())
+        .spawn(move || read_input(input, line_tx))
+        .expect("spawning the input thread");
+    let (job_tx, job_rx) = unbounded::<Job>();
+    let (done_tx, done_rx) = unbounded::<Option<String>>();
+    let worker_out = out.clone();
+    let search = thread::Builder::new()
+        .name("engine-search".into())
+        .spawn(move || worker(backend, job_rx, done_tx, worker_out))
+        .expect("spawning the search thread");
+    let mut session = Session {
+        state: State::default(),
+        out: out.clone(),
+        jobs: job_tx,
+        done: done_rx.clone(),
+        running: None,
+    };
+    loop {
+        if out.broken.load(Ordering::Relaxed) {
+            session.stop_and_wait();
+            break;
+        }
+        select! {
+            recv(line_rx) -> msg => match msg {
+                Ok(Input::Line(l)) => {
+                    if let Flow::Quit = session.line(&l) {
+                        break;
+                    }
+                }
+                Ok(Input::Bad(e)) => session.send(e.to_reply()),
+                Ok(Input::Eof) | Err(_) => {
+                    session.stop_and_wait();
+                    break;
+                }
+            },
+            recv(done_rx) -> best => {
+                if session.running.is_some() {
+                    session.finish(best.unwrap_or(None));
+                }
+            }
+        }
+    }
+    drop(session);
+    let _ = search.join();
+}
+
+/// Runs a session on the process's stdin and stdout with the given backend.
+pub fn run_stdio(backend: impl Backend) -> io::Result<()> {
+    run(io::stdin(), io::stdout(), backend);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,441 @@
+//! In-process tests of the session: in-memory input and output.
+
+use std::io::{Cursor, PipeWriter, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use proptest::prelude::*;
+
+use super::*;
+
+/// Output collected in memory.
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs a whole session on `input` and returns its output lines.
+fn session(input: impl Into<Vec<u8>>) -> Vec<String> {
+    let sink = Sink::default();
+    run(Cursor::new(input.into()), sink.clone(), Builtin::default());
+    let bytes = sink.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Output sent line by line to a channel, for live sessions.
+struct LineSink {
+    partial: Vec<u8>,
+    tx: Sender<String>,
+}
+
+impl Write for LineSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                let line = String::from_utf8(std::mem::take(&mut self.partial)).unwrap();
+                let _ = self.tx.send(line);
+            } else {
+                self.partial.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A session running on its own thread, fed through a pipe.
+struct Live {
+    input: Option<PipeWriter>,
+    lines: Receiver<String>,
+    done: thread::JoinHandle<()>,
+}
+
+impl Live {
+    fn start() -> Live {
+        let (reader, writer) = io::pipe().unwrap();
+        let (tx, rx) = unbounded();
+        let done = thread::spawn(move || {
+            run(
+                reader,
+                LineSink {
+                    partial: Vec::new(),
+                    tx,
+                },
+                Builtin::default(),
+            )
+        });
+        Live {
+            input: Some(writer),
+            lines: rx,
+            done,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let w = self.input.as_mut().unwrap();
+        w.write_all(line.as_bytes()).unwrap();
+        w.write_all(b"\n").unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the session answers")
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let l = self.next();
+            let stop = l.starts_with(prefix);
+            seen.push(l);
+            if stop {
+                return seen;
+            }
+        }
+    }
+
+    /// Lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut seen = self.until("readyok");
+        seen.pop();
+        seen
+    }
+
+    fn close(mut self) -> Vec<String> {
+        self.input = None;
+        self.done.join().unwrap();
+        self.lines.try_iter().collect()
+    }
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("error ")).collect()
+}
+
+#[test]
+fn handshake_and_quit() {
+    let out = session("uci\nquit\nisready\n");
+    assert_eq!(out.first().unwrap(), &format!("id name {NAME}"));
+    assert!(out.contains(&"game oska 4 11".to_string()));
+    assert!(out.contains(&"game hexapawn 3 11".to_string()));
+    assert!(out.contains(&"game ctf 3 11".to_string()));
+    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()));
+    assert!(out.contains(&"option name Trace type check default false".to_string()));
+    assert_eq!(out.last().unwrap(), "uciok", "nothing is read after quit");
+}
+
+#[test]
+fn position_with_10000_moves() {
+    let moves = include_str!("testdata/ctf11_10000_moves.txt").trim();
+    assert_eq!(moves.split(' ').count(), 10_000);
+    let t = Instant::now();
+    let out = session(format!(
+        "newgame ctf 11\nposition startpos moves {moves}\nshow\nlegal\n"
+    ));
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let board = out[0].split(' ').collect::<Vec<_>>();
+    assert_eq!(board[0], "board");
+    assert_eq!(board[5], "history");
+    assert_eq!(board.len() - 6, 10_000, "every move leaves a history board");
+    assert_eq!(out[1], "result none");
+    assert!(out[2].starts_with("legal "));
+    assert!(t.elapsed() < Duration::from_secs(60));
+
+    // The same line with a bad last move changes nothing and names the token.
+    let bad = moves.rsplit_once(' ').unwrap().0.to_string() + " a1a1";
+    let out = session(format!(
+        "newgame ctf 11\nposition startpos moves {bad}\nshow\n"
+    ));
+    assert!(
+        out[0].starts_with("error illegal-move move 10000 'a1a1'"),
+        "{}",
+        out[0]
+    );
+    let start = crate::games::format::slash(&Ctf::start(11).unwrap());
+    assert_eq!(
+        out[1],
+        format!("board ctf 11 {start} w"),
+        "the state is unchanged"
+    );
+}
+
+#[test]
+fn long_oska_line_stops_at_the_end_of_the_game() {
+    let moves = ["a1a2", "a5a4"].repeat(5000).join(" ");
+    let out = session(format!("position startpos moves {moves}\nshow\n"));
+    assert_eq!(errors(&out).len(), 1);
+    assert!(
+        out[0].starts_with("error illegal-move move 3 'a1a2'"),
+        "{}",
+        out[0]
+    );
+    assert_eq!(out[1], "board oska 4 wwww/---/--/---/bbbb w");
+}
+
+#[test]
+fn huge_depth_is_stoppable_and_too_huge_refused() {
+    let mut live = Live::start();
+    live.send("newgame ctf 11");
+    live.send("go depth 4294967295");
+    assert!(live.sync().iter().all(|l| l.starts_with("info ")));
+    live.send("stop");
+    let seen = live.until("bestmove");
+    assert!(!seen.last().unwrap().ends_with("none"));
+    live.send("go depth 4294967296");
+    live.send("go depth 99999999999999999999999999999999");
+    let seen = live.sync();
+    assert_eq!(errors(&seen).len(), 2);
+    assert!(seen.iter().all(|l| l.starts_with("error bad-value")));
+    assert!(live.close().is_empty());
+}
+
+#[test]
+fn setoption_out_of_range_is_refused() {
+    let out = session(
+        "setoption name Hash value 0\nsetoption name Hash value 4097\nsetoption name Hash value -5\nsetoption name hash value 64\nsetoption name Trace value yes\nsetoption name Trace value true\nsetoption name Threads value 2\n",
+    );
+    assert_eq!(out.len(), 5, "{out:?}");
+    for l in &out[..3] {
+        assert!(l.starts_with("error bad-value Hash"), "{l}");
+    }
+    assert!(out[3].starts_with("error bad-value Trace"));
+    assert!(out[4].starts_with("error unsupported"));
+}
+
+#[test]
+fn go_while_searching_is_busy_and_stop_while_idle_is_silent() {
+    let mut live = Live::start();
+    live.send("stop");
+    assert!(live.sync().is_empty());
+    live.send("go infinite");
+    live.send("go depth 1");
+    live.send("position startpos moves a1a2");
+    live.send("show");
+    let seen = live.sync();
+    let errs = errors(&seen);
+    assert_eq!(errs.len(), 2);
+    assert!(errs.iter().all(|l| l.starts_with("error busy")));
+    assert!(seen.contains(&"board oska 4 wwww/---/--/---/bbbb w".to_string()));
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")));
+    live.send("stop");
+    live.until("bestmove");
+    live.send("stop");
+    assert!(live.sync().is_empty());
+    assert!(live.close().is_empty());
+}
+
+#[test]
+fn stop_answers_quickly() {
+    let mut live = Live::start();
+    live.send("newgame ctf 9");
+    let mut worst = Duration::ZERO;
+    for _ in 0..10 {
+        live.send("go infinite");
+        live.sync();
+        thread::sleep(Duration::from_millis(5));
+        let t = Instant::now();
+        live.send("stop");
+        live.until("bestmove");
+        worst = worst.max(t.elapsed());
+    }
+    assert!(worst < Duration::from_millis(500), "{worst:?}");
+    live.close();
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_prints_its_bestmove() {
+    let mut live = Live::start();
+    live.send("go infinite");
+    live.sync();
+    let rest = live.close();
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn too_long_and_binary_lines() {
+    let mut input = b"isready\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE + 1));
+    input.extend(b"\r\nisready\n\xff\xfe\nisready\n");
+    input.extend(std::iter::repeat_n(b'y', MAX_LINE));
+    input.extend(b"\n");
+    let out = session(input);
+    assert_eq!(
+        out.len(),
+        6,
+        "{:?}",
+        out.iter()
+            .map(|l| &l[..l.len().min(40)])
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(out[0], "readyok");
+    assert!(out[1].starts_with("error too-long"));
+    assert_eq!(out[2], "readyok");
+    assert!(out[3].starts_with("error syntax"));
+    assert_eq!(out[4], "readyok");
+    assert!(out[5].starts_with("error unknown-command"));
+}
+
+#[test]
+fn perft_and_game_over() {
+    let mut live = Live::start();
+    live.send("newgame hexapawn 3");
+    live.send("go perft 2");
+    assert_eq!(
+        live.until("bestmove"),
+        [
+            "perft a1a2 3",
+            "perft b1b2 4",
+            "perft c1c2 3",
+            "nodes 10",
+            "bestmove none"
+        ]
+    );
+    live.send("position board ---/-b-/w-- b");
+    live.send("go perft 1");
+    assert_eq!(live.until("bestmove"), ["nodes 0", "bestmove none"]);
+    live.send("go depth 3");
+    assert_eq!(
+        live.until("bestmove"),
+        ["result white far-row", "bestmove none"]
+    );
+    live.send("legal");
+    live.send("show");
+    assert_eq!(
+        live.sync(),
+        [
+            "legal",
+            "board hexapawn 3 ---/-b-/w-- b",
+            "result white far-row"
+        ]
+    );
+    assert!(live.close().is_empty());
+}
+
+/// Lines for the fuzz test: valid commands, their mutations, and noise.
+fn fuzz_line() -> impl Strategy<Value = String> {
+    let valid = prop::sample::select(vec![
+        "uci",
+        "isready",
+        "show",
+        "legal",
+        "stop",
+        "newgame oska 4",
+        "newgame hexapawn 3",
+        "newgame ctf 5",
+        "position startpos",
+        "position startpos moves a1a2",
+        "position startpos moves b1b2 a3b2",
+        "position board www/---/bbb b",
+        "position board -wWw--www-------bbb--bBb- w",
+        "position board ----/---/--/w--/bb-- w moves pass",
+        "setoption name Hash value 8",
+        "setoption name Trace value false",
+        "go depth 2",
+        "go nodes 50",
+        "go perft 2",
+        "go movetime 1",
+        "# comment",
+        "",
+    ]);
+    prop_oneof![
+        3 => valid.clone().prop_map(str::to_string),
+        3 => (valid.clone(), any::<prop::sample::Index>(), "[ a-z0-9/#\\-\t\r]{0,3}").prop_map(|(v, i, ins)| {
+            let mut s = v.to_string();
+            let at = if s.is_empty() { 0 } else { i.index(s.len()) };
+            s.insert_str(at, &ins);
+            s
+        }),
+        2 => (valid, any::<prop::sample::Index>()).prop_map(|(v, i)| {
+            let mut s = v.to_string();
+            if !s.is_empty() {
+                s.remove(i.index(s.len()));
+            }
+            s
+        }),
+        2 => "[ -~\t]{0,40}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Each line is followed by `isready`: between two `readyok`s there is at most one `error`,
+    /// and exactly one when the line does not parse; nothing panics or hangs, and each `go`
+    /// that was accepted gets exactly one `bestmove`.
+    #[test]
+    fn fuzzed_lines(lines in prop::collection::vec(fuzz_line(), 1..30)) {
+        let mut input = String::new();
+        for l in &lines {
+            // "go infinite" would only end at the end of input: keep the test quick.
+            prop_assume!(!l.contains("infinite") && !l.contains('\n'));
+            input.push_str(l);
+            input.push_str("\nisready\n");
+        }
+        let t = Instant::now();
+        let out = session(input);
+        prop_assert!(t.elapsed() < Duration::from_secs(60));
+        let mut chunks: Vec<Vec<&String>> = vec![Vec::new()];
+        for l in &out {
+            if l == "readyok" {
+                chunks.push(Vec::new());
+            } else {
+                chunks.last_mut().unwrap().push(l);
+            }
+        }
+        // Each line's own replies come before the readyok of the isready after it (an isready
+        // line adds one readyok of its own).
+        let mut per_line: Vec<(&String, &Vec<&String>)> = Vec::new();
+        let mut i = 0;
+        for line in &lines {
+            let parsed = Command::parse(line);
+            if parsed == Ok(Command::Quit) {
+                break;
+            }
+            prop_assert!(i < chunks.len(), "no readyok for {:?}", line);
+            per_line.push((line, &chunks[i]));
+            i += if parsed == Ok(Command::IsReady) { 2 } else { 1 };
+        }
+        for (line, chunk) in &per_line {
+            let errs = chunk.iter().filter(|l| l.starts_with("error ")).count();
+            prop_assert!(errs <= 1, "{line:?} gave {chunk:?}");
+            if meaningful(line).is_some() && Command::parse(line).is_err() {
+                prop_assert_eq!(errs, 1, "{:?} gave {:?}", line, chunk);
+            }
+        }
+        let bestmoves = out.iter().filter(|l| l.starts_with("bestmove ")).count();
+        let accepted_gos = per_line
+            .iter()
+            .filter(|(l, chunk)| {
+                matches!(Command::parse(l), Ok(Command::Go(_)))
+                    && !chunk.iter().any(|c| c.starts_with("error "))
+            })
+            .count();
+        prop_assert_eq!(bestmoves, accepted_gos);
+        for l in &out {
+            prop_assert!(Reply::parse(l).is_ok(), "unreadable output {}", l);
+        }
+    }
+}
