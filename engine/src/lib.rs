@@ -7,8 +7,11 @@
 //! - [`client`]: drives an engine process over the protocol (tokio).
 //! - [`conformance`]: checks that an engine speaks the protocol correctly.
 //! - [`record`]: the game record format shared by the match runner and the GUI.
-//! - [`arena`]: match statistics (Elo, LOS, SPRT) and openings.
+//! - [`arena`]: the match runner (tournaments, refereeing, Elo, LOS, SPRT, openings).
+//! - [`adapter`]: the board-call adapter, which makes a seed-shaped program (board in, board out)
+//!   an engine.
 
+pub mod adapter;
 pub mod arena;
 pub mod client;
 pub mod conformance;

@@ -1,4 +1,594 @@
-//! The match runner's parts that do not talk to engines: statistics and openings.
+//! The match runner: plays engines against each other over the protocol, referees every move
+//! with the rules library, and keeps the statistics (Elo, LOS, SPRT) and the game records.
+//!
+//! - [`spec`]: an engine as the command line describes it (`cmd=... name=... depth=...`).
+//! - [`run_tournament`]: plays a [`MatchConfig`] with a number of workers (tokio tasks), reporting
+//!   each finished game through a callback.
+//! - [`table`]: running results and the final table; [`stats`]: Elo, LOS, SPRT;
+//!   [`openings`]: the start positions.
+//!
+//! **Processes.** Each worker keeps its own process of every engine it needs and reuses it from
+//! game to game (`newgame`, then `isready`). An engine that fails in any way (failed start,
+//! crash, stall, illegal move, protocol violation) loses the game, is shut down (`quit`, a short
+//! grace, then kill, and always reaped) and is started again for its next game. When the run ends
+//! every worker shuts its engines down, so no process outlives [`run_tournament`].
 
 pub mod openings;
+pub mod spec;
 pub mod stats;
+pub mod table;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::client::{ClientError, Engine};
+use crate::games::notation::{move_name, parse_move};
+use crate::games::{Game, GameKind, Line, Side};
+use crate::protocol::{Command, Info, Reply, Setup};
+use crate::record::{GameRecord, RecordResult, Start};
+use crate::with_game;
+
+pub use spec::EngineSpec;
+use stats::{Sprt, SprtVerdict};
+use table::Standings;
+
+/// How long a failed engine gets to exit after `quit` before it is killed.
+const GRACE: Duration = Duration::from_millis(300);
+
+/// A match that cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// An `--engine` word is wrong.
+    #[error("--engine: '{word}': {why}")]
+    Engine {
+        /// The word.
+        word: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The match as a whole is wrong (too few engines, no openings, ...).
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Exactly two engines.
+    Match,
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+impl Tournament {
+    /// Reads `match`, `round-robin` or `gauntlet`.
+    pub fn parse(text: &str) -> Result<Tournament, ArenaError> {
+        match text {
+            "match" => Ok(Tournament::Match),
+            "round-robin" | "roundrobin" => Ok(Tournament::RoundRobin),
+            "gauntlet" => Ok(Tournament::Gauntlet),
+            _ => Err(ArenaError::Config(format!(
+                "--tournament '{text}': use match, round-robin or gauntlet"
+            ))),
+        }
+    }
+
+    /// The pairings of `n` engines, the first of each pair as listed.
+    pub fn pairings(self, n: usize) -> Result<Vec<(usize, usize)>, ArenaError> {
+        if n < 2 {
+            return Err(ArenaError::Config(format!(
+                "a match needs at least two engines (--engine ...), got {n}"
+            )));
+        }
+        Ok(match self {
+            Tournament::Match if n != 2 => {
+                return Err(ArenaError::Config(format!(
+                    "a match is between two engines, got {n}: use --tournament round-robin or gauntlet"
+                )));
+            }
+            Tournament::Match => vec![(0, 1)],
+            Tournament::RoundRobin => (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect(),
+            Tournament::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+        })
+    }
+}
+
+/// Everything a run needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub game: GameKind,
+    /// Its size.
+    pub size: usize,
+    /// The engines, at least two.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom.
+    pub tournament: Tournament,
+    /// Games of each pairing; openings are played in pairs with colours swapped.
+    pub games_per_pairing: usize,
+    /// The openings (at least one), used in turn, one per pair of games.
+    pub openings: Vec<Start>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// Stop a two-engine match once this test decides.
+    pub sprt: Option<Sprt>,
+}
+
+/// One game to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameJob {
+    /// Its number in the run, from 1.
+    pub number: usize,
+    /// The round (the opening pair) within its pairing, from 1.
+    pub round: usize,
+    /// The pairing, as listed by [`Tournament::pairings`].
+    pub pair: (usize, usize),
+    /// White's engine.
+    pub white: usize,
+    /// Black's engine.
+    pub black: usize,
+    /// Which opening (index into [`MatchConfig::openings`]).
+    pub opening: usize,
+}
+
+/// The games of a run in the order they are handed out: round by round, each pairing's game
+/// with the first engine as White followed by the one with colours swapped.
+pub fn schedule(config: &MatchConfig) -> Result<Vec<GameJob>, ArenaError> {
+    let pairs = config.tournament.pairings(config.engines.len())?;
+    if config.openings.is_empty() {
+        return Err(ArenaError::Config("there is no opening to play".into()));
+    }
+    let rounds = config.games_per_pairing.div_ceil(2);
+    let mut jobs = Vec::new();
+    for r in 0..rounds {
+        for &(a, b) in &pairs {
+            for k in 0..2 {
+                if 2 * r + k >= config.games_per_pairing {
+                    break;
+                }
+                let (white, black) = if k == 0 { (a, b) } else { (b, a) };
+                jobs.push(GameJob {
+                    number: jobs.len() + 1,
+                    round: r + 1,
+                    pair: (a, b),
+                    white,
+                    black,
+                    opening: r % config.openings.len(),
+                });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// What went wrong with an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// It could not be started, failed the handshake or refused its setup.
+    FailedStart,
+    /// It exited or closed its output.
+    Crash,
+    /// It did not answer in time.
+    Stall,
+    /// Its `bestmove` is not a legal move of the position.
+    IllegalMove,
+    /// It wrote a line that is not a protocol reply.
+    Protocol,
+}
+
+impl FaultKind {
+    /// The words used in reasons: `failed start`, `crash`, `stall`, `illegal move`,
+    /// `protocol violation`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FaultKind::FailedStart => "failed start",
+            FaultKind::Crash => "crash",
+            FaultKind::Stall => "stall",
+            FaultKind::IllegalMove => "illegal move",
+            FaultKind::Protocol => "protocol violation",
+        }
+    }
+
+    fn of(e: &ClientError) -> FaultKind {
+        match e {
+            ClientError::Spawn { .. } => FaultKind::FailedStart,
+            ClientError::Crashed { .. } => FaultKind::Crash,
+            ClientError::Stalled { .. } => FaultKind::Stall,
+            ClientError::Protocol { .. } => FaultKind::Protocol,
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    /// The job it was.
+    pub job: GameJob,
+    /// Its record (tags `Reason`, `Round`, `Opening`, `GameNumber`, and `Fault` when an engine
+    /// failed).
+    pub record: GameRecord,
+    /// The engine that failed, and how, if one did.
+    pub fault: Option<(usize, FaultKind)>,
+}
+
+impl GameOutcome {
+    /// The result.
+    pub fn result(&self) -> RecordResult {
+        self.record.result
+    }
+
+    /// Why the game ended.
+    pub fn reason(&self) -> &str {
+        self.record.tag("Reason").unwrap_or("")
+    }
+
+    /// Whether the first engine of the pairing won (`Some(true)`), lost, or drew (`None`).
+    pub fn first_won(&self) -> Option<bool> {
+        let winner = match self.record.result {
+            RecordResult::White => self.job.white,
+            RecordResult::Black => self.job.black,
+            RecordResult::Draw | RecordResult::Unfinished => return None,
+        };
+        Some(winner == self.job.pair.0)
+    }
+}
+
+/// The end of a run.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The results.
+    pub standings: Standings,
+    /// The SPRT's verdict after the last game, when one was asked for.
+    pub sprt: Option<SprtVerdict>,
+    /// Games scheduled but not played because the SPRT decided first.
+    pub skipped: usize,
+}
+
+/// Plays the whole run with `config.concurrency` workers. `on_game` is called in the caller's
+/// task after each game, with the standings that include it.
+pub async fn run_tournament(
+    config: MatchConfig,
+    mut on_game: impl FnMut(&GameOutcome, &Standings),
+) -> Result<Summary, ArenaError> {
+    let jobs = schedule(&config)?;
+    if config.sprt.is_some() && config.engines.len() != 2 {
+        return Err(ArenaError::Config(
+            "--sprt needs exactly two engines".into(),
+        ));
+    }
+    if config.concurrency == 0 {
+        return Err(ArenaError::Config(
+            "--concurrency must be at least 1".into(),
+        ));
+    }
+    for (i, s) in config.openings.iter().enumerate() {
+        with_game!(config.game, G => s.line::<G>(config.size).map(|_| ()))
+            .map_err(|e| ArenaError::Config(format!("opening {} ('{s}'): {e}", i + 1)))?;
+    }
+    let total = jobs.len();
+    let workers = config.concurrency.min(total.max(1));
+    let config = Arc::new(config);
+    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let handles: Vec<JoinHandle<()>> = (0..workers)
+        .map(|_| {
+            let (config, queue, cancel, tx) = (
+                Arc::clone(&config),
+                Arc::clone(&queue),
+                Arc::clone(&cancel),
+                tx.clone(),
+            );
+            tokio::spawn(worker(config, queue, cancel, tx))
+        })
+        .collect();
+    drop(tx);
+    let mut standings = Standings::new(config.engines.iter().map(|e| e.name.clone()).collect());
+    let mut verdict = config.sprt.map(|_| SprtVerdict::Continue);
+    let mut played = 0;
+    while let Some(outcome) = rx.recv().await {
+        played += 1;
+        let (a, b) = outcome.job.pair;
+        standings.add(a, b, outcome.first_won());
+        on_game(&outcome, &standings);
+        if let Some(sprt) = &config.sprt {
+            let v = sprt.verdict(&standings.pairs[0][1]);
+            verdict = Some(v);
+            if v != SprtVerdict::Continue {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.await;
+    }
+    Ok(Summary {
+        standings,
+        sprt: verdict,
+        skipped: total - played,
+    })
+}
+
+async fn worker(
+    config: Arc<MatchConfig>,
+    queue: Arc<Mutex<VecDeque<GameJob>>>,
+    cancel: Arc<AtomicBool>,
+    tx: mpsc::UnboundedSender<GameOutcome>,
+) {
+    let mut pool: Vec<Option<Engine>> = config.engines.iter().map(|_| None).collect();
+    let mut reaping = Vec::new();
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+        let Some(job) = job else { break };
+        let outcome = with_game!(config.game, G => play::<G>(&config, &job, &mut pool).await);
+        if let Some((idx, _)) = outcome.fault
+            && let Some(e) = pool[idx].take()
+        {
+            reaping.push(tokio::spawn(e.shutdown(GRACE)));
+        }
+        if tx.send(outcome).is_err() {
+            break;
+        }
+    }
+    for e in pool.into_iter().flatten() {
+        reaping.push(tokio::spawn(e.shutdown(Duration::from_secs(2))));
+    }
+    for r in reaping {
+        let _ = r.await;
+    }
+}
+
+/// Starts the engine if it is not running, then `newgame` and `isready`.
+async fn prepare(
+    spec: &EngineSpec,
+    slot: &mut Option<Engine>,
+    game: GameKind,
+    size: usize,
+) -> Result<(), (FaultKind, String)> {
+    let fresh = slot.is_none();
+    if fresh {
+        let mut e = Engine::start(&spec.program, &spec.args, spec.timeout)
+            .await
+            .map_err(|err| (FaultKind::FailedStart, err.to_string()))?;
+        let supported = e
+            .info()
+            .games
+            .iter()
+            .any(|&(g, lo, hi)| g == game && (lo as usize..=hi as usize).contains(&size));
+        if !supported {
+            return Err((
+                FaultKind::FailedStart,
+                format!(
+                    "the engine does not list {} {size} among its games",
+                    game.name()
+                ),
+            ));
+        }
+        for (name, value) in &spec.options {
+            let cmd = Command::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            };
+            e.send(&cmd)
+                .await
+                .map_err(|err| (FaultKind::FailedStart, err.to_string()))?;
+        }
+        *slot = Some(e);
+    }
+    let e = slot.as_mut().expect("started above");
+    let cmd = Command::NewGame {
+        game,
+        size: size as u32,
+    };
+    let replies = async {
+        e.send(&cmd).await?;
+        e.ping(spec.timeout).await
+    }
+    .await
+    .map_err(|err| {
+        let kind = if fresh {
+            FaultKind::FailedStart
+        } else {
+            FaultKind::of(&err)
+        };
+        (kind, err.to_string())
+    })?;
+    if let Some(err) = replies.iter().find(|r| matches!(r, Reply::Error { .. })) {
+        return Err((
+            FaultKind::FailedStart,
+            format!("the engine answered '{err}'"),
+        ));
+    }
+    Ok(())
+}
+
+fn setup_of(start: &Start) -> Setup {
+    match start {
+        Start::Startpos => Setup::StartPos,
+        Start::Board {
+            board,
+            side,
+            history,
+        } => Setup::Board {
+            board: board.clone(),
+            side: *side,
+            history: history.clone(),
+        },
+    }
+}
+
+/// The `info string` texts among replies, joined (the board-call adapter explains itself there).
+fn info_strings(replies: &[Reply]) -> String {
+    let texts: Vec<&str> = replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Info(Info::String(s)) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("; ")
+}
+
+/// Plays one game, refereeing every move.
+async fn play<G: Game>(
+    config: &MatchConfig,
+    job: &GameJob,
+    pool: &mut [Option<Engine>],
+) -> GameOutcome {
+    let start = &config.openings[job.opening];
+    let players = [job.white, job.black];
+    let mut moves: Vec<String> = Vec::new();
+    let end = |moves: Vec<String>,
+               result: RecordResult,
+               reason: String,
+               fault: Option<(usize, FaultKind)>| {
+        let mut tags = vec![
+            ("Reason".to_string(), reason),
+            ("Round".to_string(), job.round.to_string()),
+            ("GameNumber".to_string(), job.number.to_string()),
+            ("Opening".to_string(), (job.opening + 1).to_string()),
+        ];
+        if let Some((_, kind)) = fault {
+            tags.push(("Fault".to_string(), kind.to_string()));
+        }
+        GameOutcome {
+            job: job.clone(),
+            record: GameRecord {
+                game: config.game,
+                size: config.size,
+                white: config.engines[job.white].name.clone(),
+                black: config.engines[job.black].name.clone(),
+                start: start.clone(),
+                moves,
+                result,
+                tags,
+            },
+            fault,
+        }
+    };
+    let loss = |side: Side| match side {
+        Side::White => RecordResult::Black,
+        Side::Black => RecordResult::White,
+    };
+    let describe = |side: Side, kind: FaultKind, detail: &str| {
+        let name = &config.engines[players[side.index()]].name;
+        format!("{kind} by {name} ({}): {detail}", side.name())
+    };
+    let mut line: Line<G> = match start.line::<G>(config.size) {
+        Ok(l) => l,
+        Err(e) => {
+            return end(
+                moves,
+                RecordResult::Unfinished,
+                format!("bad opening: {e}"),
+                None,
+            );
+        }
+    };
+    for side in [Side::White, Side::Black] {
+        let idx = players[side.index()];
+        if let Err((kind, detail)) = prepare(
+            &config.engines[idx],
+            &mut pool[idx],
+            config.game,
+            config.size,
+        )
+        .await
+        {
+            let reason = describe(side, kind, &detail);
+            return end(moves, loss(side), reason, Some((idx, kind)));
+        }
+    }
+    let setup = setup_of(start);
+    loop {
+        if let Some(o) = line.outcome() {
+            return end(
+                moves,
+                RecordResult::from_outcome(o),
+                o.reason().code().to_string(),
+                None,
+            );
+        }
+        if moves.len() >= config.max_plies {
+            let reason = format!("adjudicated: {} plies reached", config.max_plies);
+            return end(moves, RecordResult::Draw, reason, None);
+        }
+        let side = line.current().side_to_move();
+        let idx = players[side.index()];
+        let spec = &config.engines[idx];
+        let Some(engine) = pool[idx].as_mut() else {
+            let reason = describe(side, FaultKind::Crash, "the engine is not running");
+            return end(moves, loss(side), reason, Some((idx, FaultKind::Crash)));
+        };
+        let cmd = Command::Position {
+            setup: setup.clone(),
+            moves: moves.clone(),
+        };
+        let answer = async {
+            engine.send(&cmd).await?;
+            engine.go(spec.limit, spec.go_budget()).await
+        }
+        .await;
+        let answer = match answer {
+            Ok(a) => a,
+            Err(e) => {
+                let kind = FaultKind::of(&e);
+                let reason = describe(side, kind, &e.to_string());
+                return end(moves, loss(side), reason, Some((idx, kind)));
+            }
+        };
+        let said = info_strings(&answer.replies);
+        let said = if said.is_empty() {
+            String::new()
+        } else {
+            format!(" (the engine said: {said})")
+        };
+        let refused = answer.replies.iter().find_map(|r| match r {
+            Reply::Error { .. } => Some(r.to_string()),
+            _ => None,
+        });
+        let mv = match &answer.best {
+            None => Err(format!(
+                "bestmove none in a position with legal moves{}{said}",
+                refused.map_or_else(String::new, |r| format!(", after '{r}'"))
+            )),
+            Some(text) => parse_move(&line, text).map_err(|e| format!("'{text}': {e}{said}")),
+        };
+        match mv {
+            Ok(mv) => {
+                moves.push(move_name(line.current(), mv));
+                line.push(mv);
+            }
+            Err(why) => {
+                let reason = describe(side, FaultKind::IllegalMove, &why);
+                return end(
+                    moves,
+                    loss(side),
+                    reason,
+                    Some((idx, FaultKind::IllegalMove)),
+                );
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use anyhow::Result;
+use engine::adapter::{BoardCall, InputMode, SeedFormat};
 use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
@@ -55,4 +56,27 @@ pub fn perft(game: &str, board: &str, side: &str, depth: u32) -> Result<()> {
         out.push_str(&format!("nodes {total}\n"));
         emit(out)
     })
+}
+
+/// `engine board-call [--format F] [--depth N] [--input args|stdin] -- PROGRAM [ARGS...]`.
+pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -> Result<()> {
+    let format = SeedFormat::parse(format).map_err(|e| anyhow::anyhow!("--format: {e}"))?;
+    let input = match input {
+        "args" => InputMode::Args,
+        "stdin" => InputMode::Stdin,
+        other => anyhow::bail!("--input '{other}': use args or stdin"),
+    };
+    let mut words = command.into_iter();
+    let program = words
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("board-call needs a PROGRAM after --"))?;
+    let backend = BoardCall {
+        program: program.into(),
+        args: words.collect(),
+        format,
+        depth,
+        input,
+    };
+    engine::session::run_stdio(backend)?;
+    Ok(())
 }

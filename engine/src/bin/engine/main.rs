@@ -50,6 +50,23 @@ enum Command {
         /// Plies to count (a forced pass counts as a ply).
         depth: u32,
     },
+    /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
+    /// once per `go`: PROGRAM [ARGS...] BOARD SIDE DEPTH (or that line on its stdin), whose last
+    /// printed line is the board after its move. See protocol.md, "The board-call adapter".
+    BoardCall {
+        /// The board format sent to the program: slash, python, haskell, lisp or flat.
+        #[arg(long, default_value = "slash")]
+        format: String,
+        /// The depth passed when `go` names none (go nodes, go movetime, ...).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        depth: u32,
+        /// How the program gets BOARD SIDE DEPTH: as arguments (args) or one line on stdin.
+        #[arg(long, default_value = "args")]
+        input: String,
+        /// The program and its arguments (after `--`).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -64,6 +81,12 @@ fn main() -> ExitCode {
             side,
             depth,
         }) => commands::perft(&game, &board, &side, depth),
+        Some(Command::BoardCall {
+            format,
+            depth,
+            input,
+            command,
+        }) => commands::board_call(&format, depth, &input, command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,353 @@
+//! The board-call adapter: a [`Backend`] that lets a seed-shaped program (board in, board out)
+//! act as an engine.
+//!
+//! For each `go`, [`BoardCall`] runs the program once with the position's board in a seed
+//! format, the side to move (`w` or `b`) and the depth (from `go depth N`, otherwise the default
+//! depth), either as three more command-line arguments or as one line `BOARD SIDE DEPTH` on its
+//! standard input. The last non-blank line the program prints is its answer: the board after its
+//! move. The adapter turns it into a move by matching it against every legal move's resulting
+//! board: first as text (the board printed in the same format, both sides with blanks and quote
+//! characters removed), then by reading the answer as a board in any seed format and comparing
+//! positions.
+//!
+//! When the answer matches no legal move, or the program fails (cannot start, exits with an
+//! error status, prints nothing), the adapter prints one `info string board-call: ...` line
+//! saying what happened (with the program's answer) and answers `bestmove none`, which a referee
+//! rejects: `none` is only allowed on a finished game. On `stop` before the program answered, the
+//! program is killed and the first legal move is played (with an `info string` saying so).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command as Process, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use crate::games::format::{Format, parse_board, print_board, print_history};
+use crate::games::notation::move_name;
+use crate::games::{Game, GameKind, Line, Move, MoveList};
+use crate::protocol::{Go, Info};
+use crate::session::AnyLine;
+use crate::session::backend::Backend;
+
+/// The board format sent to the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedFormat {
+    /// Rows joined with `/`: `wwww/---/--/---/bbbb`.
+    Slash,
+    /// A Python list of rows, `['wwww', '---', ...]`; for Capture the Flag the seed's history
+    /// list of flat boards, most recent first.
+    Python,
+    /// A Haskell list of rows, `["wwww","---",...]`; for Capture the Flag a history list.
+    Haskell,
+    /// Lisp lists: `((w w w w)(nil nil nil)...)`.
+    Lisp,
+    /// One row-major string: `wwww-----------bbbb`.
+    Flat,
+}
+
+impl SeedFormat {
+    /// Reads `slash`, `python`, `haskell`, `lisp` or `flat`.
+    pub fn parse(text: &str) -> Result<SeedFormat, String> {
+        Ok(match text {
+            "slash" => SeedFormat::Slash,
+            "python" => SeedFormat::Python,
+            "haskell" => SeedFormat::Haskell,
+            "lisp" => SeedFormat::Lisp,
+            "flat" => SeedFormat::Flat,
+            _ => {
+                return Err(format!(
+                    "unknown board format '{text}': use slash, python, haskell, lisp or flat"
+                ));
+            }
+        })
+    }
+
+    fn list(self) -> Option<(char, &'static str)> {
+        match self {
+            SeedFormat::Python => Some(('\'', ", ")),
+            SeedFormat::Haskell => Some(('"', ",")),
+            _ => None,
+        }
+    }
+
+    /// The format of one board (a Capture the Flag history prints its boards flat).
+    fn board_format(self, kind: GameKind) -> Format {
+        match (self, self.list()) {
+            (_, Some((quote, sep))) if kind == GameKind::Ctf => Format::History {
+                quote,
+                sep: sep.into(),
+            },
+            (_, Some((quote, sep))) => Format::List {
+                quote,
+                sep: sep.into(),
+            },
+            (SeedFormat::Lisp, _) => Format::Lisp { quoted: false },
+            (SeedFormat::Flat, _) => Format::Flat { quote: None },
+            _ => Format::Slash,
+        }
+    }
+}
+
+/// How the program gets its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputMode {
+    /// `PROGRAM ARGS... BOARD SIDE DEPTH`.
+    Args,
+    /// `PROGRAM ARGS...` with one line `BOARD SIDE DEPTH` on its standard input.
+    Stdin,
+}
+
+/// The adapter: a program, its arguments and how to talk to it.
+#[derive(Clone, Debug)]
+pub struct BoardCall {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments, before the board.
+    pub args: Vec<String>,
+    /// The board format.
+    pub format: SeedFormat,
+    /// The depth when `go` gives none (`go nodes`, `go movetime`, ...).
+    pub depth: u32,
+    /// Arguments or standard input.
+    pub input: InputMode,
+}
+
+/// Blanks and quote characters removed (a Lisp board's `'` as well).
+fn normalise(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '\'' | '"'))
+        .collect()
+}
+
+/// What a call of the program gave.
+enum Called {
+    Answer(String),
+    Failed(String),
+    Stopped,
+}
+
+impl BoardCall {
+    /// The board text the program gets for a line.
+    pub fn board_text<G: Game>(&self, line: &Line<G>) -> String {
+        match (G::KIND, self.format.list()) {
+            (GameKind::Ctf, Some((quote, sep))) => print_history(line, quote, sep),
+            _ => print_board(line.current(), &self.format.board_format(G::KIND)),
+        }
+    }
+
+    /// Runs the program once; polls `stop` while it runs.
+    fn call(&self, board: &str, side: char, depth: u32, stop: &AtomicBool) -> Called {
+        let mut cmd = Process::new(&self.program);
+        cmd.args(&self.args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let request = format!("{board} {side} {depth}");
+        match self.input {
+            InputMode::Args => {
+                cmd.args([board.to_string(), side.to_string(), depth.to_string()])
+                    .stdin(Stdio::null());
+            }
+            InputMode::Stdin => {
+                cmd.stdin(Stdio::piped());
+            }
+        }
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                return Called::Failed(format!("cannot start '{}': {e}", self.program.display()));
+            }
+        };
+        if let Some(mut stdin) = child.stdin.take() {
+            // A program that does not read its input gets a broken pipe: not an error here.
+            let _ = writeln!(stdin, "{request}");
+        }
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let reader = thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stdout.read_to_string(&mut text);
+            text
+        });
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if stop.load(Ordering::Relaxed) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    let _ = reader.join();
+                    return Called::Stopped;
+                }
+                Ok(None) => thread::sleep(Duration::from_millis(1)),
+                Err(_) => break None,
+            }
+        };
+        let text = reader.join().unwrap_or_default();
+        let answer = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.trim().to_string());
+        match (status, answer) {
+            (Some(s), Some(a)) if s.success() => Called::Answer(a),
+            (Some(s), _) if !s.success() => {
+                Called::Failed(format!("the program failed ({s}) on '{request}'"))
+            }
+            _ => Called::Failed(format!("the program printed no board for '{request}'")),
+        }
+    }
+
+    fn search_line<G: Game>(
+        &self,
+        line: &Line<G>,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> String {
+        let pos = *line.current();
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        let depth = match go {
+            Go::Depth(d) => d,
+            _ => self.depth,
+        };
+        let board = self.board_text(line);
+        let mut say = |text: String| report(Info::String(format!("board-call: {text}")));
+        let answer = match self.call(&board, pos.side_to_move().letter(), depth, stop) {
+            Called::Answer(a) => a,
+            Called::Failed(why) => {
+                say(why);
+                return "none".into();
+            }
+            Called::Stopped => {
+                let first = moves.as_slice().first().copied();
+                say("stopped before the program answered: playing the first legal move".into());
+                return first.map_or_else(|| "none".into(), |m| move_name(&pos, m));
+            }
+        };
+        match self.match_answer(line, &moves, &answer) {
+            Some(m) => move_name(&pos, m),
+            None => {
+                say(format!(
+                    "the program's board '{answer}' is not the result of any legal move from '{board}'"
+                ));
+                "none".into()
+            }
+        }
+    }
+
+    /// The legal move whose resulting board is `answer`, if any.
+    pub fn match_answer<G: Game>(
+        &self,
+        line: &Line<G>,
+        moves: &MoveList,
+        answer: &str,
+    ) -> Option<Move> {
+        let pos = line.current();
+        let wanted = normalise(answer);
+        let format = self.format.board_format(G::KIND);
+        if let Some(&m) = moves
+            .as_slice()
+            .iter()
+            .find(|&&m| normalise(&print_board(&pos.play(m), &format)) == wanted)
+        {
+            return Some(m);
+        }
+        let side = pos.side_to_move().opposite();
+        let parsed = parse_board::<G>(answer, side).ok()?;
+        let theirs = parsed.line.current();
+        moves
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|&m| pos.play(m) == *theirs)
+    }
+}
+
+impl Backend for BoardCall {
+    fn resize(&mut self, _hash_mib: usize) {}
+
+    fn set_trace(&mut self, _on: bool) {}
+
+    fn clear(&mut self) {}
+
+    fn search(
+        &mut self,
+        line: &AnyLine,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> String {
+        crate::on_line!(line, l => self.search_line(l, go, stop, report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::format::parse_board;
+    use crate::games::{Ctf, Oska, Side};
+
+    fn adapter(format: SeedFormat) -> BoardCall {
+        BoardCall {
+            program: "true".into(),
+            args: Vec::new(),
+            format,
+            depth: 2,
+            input: InputMode::Args,
+        }
+    }
+
+    #[test]
+    fn boards_in_each_format() {
+        let line = parse_board::<Oska>("wwww/---/--/---/bbbb", Side::White)
+            .unwrap()
+            .line;
+        assert_eq!(
+            adapter(SeedFormat::Python).board_text(&line),
+            "['wwww', '---', '--', '---', 'bbbb']"
+        );
+        assert_eq!(
+            adapter(SeedFormat::Haskell).board_text(&line),
+            "[\"wwww\",\"---\",\"--\",\"---\",\"bbbb\"]"
+        );
+        assert_eq!(
+            adapter(SeedFormat::Lisp).board_text(&line),
+            "((w w w w)(nil nil nil)(nil nil)(nil nil nil)(b b b b))"
+        );
+        assert_eq!(
+            adapter(SeedFormat::Flat).board_text(&line),
+            "wwww--------bbbb"
+        );
+        let ctf = parse_board::<Ctf>("-wWw--www-------bbb--bBb-", Side::White)
+            .unwrap()
+            .line;
+        assert_eq!(
+            adapter(SeedFormat::Python).board_text(&ctf),
+            "['-wWw--www-------bbb--bBb-']"
+        );
+    }
+
+    #[test]
+    fn answers_are_matched_loosely() {
+        let line = parse_board::<Oska>("wwww/---/--/---/bbbb", Side::White)
+            .unwrap()
+            .line;
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        let a = adapter(SeedFormat::Python);
+        let m = a
+            .match_answer(&line, &moves, " [ \"-www\" , \"w--\",'--','---','bbbb'] ")
+            .unwrap();
+        assert_eq!(move_name(line.current(), m), "a1a2");
+        // Another format than the one sent is read too.
+        let m = a
+            .match_answer(&line, &moves, "www-/--w/--/---/bbbb")
+            .unwrap();
+        assert_eq!(move_name(line.current(), m), "d1c2");
+        assert!(
+            a.match_answer(&line, &moves, "wwww/---/--/---/bbbb")
+                .is_none()
+        );
+        assert!(a.match_answer(&line, &moves, "nonsense").is_none());
+    }
+}

@@ -1,0 +1,164 @@
+//! Running results of a tournament: wins, losses and draws per engine and per pairing, and the
+//! final table (rank, name, Elo, +/-, games, score, draws).
+
+use std::fmt::Write as _;
+
+use super::stats::Wld;
+
+/// The results so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standings {
+    /// Engine names, in the order given.
+    pub names: Vec<String>,
+    /// `pairs[i][j]`: results of engine i against engine j (from i's point of view).
+    pub pairs: Vec<Vec<Wld>>,
+}
+
+impl Standings {
+    /// No game played yet.
+    pub fn new(names: Vec<String>) -> Standings {
+        let n = names.len();
+        Standings {
+            names,
+            pairs: vec![vec![Wld::default(); n]; n],
+        }
+    }
+
+    /// Adds a game between `a` and `b`: `Some(true)` when a won, `Some(false)` when a lost,
+    /// `None` for a draw.
+    pub fn add(&mut self, a: usize, b: usize, a_won: Option<bool>) {
+        match a_won {
+            Some(true) => {
+                self.pairs[a][b].wins += 1;
+                self.pairs[b][a].losses += 1;
+            }
+            Some(false) => {
+                self.pairs[a][b].losses += 1;
+                self.pairs[b][a].wins += 1;
+            }
+            None => {
+                self.pairs[a][b].draws += 1;
+                self.pairs[b][a].draws += 1;
+            }
+        }
+    }
+
+    /// Engine `i`'s results against the whole field.
+    pub fn total(&self, i: usize) -> Wld {
+        self.pairs[i].iter().fold(Wld::default(), |acc, w| Wld {
+            wins: acc.wins + w.wins,
+            losses: acc.losses + w.losses,
+            draws: acc.draws + w.draws,
+        })
+    }
+
+    /// Games played in all.
+    pub fn games(&self) -> u64 {
+        (0..self.names.len())
+            .map(|i| self.total(i).games())
+            .sum::<u64>()
+            / 2
+    }
+
+    /// The table, best first (by points, then by name order): rank, name, Elo, +/-, games,
+    /// score (percent), draws (percent). Elo is each engine's performance against its opponents.
+    pub fn table(&self) -> String {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.total(b)
+                .points()
+                .total_cmp(&self.total(a).points())
+                .then(a.cmp(&b))
+        });
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>7} {:>7}",
+            "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draws"
+        );
+        for (rank, &i) in order.iter().enumerate() {
+            let w = self.total(i);
+            let _ = writeln!(
+                out,
+                "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>6.1}% {:>6.1}%",
+                rank + 1,
+                self.names[i],
+                elo_text(w.elo()),
+                elo_text(w.elo_margin()),
+                w.games(),
+                100.0 * w.score(),
+                100.0 * w.draw_ratio()
+            );
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+}
+
+fn elo_text(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else if x.is_nan() {
+        "nan".into()
+    } else if x > 0.0 {
+        "inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_of_a_known_round_robin() {
+        let mut s = Standings::new(vec!["a".into(), "bb".into(), "c".into()]);
+        // a beats b twice, draws c twice; b and c draw one and c wins one.
+        s.add(0, 1, Some(true));
+        s.add(1, 0, Some(false));
+        s.add(0, 2, None);
+        s.add(2, 0, None);
+        s.add(1, 2, None);
+        s.add(2, 1, Some(true));
+        assert_eq!(s.games(), 6);
+        assert_eq!(
+            s.total(0),
+            Wld {
+                wins: 2,
+                losses: 0,
+                draws: 2
+            }
+        );
+        assert_eq!(
+            s.total(1),
+            Wld {
+                wins: 0,
+                losses: 3,
+                draws: 1
+            }
+        );
+        assert_eq!(
+            s.pairs[2][1],
+            Wld {
+                wins: 1,
+                losses: 0,
+                draws: 1
+            }
+        );
+        let t = s.table();
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[0],
+            "Rank Name      Elo      +/-  Games   Score   Draws"
+        );
+        // a: 3/4 = 75 % -> 190.8 Elo; c: 2.5/4 = 62.5 % -> 88.7 Elo; b: 0.5/4 -> -338.0 Elo.
+        assert!(lines[1].starts_with("   1 a       190.8"), "{t}");
+        assert!(lines[1].ends_with("4   75.0%   50.0%"), "{t}");
+        assert!(lines[2].starts_with("   2 c        88.7"), "{t}");
+        assert!(lines[3].starts_with("   3 bb     -338.0"), "{t}");
+        assert!(lines[3].ends_with("4   12.5%   25.0%"), "{t}");
+    }
+}

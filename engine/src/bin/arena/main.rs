@@ -1,0 +1,307 @@
+//! The `arena` binary: plays matches and tournaments between engines over the protocol
+//! (`arena match ...`) and checks an engine's conformance (`arena check ...`).
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use engine::arena::openings::{random_openings, read_openings};
+use engine::arena::stats::{Sprt, SprtVerdict};
+use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
+use engine::games::GameKind;
+use engine::record::{RecordResult, Start};
+use engine::with_game;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Match runner for engines that speak the protocol of protocol.md.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Play a match (two engines), a round robin or a gauntlet.
+    Match(Box<MatchArgs>),
+    /// Run the conformance suite against PROGRAM [ARGS...]; exit status 0 when it conforms.
+    Check {
+        /// The program and its arguments.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// oska, hexapawn or ctf.
+    #[arg(long, default_value = "oska")]
+    game: String,
+    /// Pieces a side (Oska) or board width (Hexapawn, ctf).
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE depth=N|nodes=N|movetime=MS
+    /// timeout=MS, or boardcall="PROGRAM ARGS" format=python ... (repeat for each engine).
+    #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
+    engine: Vec<String>,
+    /// The words of each `--engine`, grouped (filled from the matches, not by clap).
+    #[arg(skip)]
+    engines: Vec<Vec<String>>,
+    /// match (two engines), round-robin or gauntlet (the first engine against each other).
+    #[arg(long)]
+    tournament: Option<String>,
+    /// Games of each pairing (each opening is played twice, colours swapped).
+    #[arg(long, conflicts_with = "rounds")]
+    games: Option<usize>,
+    /// Rounds of each pairing: two games per round, one opening, colours swapped.
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Openings file: one position per line (startpos, or BOARD SIDE [history ...]).
+    #[arg(long, conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Openings of N random plies from the start (one per round).
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Write every game record to this file.
+    #[arg(long)]
+    records: Option<PathBuf>,
+    /// Stop a two-engine match early: elo0=0 elo1=10 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..)]
+    sprt: Option<Vec<String>>,
+}
+
+fn parse_sprt(words: &[String]) -> Result<Sprt> {
+    let mut sprt = Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .with_context(|| format!("--sprt '{w}': expected key=value"))?;
+        let x: f64 = v
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .with_context(|| format!("--sprt '{w}': '{v}' is not a number"))?;
+        match k {
+            "elo0" => sprt.elo0 = x,
+            "elo1" => sprt.elo1 = x,
+            "alpha" => sprt.alpha = x,
+            "beta" => sprt.beta = x,
+            _ => bail!("--sprt '{w}': unknown key '{k}' (elo0, elo1, alpha, beta)"),
+        }
+    }
+    if !(sprt.alpha > 0.0 && sprt.alpha < 1.0 && sprt.beta > 0.0 && sprt.beta < 1.0) {
+        bail!("--sprt: alpha and beta must lie strictly between 0 and 1");
+    }
+    if sprt.elo1 <= sprt.elo0 {
+        bail!("--sprt: elo1 must be greater than elo0");
+    }
+    Ok(sprt)
+}
+
+fn result_text(r: RecordResult) -> &'static str {
+    match r {
+        RecordResult::White => "1-0",
+        RecordResult::Black => "0-1",
+        RecordResult::Draw => "1/2-1/2",
+        RecordResult::Unfinished => "*",
+    }
+}
+
+fn config(args: &MatchArgs) -> Result<MatchConfig> {
+    let game = GameKind::parse(&args.game).context("--game")?;
+    game.check_size(args.size).context("--size")?;
+    let exe = std::env::current_exe().context("finding the arena binary")?;
+    let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
+    let engines = args
+        .engines
+        .iter()
+        .map(|words| EngineSpec::parse(words, &engine_exe))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tournament = match &args.tournament {
+        Some(t) => Tournament::parse(t)?,
+        None => Tournament::Match,
+    };
+    let games_per_pairing = match (args.games, args.rounds) {
+        (Some(0), _) | (_, Some(0)) => bail!("--games and --rounds must be at least 1"),
+        (Some(g), _) => g,
+        (_, Some(r)) => 2 * r,
+        (None, None) => 2,
+    };
+    let rounds = games_per_pairing.div_ceil(2);
+    let openings = if let Some(path) = &args.openings {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
+        with_game!(game, G => read_openings::<G>(&text, args.size))
+            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))?
+    } else if let Some(plies) = args.random_plies {
+        let found =
+            with_game!(game, G => random_openings::<G>(args.size, plies, rounds, args.seed));
+        if found.is_empty() {
+            bail!(
+                "--random-plies {plies}: no unfinished position of {} {} is {plies} plies from the start",
+                game.name(),
+                args.size
+            );
+        }
+        found
+    } else {
+        vec![Start::Startpos]
+    };
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    Ok(MatchConfig {
+        game,
+        size: args.size,
+        engines,
+        tournament,
+        games_per_pairing,
+        openings,
+        concurrency: args.concurrency,
+        max_plies: args.max_plies,
+        sprt,
+    })
+}
+
+async fn run_match(args: MatchArgs) -> Result<ExitCode> {
+    let config = config(&args)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let two = names.len() == 2;
+    let sprt = config.sprt;
+    let total = engine::arena::schedule(&config)?.len();
+    let mut records = match &args.records {
+        Some(p) => {
+            Some(BufWriter::new(File::create(p).with_context(|| {
+                format!("--records: cannot create {}", p.display())
+            })?))
+        }
+        None => None,
+    };
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut write_error = None;
+    let on_game = |g: &GameOutcome, s: &engine::arena::table::Standings| {
+        let (a, b) = g.job.pair;
+        bar.suspend(|| {
+            println!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                g.job.number,
+                g.record.white,
+                g.record.black,
+                result_text(g.result()),
+                g.reason()
+            );
+            println!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
+        });
+        bar.inc(1);
+        if let Some(w) = records.as_mut()
+            && write_error.is_none()
+            && let Err(e) = writeln!(w, "{}", g.record).and_then(|()| w.flush())
+        {
+            write_error = Some(e);
+        }
+    };
+    let summary = run_tournament(config, on_game).await?;
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        bail!("--records: cannot write: {e}");
+    }
+    if summary.skipped > 0 {
+        println!(
+            "{} scheduled games were not played (the SPRT decided)",
+            summary.skipped
+        );
+    }
+    let st = &summary.standings;
+    if two {
+        if let (Some(sprt), Some(v)) = (sprt, summary.sprt) {
+            let (llr, lo, hi) = sprt.llr(&st.pairs[0][1]);
+            let verdict = match v {
+                SprtVerdict::AcceptH0 => "H0 was accepted",
+                SprtVerdict::AcceptH1 => "H1 was accepted",
+                SprtVerdict::Continue => "no decision yet",
+            };
+            println!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
+        }
+        println!("{}", st.pairs[0][1].score_line(&names[0], &names[1]));
+        println!("{}", st.pairs[0][1].elo_line());
+    } else {
+        println!("{}", st.table());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn check(command: Vec<String>) -> Result<ExitCode> {
+    let mut words = command.into_iter();
+    let program = words.next().context("arena check needs a PROGRAM")?;
+    let args: Vec<String> = words.collect();
+    println!("Checking {program} {}", args.join(" "));
+    let report = engine::conformance::run(&program, &args).await;
+    println!("{report}");
+    if report.passed() {
+        println!("The engine conforms to protocol.md.");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("The engine does NOT conform to protocol.md.");
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    if let (Cmd::Match(args), Some(("match", m))) = (&mut cli.command, matches.subcommand()) {
+        args.engines = m
+            .get_occurrences::<String>("engine")
+            .map(|occ| occ.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Cmd::Match(args) => run_match(*args).await,
+            Cmd::Check { command } => check(command).await,
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
