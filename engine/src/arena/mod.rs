@@ -201,6 +201,21 @@ impl FaultKind {
         }
     }
 
+    /// What went wrong, in words that do not repeat the kind.
+    fn detail(e: &ClientError) -> String {
+        match e {
+            ClientError::Crashed { status, stderr } => {
+                let status = status.map_or_else(|| "status unknown".into(), |s| s.to_string());
+                match stderr.last() {
+                    Some(l) => format!("the engine exited ({status}); last stderr line: {l}"),
+                    None => format!("the engine exited ({status})"),
+                }
+            }
+            ClientError::Protocol { line, why } => format!("{why}: '{line}'"),
+            e => e.to_string(),
+        }
+    }
+
     fn of(e: &ClientError) -> FaultKind {
         match e {
             ClientError::Spawn { .. } => FaultKind::FailedStart,
@@ -370,7 +385,7 @@ async fn prepare(
     if fresh {
         let mut e = Engine::start(&spec.program, &spec.args, spec.timeout)
             .await
-            .map_err(|err| (FaultKind::FailedStart, err.to_string()))?;
+            .map_err(|err| (FaultKind::FailedStart, FaultKind::detail(&err)))?;
         let supported = e
             .info()
             .games
@@ -392,7 +407,7 @@ async fn prepare(
             };
             e.send(&cmd)
                 .await
-                .map_err(|err| (FaultKind::FailedStart, err.to_string()))?;
+                .map_err(|err| (FaultKind::FailedStart, FaultKind::detail(&err)))?;
         }
         *slot = Some(e);
     }
@@ -412,7 +427,7 @@ async fn prepare(
         } else {
             FaultKind::of(&err)
         };
-        (kind, err.to_string())
+        (kind, FaultKind::detail(&err))
     })?;
     if let Some(err) = replies.iter().find(|r| matches!(r, Reply::Error { .. })) {
         return Err((
@@ -554,7 +569,7 @@ async fn play<G: Game>(
             Ok(a) => a,
             Err(e) => {
                 let kind = FaultKind::of(&e);
-                let reason = describe(side, kind, &e.to_string());
+                let reason = describe(side, kind, &FaultKind::detail(&e));
                 return end(moves, loss(side), reason, Some((idx, kind)));
             }
         };

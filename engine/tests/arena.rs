@@ -1,0 +1,525 @@
+//! The `arena` binary end to end: real matches between our engine at two depths, faulty fake
+//! engines (crash, stall, illegal move, garbage, failed start), the board-call adapter with a
+//! seed-shaped toy program, tournament tables and `arena check`. Every run must finish and leave
+//! no process behind.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use engine::record::{GameRecord, RecordResult, parse_records};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+/// A fresh directory for one test; our engine is reached through a symlink inside it, so that
+/// every process a run starts names the directory on its command line.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "arena-test-{}-{name}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(ENGINE, dir.join("engine")).unwrap();
+        Scratch { dir }
+    }
+
+    fn engine(&self) -> String {
+        self.dir.join("engine").display().to_string()
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        let p = self.path(name);
+        fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+
+    /// Live processes (zombies aside) whose command line mentions this directory, after giving
+    /// them up to two seconds to go.
+    fn leftovers(&self) -> Vec<String> {
+        let needle = self.dir.display().to_string();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        loop {
+            let mut found = Vec::new();
+            for entry in fs::read_dir("/proc").unwrap().flatten() {
+                let pid = entry.file_name().to_string_lossy().into_owned();
+                if !pid.bytes().all(|b| b.is_ascii_digit()) {
+                    continue;
+                }
+                let Ok(cmd) = fs::read(entry.path().join("cmdline")) else {
+                    continue;
+                };
+                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+                let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+                let zombie = stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| s.trim_start().starts_with('Z'));
+                if cmd.contains(&needle) && !zombie {
+                    found.push(format!("{pid}: {cmd}"));
+                }
+            }
+            if found.is_empty() || Instant::now() > deadline {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(ARENA).args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn records(path: &Path) -> Vec<GameRecord> {
+    parse_records(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The first engine's score fraction from the final `Score of` line.
+fn final_score(out: &str) -> f64 {
+    let line = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Score of "))
+        .expect("a Score line");
+    let ratio = line.split('[').nth(1).unwrap().split(']').next().unwrap();
+    ratio.parse().unwrap()
+}
+
+fn deep_vs_shallow(game: &str, size: &str, depth: &str) {
+    let s = Scratch::new(game);
+    let e = s.engine();
+    let rec = s.path("games.txt");
+    let o = arena(&[
+        "match",
+        "--game",
+        game,
+        "--size",
+        size,
+        "--engine",
+        &format!("cmd={e}"),
+        "name=deep",
+        &format!("depth={depth}"),
+        "--engine",
+        &format!("cmd={e}"),
+        "name=shallow",
+        "depth=1",
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--random-plies",
+        "2",
+        "--seed",
+        "3",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    assert!(
+        lines[n - 2].starts_with("Score of deep vs shallow: "),
+        "{out}"
+    );
+    assert!(lines[n - 1].starts_with("Elo difference: "), "{out}");
+    assert!(
+        final_score(&out) >= 0.7,
+        "{game}: the deeper engine should win clearly:\n{out}"
+    );
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 8);
+    // Both colours, and every game replays by the rules to its recorded result.
+    assert_eq!(recs.iter().filter(|r| r.white == "deep").count(), 4);
+    for r in &recs {
+        assert!(r.tag("Fault").is_none(), "{r}");
+        engine::with_game!(r.game, G => {
+            let lines = r.replay::<G>().unwrap();
+            let end = lines.last().unwrap().outcome().expect("finished");
+            assert_eq!(RecordResult::from_outcome(end), r.result, "{r}");
+        });
+    }
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
+#[test]
+fn deeper_engine_wins_hexapawn() {
+    deep_vs_shallow("hexapawn", "4", "4");
+}
+
+#[test]
+fn deeper_engine_wins_ctf() {
+    deep_vs_shallow("ctf", "5", "5");
+}
+
+/// The interim built-in search evaluates material only and loses Oska's races to the far row
+/// at any depth; this passes once the real search (with its Oska evaluation) is merged.
+#[test]
+#[ignore = "needs the real search: the interim material-only search loses Oska races"]
+fn deeper_engine_wins_oska() {
+    deep_vs_shallow("oska", "4", "4");
+}
+
+/// A fake engine: a proxy in front of our engine that misbehaves at its second `go`.
+const FAKE: &str = r#"
+import os, subprocess, sys, threading, time
+mode, engine = sys.argv[1], sys.argv[2]
+child = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+gos = 0
+def out(line):
+    sys.stdout.write(line)
+    sys.stdout.flush()
+def pump():
+    for line in child.stdout:
+        if line.startswith("bestmove") and gos == 2:
+            if mode == "crash":
+                os._exit(3)
+            if mode == "stall":
+                continue
+            if mode == "illegal":
+                line = "bestmove a1a1\n"
+            if mode == "garbage":
+                line = "hello, I am not an engine\n"
+        out(line)
+threading.Thread(target=pump, daemon=True).start()
+for line in sys.stdin:
+    if line.startswith("go"):
+        gos += 1
+    if mode == "stall" and gos == 2 and not line.startswith("go"):
+        time.sleep(3600)
+    child.stdin.write(line)
+    child.stdin.flush()
+    if line.strip() == "quit":
+        break
+child.wait()
+"#;
+
+#[test]
+fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
+    let s = Scratch::new("faults");
+    let fake = s.write("fake.py", FAKE);
+    let e = s.engine();
+    let rec = s.path("games.txt");
+    let mut args: Vec<String> = [
+        "match",
+        "--game",
+        "oska",
+        "--size",
+        "4",
+        "--tournament",
+        "gauntlet",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--records",
+        rec.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|w| w.to_string())
+    .collect();
+    args.extend([
+        "--engine".into(),
+        format!("cmd={e}"),
+        "name=ours".into(),
+        "depth=1".into(),
+    ]);
+    for mode in ["crash", "stall", "illegal", "garbage"] {
+        args.extend([
+            "--engine".to_string(),
+            "cmd=python3".into(),
+            format!("arg={fake}"),
+            format!("arg={mode}"),
+            format!("arg={e}"),
+            format!("name={mode}"),
+            "depth=1".into(),
+            "timeout=1500".into(),
+        ]);
+    }
+    args.extend([
+        "--engine".to_string(),
+        format!("cmd={}", s.path("missing-engine").display()),
+        "name=missing".into(),
+    ]);
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = arena(&words);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The table: ours first with every game won.
+    assert!(out.contains("Rank Name"), "{out}");
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 10, "{out}");
+    for (name, kind, detail) in [
+        ("crash", "crash", "the engine exited (exit status: 3)"),
+        ("stall", "stall", "no bestmove"),
+        ("illegal", "illegal move", "'a1a1'"),
+        ("garbage", "protocol violation", "hello, I am not an engine"),
+        ("missing", "failed start", "cannot start engine"),
+    ] {
+        let games: Vec<&GameRecord> = recs
+            .iter()
+            .filter(|r| r.white == name || r.black == name)
+            .collect();
+        assert_eq!(games.len(), 2, "{name}");
+        for r in games {
+            let reason = r.tag("Reason").unwrap();
+            let loser_is_white = r.white == name;
+            let expected = if loser_is_white {
+                RecordResult::Black
+            } else {
+                RecordResult::White
+            };
+            assert_eq!(r.result, expected, "{name}: {r}");
+            assert_eq!(r.tag("Fault"), Some(kind), "{name}: {r}");
+            assert!(
+                reason.starts_with(&format!("{kind} by {name} (")),
+                "{reason}"
+            );
+            assert!(reason.contains(detail), "{name}: {reason}");
+            // The faults come at the fake's second go: mid-game, after legal moves.
+            if name != "missing" {
+                assert!(r.moves.len() >= 2, "{name}: {r}");
+                engine::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
+            }
+        }
+    }
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+}
+
+#[test]
+fn board_call_adapter_plays_a_seed_program() {
+    let s = Scratch::new("boardcall");
+    let e = s.engine();
+    let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed_player.py");
+    let player = s.write("seed_player.py", &fs::read_to_string(player).unwrap());
+    let rec = s.path("games.txt");
+    // The long form, through `engine board-call`, with the board on stdin.
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--games",
+        "2",
+        "--engine",
+        &format!("cmd={e}"),
+        "arg=board-call",
+        "arg=--format",
+        "arg=python",
+        "arg=--input",
+        "arg=stdin",
+        "arg=--",
+        "arg=python3",
+        &format!("arg={player}"),
+        "name=seed",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=ours",
+        "depth=1",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert!(r.tag("Fault").is_none(), "{r}");
+        assert_ne!(r.result, RecordResult::Unfinished);
+    }
+    // The seed player opens a1a2 from the start (its first straight step).
+    assert_eq!(recs[0].moves[0], "a1a2", "{}", recs[0]);
+    // A program that answers the board it was given is refereed as an illegal move, and its
+    // board is in the reason.
+    let lazy = s.write("lazy.py", "import sys\nprint(sys.argv[1])\n");
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--games",
+        "2",
+        "--engine",
+        &format!("boardcall=python3 {lazy}"),
+        "format=python",
+        "name=lazy",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=ours",
+        "depth=1",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = records(&rec);
+    for r in &recs {
+        let reason = r.tag("Reason").unwrap();
+        assert_eq!(r.tag("Fault"), Some("illegal move"), "{r}");
+        assert!(reason.contains("bestmove none"), "{reason}");
+        assert!(
+            reason.contains("is not the result of any legal move"),
+            "{reason}"
+        );
+    }
+    assert!(
+        recs[0]
+            .tag("Reason")
+            .unwrap()
+            .contains("'['www', '---', 'bbb']'"),
+        "{}",
+        recs[0]
+    );
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+}
+
+#[test]
+fn round_robin_prints_a_table() {
+    let s = Scratch::new("rr");
+    let e = s.engine();
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--tournament",
+        "round-robin",
+        "--rounds",
+        "1",
+        "--concurrency",
+        "3",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=d1",
+        "depth=1",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=d2",
+        "depth=2",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=d3",
+        "depth=3",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    assert!(lines[n - 4].starts_with("Rank Name"), "{out}");
+    let mut names: Vec<&str> = lines[n - 3..]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["d1", "d2", "d3"]);
+    // Every engine played two games against each of the two others.
+    for l in &lines[n - 3..] {
+        assert_eq!(l.split_whitespace().nth(4), Some("4"), "{l}");
+    }
+    assert_eq!(out.matches("Finished game").count(), 6);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn bad_arguments_are_refused_clearly() {
+    for (args, wanted) in [
+        (
+            vec![
+                "match",
+                "--engine",
+                "cmd=x",
+                "depth=zero",
+                "--engine",
+                "cmd=y",
+            ],
+            "depth=zero",
+        ),
+        (vec!["match", "--engine", "cmd=x"], "at least two engines"),
+        (
+            vec![
+                "match", "--game", "chess", "--engine", "cmd=x", "--engine", "cmd=y",
+            ],
+            "chess",
+        ),
+        (
+            vec![
+                "match", "--engine", "cmd=x", "--engine", "cmd=y", "--engine", "cmd=z",
+            ],
+            "round-robin or gauntlet",
+        ),
+        (
+            vec![
+                "match", "--engine", "cmd=x", "--engine", "cmd=y", "--sprt", "elo1=-5",
+            ],
+            "elo1 must be greater",
+        ),
+    ] {
+        let o = arena(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.contains(wanted), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn check_tells_a_conforming_engine_from_a_broken_one() {
+    let o = arena(&["check", ENGINE]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("The engine conforms"), "{out}");
+    let s = Scratch::new("check");
+    let broken = s.write(
+        "broken.py",
+        "import sys\nfor l in sys.stdin:\n    print('what?', flush=True)\n",
+    );
+    let o = arena(&["check", "python3", &broken]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAIL"), "{out}");
+    assert!(out.contains("does NOT conform"), "{out}");
+    assert!(s.leftovers().is_empty());
+}
