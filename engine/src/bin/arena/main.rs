@@ -257,7 +257,10 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     let mut words = command.into_iter();
     let program = words.next().context("arena check needs a PROGRAM")?;
     let args: Vec<String> = words.collect();
-    println!("Checking {program} {}", args.join(" "));
+    let shown: Vec<&str> = std::iter::once(program.as_str())
+        .chain(args.iter().map(String::as_str))
+        .collect();
+    println!("Checking {}", shown.join(" "));
     let report = engine::conformance::run(&program, &args).await;
     println!("{report}");
     if report.passed() {
