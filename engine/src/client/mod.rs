@@ -158,12 +158,24 @@ impl Engine {
         handshake: Duration,
     ) -> Result<Engine, ClientError> {
         let mut engine = Self::spawn(program, args)?;
-        engine.send(&Command::Uci).await?;
+        // A program that exits at once makes this write fail; what it printed before exiting
+        // (read below) tells more than the broken pipe, so the failure is reported from there.
+        let sent = engine.send(&Command::Uci).await;
         let mut info = EngineInfo::default();
         let deadline = tokio::time::Instant::now() + handshake;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match engine.recv_within(left, "uciok").await? {
+            let reply = match engine.recv_within(left, "uciok").await {
+                Ok(r) => r,
+                Err(e) => {
+                    return Err(if matches!(e, ClientError::Stalled { .. }) {
+                        sent.err().unwrap_or(e)
+                    } else {
+                        e
+                    });
+                }
+            };
+            match reply {
                 Reply::IdName(n) => info.name = n,
                 Reply::IdAuthor(a) => info.author = a,
                 Reply::Game { game, min, max } => info.games.push((game, min, max)),
