@@ -607,3 +607,65 @@ async fn play<G: Game>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn config(engines: usize, tournament: Tournament, games: usize) -> MatchConfig {
+        let spec = |i: usize| {
+            EngineSpec::parse(&[format!("cmd=e{i}")], Path::new("engine")).expect("a spec")
+        };
+        MatchConfig {
+            game: GameKind::Oska,
+            size: 4,
+            engines: (0..engines).map(spec).collect(),
+            tournament,
+            games_per_pairing: games,
+            openings: vec![Start::Startpos, Start::Startpos],
+            concurrency: 1,
+            max_plies: 100,
+            sprt: None,
+        }
+    }
+
+    #[test]
+    fn colours_are_swapped_per_opening() {
+        let jobs = schedule(&config(2, Tournament::Match, 5)).unwrap();
+        let seen: Vec<(usize, usize, usize, usize)> = jobs
+            .iter()
+            .map(|j| (j.round, j.white, j.black, j.opening))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, 0, 1, 0),
+                (1, 1, 0, 0),
+                (2, 0, 1, 1),
+                (2, 1, 0, 1),
+                (3, 0, 1, 0)
+            ]
+        );
+        assert_eq!(
+            jobs.iter().map(|j| j.number).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5]
+        );
+    }
+
+    #[test]
+    fn pairings_of_each_tournament() {
+        assert_eq!(
+            Tournament::RoundRobin.pairings(3).unwrap(),
+            [(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(Tournament::Gauntlet.pairings(3).unwrap(), [(0, 1), (0, 2)]);
+        assert!(Tournament::Match.pairings(3).is_err());
+        assert!(Tournament::RoundRobin.pairings(1).is_err());
+        let jobs = schedule(&config(3, Tournament::RoundRobin, 2)).unwrap();
+        assert_eq!(jobs.len(), 6);
+        for e in 0..3 {
+            assert_eq!(jobs.iter().filter(|j| j.white == e).count(), 2);
+        }
+    }
+}
