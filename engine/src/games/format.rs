@@ -521,6 +521,10 @@ pub fn print_board<G: Game>(pos: &G, format: &Format) -> String {
                         .map(|c| match c {
                             'w' => "w",
                             'b' => "b",
+                            // Capture the Flag's flags keep their letter (not read back: Lisp
+                            // symbols are case-insensitive).
+                            'W' => "W",
+                            'B' => "B",
                             _ => "nil",
                         })
                         .collect();
