@@ -133,8 +133,14 @@ pub fn solve(game: &str, board: &str, side: &str, hash: usize) -> Result<()> {
 /// The bench positions: game, board, side, depth.
 const BENCH: &[(GameKind, &str, char, u32)] = &[
     (GameKind::Oska, "wwww/---/--/---/bbbb", 'w', 10),
-    (GameKind::Oska, "wwwww/----/---/--/---/----/bbbbb", 'w', 9),
-    (GameKind::Oska, "w-ww-/-w--/---/--/-b-/b---/b-bbb", 'b', 8),
+    (GameKind::Oska, "wwwww/----/---/--/---/----/bbbbb", 'w', 13),
+    (
+        GameKind::Oska,
+        "wwwwww/-----/----/---/--/---/----/-----/bbbbbb",
+        'w',
+        10,
+    ),
+    (GameKind::Oska, "w-ww-/-w--/---/--/-b-/b---/b-b-b", 'b', 12),
     (GameKind::Hexapawn, "wwww/----/----/bbbb", 'w', 12),
     (GameKind::Hexapawn, "wwwww/-----/-----/-----/bbbbb", 'w', 10),
     (
@@ -143,8 +149,8 @@ const BENCH: &[(GameKind, &str, char, u32)] = &[
         'w',
         8,
     ),
-    (GameKind::Ctf, "-wWw-/-www-/-----/-bbb-/-bBb-", 'w', 5),
-    (GameKind::Ctf, "wWw/---/bBb", 'w', 9),
+    (GameKind::Ctf, "-wWw-/-www-/-----/-bbb-/-bBb-", 'w', 7),
+    (GameKind::Ctf, "wWw/---/bBb", 'w', 14),
 ];
 
 fn bench_one<G: Game + Evaluate>(board: &str, side: char, depth: u32) -> Result<u64> {
