@@ -67,18 +67,18 @@ fn match_up<G: Game + Evaluate>(size: usize, openings: usize, seed: u64) -> Tall
 
 #[test]
 fn oska_evaluator_beats_material() {
-    let t = match_up::<Oska>(5, 12, 11);
+    let t = match_up::<Oska>(5, 20, 11);
     assert!(t.wins > t.losses, "{t:?}");
 }
 
 #[test]
 fn hexapawn_evaluator_beats_material() {
-    let t = match_up::<Hexapawn>(5, 12, 12);
+    let t = match_up::<Hexapawn>(5, 20, 12);
     assert!(t.wins > t.losses, "{t:?}");
 }
 
 #[test]
 fn ctf_evaluator_beats_material() {
-    let t = match_up::<Ctf>(5, 12, 13);
+    let t = match_up::<Ctf>(5, 20, 13);
     assert!(t.wins > t.losses, "{t:?}");
 }

@@ -8,9 +8,10 @@
 //! - passed pawns: a pawn with no enemy pawn ahead of it on its own or a neighbouring column can
 //!   only be stopped by a capture; it gets a large bonus;
 //! - the race: if the side to move has a passed pawn at least as close to promotion as the
-//!   opponent's closest passed pawn, it wins the race (it moves first), and the other way round;
-//! - immediate threats: a pawn of the side to move that can capture now;
-//! - mobility: a side with few moves risks being left without a move.
+//!   opponent's closest passed pawn, it wins the race (it moves first), and the other way round.
+//!
+//! Mobility and capture threats were tried and made play worse against a material count (in
+//! Hexapawn having moves is not always an asset), so they are left out.
 //!
 //! The score is the side to move's total minus the opponent's. It never searches.
 
@@ -18,11 +19,9 @@ use super::Evaluate;
 use crate::games::{Bits, Game, Hexapawn, Side};
 
 const PAWN: i32 = 100;
-const ADVANCE2: i32 = 6;
-const PASSED: i32 = 40;
-const RACE: i32 = 300;
-const CAPTURE: i32 = 30;
-const MOBILITY: i32 = 4;
+const ADVANCE2: i32 = 8;
+const PASSED: i32 = 20;
+const RACE: i32 = 2000;
 
 impl Evaluate for Hexapawn {
     fn evaluate(&self) -> i32 {
@@ -30,8 +29,6 @@ impl Evaluate for Hexapawn {
         let me = self.side_to_move();
         let mut score = [0i32; 2];
         let mut closest_passed = [i32::MAX; 2];
-        let mut mobility = [0i32; 2];
-        let mut captures = [0i32; 2];
         for side in [Side::White, Side::Black] {
             let own = self.bits(side);
             let opp = self.bits(side.opposite());
@@ -59,36 +56,16 @@ impl Evaluate for Hexapawn {
                     score[s] += PASSED + 10 * advanced;
                     closest_passed[s] = closest_passed[s].min(to_go);
                 }
-                let nr = r + dir;
-                if nr < 0 || nr >= n as i32 {
-                    continue;
-                }
-                let ahead = (nr as usize) * n + c as usize;
-                if (own | opp) & (1u128 << ahead) == 0 {
-                    mobility[s] += 1;
-                }
-                for dc in [-1, 1] {
-                    let nc = c + dc;
-                    if nc >= 0
-                        && nc < n as i32
-                        && opp & (1u128 << (nr as usize * n + nc as usize)) != 0
-                    {
-                        mobility[s] += 1;
-                        captures[s] += 1;
-                    }
-                }
             }
         }
         let (m, o) = (me.index(), me.opposite().index());
         let mut total = score[m] - score[o];
-        total += MOBILITY * (mobility[m] - mobility[o]);
-        total += CAPTURE * captures[m].min(2);
-        // The side to move wins a pure race when it is no further from promotion.
-        match (closest_passed[m], closest_passed[o]) {
-            (a, i32::MAX) if a != i32::MAX => total += RACE,
-            (i32::MAX, b) if b != i32::MAX => total -= RACE,
-            (a, b) if a != i32::MAX => total += if a <= b { RACE } else { -RACE },
-            _ => {}
+        // A passed pawn cannot be stopped: the first to arrive wins (the side to move on ties).
+        let (a, b) = (closest_passed[m], closest_passed[o]);
+        if a != i32::MAX && a <= b {
+            total += RACE - 50 * a;
+        } else if b != i32::MAX && b < a {
+            total -= RACE - 50 * b;
         }
         total
     }

@@ -18,9 +18,9 @@
 use super::Evaluate;
 use crate::games::{Game, Oska, Side, bit};
 
-const PIECE: i32 = 60;
-const ADVANCE: i32 = 12;
-const RACE: i32 = 6;
+const PIECE: i32 = 100;
+const ADVANCE: i32 = 8;
+const RACE: i32 = 3;
 const THREAT: i32 = 35;
 const MOBILITY: i32 = 3;
 
