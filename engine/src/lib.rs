@@ -10,6 +10,7 @@
 //! - [`arena`]: the match runner (tournaments, refereeing, Elo, LOS, SPRT, openings).
 //! - [`adapter`]: the board-call adapter, which makes a seed-shaped program (board in, board out)
 //!   an engine.
+//! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
 
 pub mod adapter;
 pub mod arena;
@@ -18,4 +19,5 @@ pub mod conformance;
 pub mod games;
 pub mod protocol;
 pub mod record;
+pub mod search;
 pub mod session;

@@ -181,10 +181,7 @@ fn deeper_engine_wins_ctf() {
     deep_vs_shallow("ctf", "5", "5");
 }
 
-/// The interim built-in search evaluates material only and loses Oska's races to the far row
-/// at any depth; this passes once the real search (with its Oska evaluation) is merged.
 #[test]
-#[ignore = "needs the real search: the interim material-only search loses Oska races"]
 fn deeper_engine_wins_oska() {
     deep_vs_shallow("oska", "4", "4");
 }

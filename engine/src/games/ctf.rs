@@ -68,6 +68,19 @@ pub struct Ctf {
 }
 
 impl Ctf {
+    /// The squares holding `side`'s pawns, one bit per square index (row-major).
+    #[inline]
+    pub fn pawn_bits(&self, side: Side) -> u128 {
+        self.pawns[side.index()]
+    }
+
+    /// The square of `side`'s flag, or `None` once it has been captured.
+    #[inline]
+    pub fn flag_square(&self, side: Side) -> Option<usize> {
+        let f = self.flags[side.index()];
+        (f != NONE).then_some(f as usize)
+    }
+
     #[inline]
     fn occupied(&self) -> u128 {
         let mut occ = self.pawns[0] | self.pawns[1];

@@ -66,6 +66,12 @@ pub struct Hexapawn {
 }
 
 impl Hexapawn {
+    /// The squares holding `side`'s pawns, one bit per square index (row-major).
+    #[inline]
+    pub fn bits(&self, side: Side) -> u128 {
+        self.own_opp(side).0
+    }
+
     #[inline]
     fn own_opp(&self, side: Side) -> (u128, u128) {
         match side {

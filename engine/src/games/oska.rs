@@ -100,6 +100,12 @@ pub struct Oska {
 }
 
 impl Oska {
+    /// The squares holding `side`'s pieces, one bit per square index of the [`Layout`].
+    #[inline]
+    pub fn bits(&self, side: Side) -> u128 {
+        self.own_opp(side).0
+    }
+
     #[inline]
     fn own_opp(&self, side: Side) -> (u128, u128) {
         match side {

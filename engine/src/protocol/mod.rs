@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+pub use crate::search::Score;
+
 use crate::games::notation::MoveText;
 use crate::games::{GameKind, Side};
 
@@ -477,30 +479,6 @@ impl fmt::Display for Command {
             Command::Quit => f.write_str("quit"),
             Command::Show => f.write_str("show"),
             Command::Legal => f.write_str("legal"),
-        }
-    }
-}
-
-/// A search score from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// A heuristic value in centi-units.
-    Cp(i32),
-    /// The side to move wins; the game ends in this many plies.
-    Win(u32),
-    /// The side to move loses; the game ends in this many plies.
-    Loss(u32),
-    /// A proven draw.
-    Draw,
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(x) => write!(f, "cp {x}"),
-            Score::Win(k) => write!(f, "win {k}"),
-            Score::Loss(k) => write!(f, "loss {k}"),
-            Score::Draw => f.write_str("draw"),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod reader;
+pub mod searcher;
 
 use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};
@@ -19,7 +20,8 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 
-pub use backend::{Backend, Builtin};
+pub use backend::Backend;
+pub use searcher::SearchBackend;
 
 use crate::games::format::{parse_board, slash};
 use crate::games::notation::{MoveText, move_name, parse_move};
@@ -352,7 +354,7 @@ fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) 
         let mut total = 0;
         for &m in moves.as_slice() {
             l.push(m);
-            let n = backend::perft_stoppable(&mut l, depth - 1, stop);
+            let n = crate::games::perft::perft_until(&mut l, depth - 1, stop);
             l.pop();
             let Some(n) = n else {
                 out.send(&Reply::Info(Info::String("perft stopped".into())));

@@ -27,7 +27,11 @@ impl Write for Sink {
 /// Runs a whole session on `input` and returns its output lines.
 fn session(input: impl Into<Vec<u8>>) -> Vec<String> {
     let sink = Sink::default();
-    run(Cursor::new(input.into()), sink.clone(), Builtin::default());
+    run(
+        Cursor::new(input.into()),
+        sink.clone(),
+        SearchBackend::default(),
+    );
     let bytes = sink.0.lock().unwrap().clone();
     String::from_utf8(bytes)
         .unwrap()
@@ -77,7 +81,7 @@ impl Live {
                     partial: Vec::new(),
                     tx,
                 },
-                Builtin::default(),
+                SearchBackend::default(),
             )
         });
         Live {

@@ -1,6 +1,7 @@
-//! Helpers shared by the integration tests: a small deterministic PRNG (runs are reproducible
-//! without the `rand` crate), shortcuts to read boards, and random positions of every game that
-//! are reachable by legal play (random playouts from the start or from a random legal layout).
+//! Helpers shared by the integration tests: small deterministic PRNGs (runs are reproducible
+//! without the `rand` crate), shortcuts to read boards, random positions of every game that are
+//! reachable by legal play (random playouts from the start or from a random legal layout), and a
+//! plain minimax with the search's score conventions.
 
 #![allow(dead_code)]
 
@@ -9,6 +10,7 @@ use std::collections::BTreeSet;
 use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
 use engine::games::{Game, GameKind, Line, MoveList, Piece, Side};
+use engine::search::{Evaluate, WIN};
 
 /// SplitMix64: tiny, fast and good enough to pick moves and squares.
 #[derive(Clone, Debug)]
@@ -153,4 +155,71 @@ pub fn random_line<G: Game>(rng: &mut Rng, size: usize, max_plies: usize) -> Lin
     let plies = rng.range(0, max_plies);
     playout(rng, &mut line, plies);
     line
+}
+
+/// xorshift64*: deterministic, good enough for picking moves.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A line reached by up to `max_plies` random legal moves from the start of `size`; `None` when
+/// the game ended on the way.
+pub fn random_playout<G: Game>(
+    size: usize,
+    max_plies: usize,
+    rng: &mut XorShift,
+) -> Option<Line<G>> {
+    let mut line = Line::new(G::start(size).ok()?);
+    let plies = rng.below(max_plies + 1);
+    for _ in 0..plies {
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves.as_slice()[rng.below(moves.len())];
+        line.push(m);
+    }
+    line.outcome().is_none().then_some(line)
+}
+
+/// Plain negamax to exactly `depth` plies, with the search's conventions: a game won at ply `k`
+/// is `WIN - k`, lost `-(WIN - k)`, drawn 0; a side with no legal move has lost; static
+/// evaluation (clamped as the search clamps it) at the depth limit.
+pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> i32 {
+    let pos = *line.current();
+    if let Some(o) = pos.board_outcome() {
+        return match o.winner() {
+            None => 0,
+            Some(w) if w == pos.side_to_move() => WIN - ply,
+            Some(_) => -(WIN - ply),
+        };
+    }
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return -(WIN - ply);
+    }
+    if depth == 0 {
+        let l = engine::search::EVAL_LIMIT;
+        return pos.evaluate().clamp(-l, l);
+    }
+    let mut best = i32::MIN;
+    for &m in moves.as_slice() {
+        line.push(m);
+        best = best.max(-minimax(line, depth - 1, ply + 1));
+        line.pop();
+    }
+    best
 }

@@ -9,7 +9,9 @@ use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
 use engine::games::{Game, GameKind, MoveList, Side};
+use engine::search::{Evaluate, Event, Limits, Score, Searcher};
 use engine::with_game;
+use std::sync::atomic::AtomicBool;
 
 /// Reads GAME, BOARD and SIDE.
 fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
@@ -79,4 +81,129 @@ pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -
     };
     engine::session::run_stdio(backend)?;
     Ok(())
+}
+
+/// `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB]`.
+pub fn best(
+    game: &str,
+    board: &str,
+    side: &str,
+    depth: u32,
+    trace: bool,
+    size: Option<usize>,
+    hash: usize,
+) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    if depth == 0 {
+        anyhow::bail!("the depth must be at least 1");
+    }
+    with_game!(kind, G => {
+        let parsed = read::<G>(board, side)?;
+        let pos = *parsed.line.current();
+        if let Some(n) = size
+            && n != pos.size()
+        {
+            anyhow::bail!("--size {n} does not agree with the board, which has size {}", pos.size());
+        }
+        let mut searcher = Searcher::<G>::new(hash);
+        searcher.set_trace(trace);
+        let mut out = String::new();
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
+            if let Event::Trace(node) = e {
+                out.push_str(&node.to_string());
+                out.push('\n');
+            }
+        });
+        let after = result.best.map_or(pos, |m| pos.play(m));
+        out.push_str(&print_board(&after, &parsed.format));
+        out.push('\n');
+        emit(out)
+    })
+}
+
+/// `engine solve GAME BOARD SIDE [--hash MIB]`.
+pub fn solve(game: &str, board: &str, side: &str, hash: usize) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    with_game!(kind, G => {
+        let parsed = read::<G>(board, side)?;
+        let mut searcher = Searcher::<G>::new(hash);
+        let limits = Limits { solve: true, ..Limits::default() };
+        let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
+            if let Event::Iteration(i) = e {
+                eprintln!(
+                    "depth {} score {} nodes {} time {:.3}s nps {}",
+                    i.depth,
+                    i.score,
+                    i.nodes,
+                    i.time.as_secs_f64(),
+                    i.nps()
+                );
+            }
+        });
+        let answer = match result.score {
+            Score::Win(k) => format!("win {k}"),
+            Score::Loss(k) => format!("loss {k}"),
+            Score::Draw => "draw".to_string(),
+            Score::Cp(_) => anyhow::bail!(
+                "not solved: the search reached its limit of {} plies without proving a result",
+                result.depth
+            ),
+        };
+        emit(format!("{answer}\n"))
+    })
+}
+
+/// The bench positions: game, board, side, depth.
+const BENCH: &[(GameKind, &str, char, u32)] = &[
+    (GameKind::Oska, "wwww/---/--/---/bbbb", 'w', 10),
+    (GameKind::Oska, "wwwww/----/---/--/---/----/bbbbb", 'w', 13),
+    (
+        GameKind::Oska,
+        "wwwwww/-----/----/---/--/---/----/-----/bbbbbb",
+        'w',
+        10,
+    ),
+    (GameKind::Oska, "w-ww-/-w--/---/--/-b-/b---/b-b-b", 'b', 12),
+    (GameKind::Hexapawn, "wwww/----/----/bbbb", 'w', 12),
+    (GameKind::Hexapawn, "wwwww/-----/-----/-----/bbbbb", 'w', 10),
+    (
+        GameKind::Hexapawn,
+        "wwwwww/------/------/------/------/bbbbbb",
+        'w',
+        8,
+    ),
+    (GameKind::Ctf, "-wWw-/-www-/-----/-bbb-/-bBb-", 'w', 7),
+    (GameKind::Ctf, "wWw/---/bBb", 'w', 14),
+];
+
+fn bench_one<G: Game + Evaluate>(board: &str, side: char, depth: u32) -> Result<u64> {
+    let parsed = read::<G>(board, &side.to_string())?;
+    let mut searcher = Searcher::<G>::new(16);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |_| {});
+    Ok(result.nodes)
+}
+
+/// `engine bench`.
+pub fn bench() -> Result<()> {
+    let start = std::time::Instant::now();
+    let mut total = 0u64;
+    let mut out = String::new();
+    for &(kind, board, side, depth) in BENCH {
+        let nodes = with_game!(kind, G => bench_one::<G>(board, side, depth))?;
+        out.push_str(&format!(
+            "{kind} {board} {side} depth {depth} nodes {nodes}\n"
+        ));
+        total += nodes;
+    }
+    let us = start.elapsed().as_micros().max(1);
+    out.push_str(&format!(
+        "nodes {total} nps {}\n",
+        total as u128 * 1_000_000 / us
+    ));
+    emit(out)
 }

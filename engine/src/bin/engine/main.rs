@@ -67,12 +67,51 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
     },
+    /// Search SIDE's best move to exactly DEPTH plies and print the board after it, in the
+    /// input's format, as the last line (the board unchanged when SIDE has no move to make).
+    Best {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// The board, in any seed format.
+        #[arg(allow_hyphen_values = true)]
+        board: String,
+        /// The side to move: w or b.
+        side: String,
+        /// Plies to search (2: SIDE's move and the reply).
+        depth: u32,
+        /// Print one line per searched node before the answer (format: see the search module).
+        #[arg(long)]
+        trace: bool,
+        /// The board size, which must agree with the board (Hexapawn's size argument).
+        #[arg(long)]
+        size: Option<usize>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
+    /// to the end with best play). Progress goes to stderr.
+    Solve {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// The board, in any seed format.
+        #[arg(allow_hyphen_values = true)]
+        board: String,
+        /// The side to move: w or b.
+        side: String,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+    },
+    /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
+    /// (N is a signature of the search, checked against engine/bench.sig).
+    Bench,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => engine::session::run_stdio(engine::session::Builtin::default())
+        None => engine::session::run_stdio(engine::session::SearchBackend::default())
             .map_err(anyhow::Error::from),
         Some(Command::Movegen { game, board, side }) => commands::movegen(&game, &board, &side),
         Some(Command::Perft {
@@ -87,6 +126,22 @@ fn main() -> ExitCode {
             input,
             command,
         }) => commands::board_call(&format, depth, &input, command),
+        Some(Command::Best {
+            game,
+            board,
+            side,
+            depth,
+            trace,
+            size,
+            hash,
+        }) => commands::best(&game, &board, &side, depth, trace, size, hash),
+        Some(Command::Solve {
+            game,
+            board,
+            side,
+            hash,
+        }) => commands::solve(&game, &board, &side, hash),
+        Some(Command::Bench) => commands::bench(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,644 @@
+//! Game-tree search: one generic negamax alpha-beta with iterative deepening for all three games.
+//!
+//! - Scores are integers from the side to move's view. A won game is worth [`WIN`] minus its
+//!   distance in plies from the root, a lost one the negation, so the search prefers the quickest
+//!   win and the slowest loss; everything else is a static evaluation ([`Evaluate`]) backed up.
+//! - The depth limit is exact: a search to depth N never plays a move from a position N plies
+//!   from the root (no quiescence, no extensions). At the limit a position is either over (its
+//!   value is exact) or evaluated statically.
+//! - The transposition table stores depth, bound type, score (wins and losses counted from the
+//!   node), best move and whether the subtree was *complete* (no leaf cut by the depth limit). A
+//!   stored score cuts the search only when it was searched to exactly the remaining depth, or is
+//!   complete (a game-theoretic bound) and was searched to at most the remaining depth. This keeps
+//!   the value of a depth-N search identical to plain depth-N minimax, which the tests check.
+//! - Capture the Flag forbids recreating an earlier board, so a position's value depends on the
+//!   path that led to it, and a stored value could be wrong on another path. For Capture the Flag
+//!   the table is therefore used only to order moves (its move is tried first), never to cut the
+//!   search: correctness over speed. The searched line is a [`Line`], so the rule applies along
+//!   it exactly as in the game.
+//! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
+//!   by the history heuristic.
+//! - Exact solving ([`Limits::solve`]) deepens until the root value is a win or loss, or until an
+//!   iteration had no leaf cut by the depth limit: its value is then exact, a proven draw
+//!   included. For Capture the Flag the value is exact for the given history (the earlier boards
+//!   take part in the repetition rule), not for the board alone.
+//!
+//! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
+
+pub mod eval_ctf;
+pub mod eval_hexapawn;
+pub mod eval_oska;
+pub mod trace;
+mod tt;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::games::format::slash;
+use crate::games::notation::move_name;
+use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
+pub use trace::{NodeKind, TraceNode};
+use tt::{Bound, Table};
+
+/// The value of a game won now by the side to move; a win in `k` plies is `WIN - k`.
+pub const WIN: i32 = 1_000_000;
+/// Larger than any score: the initial window is `(-INFINITY, INFINITY)`.
+pub const INFINITY: i32 = WIN + 1;
+/// The longest line the search follows.
+pub const MAX_PLY: usize = 400;
+/// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
+pub const EVAL_LIMIT: i32 = 100_000;
+/// Scores beyond this (in absolute value) are wins or losses.
+const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
+
+/// A static evaluation: a score of the position for the side to move, without searching.
+pub trait Evaluate: Game {
+    /// The score for the side to move: positive is good for it. Within [`EVAL_LIMIT`].
+    fn evaluate(&self) -> i32;
+}
+
+/// A search score from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// A heuristic value (roughly hundredths of a pawn).
+    Cp(i32),
+    /// The side to move wins; the game ends in this many plies.
+    Win(u32),
+    /// The side to move loses; the game ends in this many plies.
+    Loss(u32),
+    /// A proven draw.
+    Draw,
+}
+
+impl Score {
+    /// The score of an internal value; `exact` says whether the value is proven (then a zero is
+    /// a draw).
+    pub fn from_value(value: i32, exact: bool) -> Score {
+        if value > DECIDED {
+            Score::Win((WIN - value) as u32)
+        } else if value < -DECIDED {
+            Score::Loss((WIN + value) as u32)
+        } else if exact && value == 0 {
+            Score::Draw
+        } else {
+            Score::Cp(value)
+        }
+    }
+
+    /// The internal value of the score.
+    pub fn value(self) -> i32 {
+        match self {
+            Score::Cp(v) => v,
+            Score::Win(k) => WIN - k as i32,
+            Score::Loss(k) => -(WIN - k as i32),
+            Score::Draw => 0,
+        }
+    }
+
+    /// Whether the score is a proven game result.
+    pub fn is_decided(self) -> bool {
+        !matches!(self, Score::Cp(_))
+    }
+}
+
+impl fmt::Display for Score {
+    /// `cp 12`, `win 5`, `loss 3` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Win(k) => write!(f, "win {k}"),
+            Score::Loss(k) => write!(f, "loss {k}"),
+            Score::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// When to stop searching. The default sets no limit: the search deepens until the tree is
+/// exhausted, [`MAX_PLY`] is reached or `stop` is raised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search exactly this many plies (0 is taken as 1).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after about this long.
+    pub movetime: Option<Duration>,
+    /// Search until stopped (the search still returns once the tree is exhausted).
+    pub infinite: bool,
+    /// Solve: deepen until the root value is proven, ignoring `depth`.
+    pub solve: bool,
+}
+
+/// What one finished iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IterationInfo {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The root score.
+    pub score: Score,
+    /// Nodes searched so far in this search.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation (legal from the root; may stop early at a table hit).
+    pub pv: Vec<Move>,
+    /// Whether no leaf was cut by the depth limit: the score is then the exact game value.
+    pub exact: bool,
+}
+
+impl IterationInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let us = self.time.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / us) as u64
+    }
+}
+
+/// Something the search reports while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// An iteration finished.
+    Iteration(&'a IterationInfo),
+    /// A node returned (only when the trace is on).
+    Trace(&'a TraceNode),
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move; `None` only when the game is over ([`Move::PASS`] for a forced Oska pass).
+    pub best: Option<Move>,
+    /// The root score of the last finished iteration.
+    pub score: Score,
+    /// The depth of the last finished iteration (0 if none finished).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Whether the score is the exact game value (see [`IterationInfo::exact`]).
+    pub exact: bool,
+}
+
+/// The search's caller-side context, passed down the recursion.
+struct Ctx<'s, 'r> {
+    stop: &'s AtomicBool,
+    report: &'r mut dyn FnMut(Event<'_>),
+}
+
+/// What a node returned, for the trace.
+#[derive(Clone, Copy)]
+struct NodeResult {
+    value: i32,
+    kind: NodeKind,
+    best: Option<Move>,
+}
+
+const HISTORY_SIZE: usize = 2 * 128 * 128;
+const HISTORY_MAX: u32 = 1 << 20;
+
+/// An alpha-beta searcher for one game; keeps its transposition table, killers and history
+/// between searches until [`Searcher::clear`].
+pub struct Searcher<G: Game> {
+    table: Table,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<u32>,
+    trace: bool,
+    eval: fn(&G) -> i32,
+    // State of the running search.
+    nodes: u64,
+    horizon: bool,
+    aborted: bool,
+    solve: bool,
+    iteration: u32,
+    started: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    pv: Vec<Vec<Move>>,
+    path: Vec<String>,
+}
+
+impl<G: Game + Evaluate> Searcher<G> {
+    /// A searcher with a transposition table of at most `hash_mib` MiB (0: no table).
+    pub fn new(hash_mib: usize) -> Self {
+        Searcher {
+            table: Table::new(hash_mib),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; HISTORY_SIZE],
+            trace: false,
+            eval: <G as Evaluate>::evaluate,
+            nodes: 0,
+            horizon: false,
+            aborted: false,
+            solve: false,
+            iteration: 0,
+            started: Instant::now(),
+            deadline: None,
+            node_limit: None,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            path: Vec::new(),
+        }
+    }
+
+    /// Replaces the transposition table by an empty one of at most `hash_mib` MiB.
+    pub fn resize(&mut self, hash_mib: usize) {
+        self.table = Table::new(hash_mib);
+    }
+
+    /// Forgets everything learnt: the transposition table, killers and history.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.killers.fill([None; 2]);
+        self.history.fill(0);
+    }
+
+    /// Turns the trace on or off: when on, every node visited is reported as [`Event::Trace`].
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace = on;
+    }
+
+    /// Replaces the static evaluator (for experiments such as evaluator-against-material
+    /// matches); [`Evaluate::evaluate`] is the default.
+    pub fn set_evaluator(&mut self, eval: fn(&G) -> i32) {
+        self.eval = eval;
+    }
+
+    /// Searches the line's current position within `limits`, polling `stop` every 1024 nodes.
+    /// Reports each finished iteration (and each node when tracing) through `report`. Never
+    /// prints.
+    pub fn search(
+        &mut self,
+        line: &Line<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Event<'_>),
+    ) -> SearchResult {
+        self.started = Instant::now();
+        self.deadline = limits.movetime.map(|t| self.started + t);
+        self.node_limit = limits.nodes;
+        self.nodes = 0;
+        self.aborted = false;
+        self.solve = limits.solve;
+        self.path.clear();
+        let mut line = line.clone();
+
+        let pos = *line.current();
+        if let Some(outcome) = line.outcome() {
+            let value = outcome_value(outcome, &pos, 0);
+            return SearchResult {
+                best: None,
+                score: Score::from_value(value, true),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                exact: true,
+            };
+        }
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        let first = moves.as_slice()[0];
+        let mut result = SearchResult {
+            best: Some(first),
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+            exact: false,
+        };
+        let max_depth = if limits.solve {
+            MAX_PLY as u32
+        } else {
+            limits
+                .depth
+                .unwrap_or(MAX_PLY as u32)
+                .clamp(1, MAX_PLY as u32)
+        };
+        let mut ctx = Ctx { stop, report };
+        for depth in 1..=max_depth {
+            self.iteration = depth;
+            self.horizon = false;
+            let value = self.node(&mut ctx, &mut line, depth, 0, -INFINITY, INFINITY);
+            if self.aborted {
+                break;
+            }
+            let exact = !self.horizon;
+            let score = Score::from_value(value, exact);
+            let pv = self.pv[0].clone();
+            let info = IterationInfo {
+                depth,
+                score,
+                nodes: self.nodes,
+                time: self.started.elapsed(),
+                pv: pv.clone(),
+                exact,
+            };
+            (ctx.report)(Event::Iteration(&info));
+            result = SearchResult {
+                best: pv.first().copied().or(Some(first)),
+                score,
+                depth,
+                nodes: self.nodes,
+                pv,
+                exact,
+            };
+            // An exact iteration cannot change with more depth; a proven win or loss ends a solve.
+            if exact || (limits.solve && score.is_decided()) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Checks the stop flag and the limits.
+    #[cold]
+    fn poll(&mut self, ctx: &Ctx<'_, '_>) {
+        if ctx.stop.load(Ordering::Relaxed)
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Searches one node: keeps the "a leaf was cut by the depth limit" flag per subtree and
+    /// emits the trace line.
+    fn node(
+        &mut self,
+        ctx: &mut Ctx<'_, '_>,
+        line: &mut Line<G>,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll(ctx);
+        }
+        if self.aborted {
+            return 0;
+        }
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
+        let r = self.node_inner(ctx, line, depth, ply, alpha, beta);
+        if self.trace && !self.aborted {
+            self.emit(ctx, line, ply, alpha, beta, r);
+        }
+        self.horizon |= outer_horizon;
+        r.value
+    }
+
+    #[cold]
+    fn emit(
+        &mut self,
+        ctx: &mut Ctx<'_, '_>,
+        line: &Line<G>,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        r: NodeResult,
+    ) {
+        let pos = line.current();
+        let node = TraceNode {
+            iteration: self.iteration,
+            ply: ply as u32,
+            path: self.path.clone(),
+            side: pos.side_to_move(),
+            board: slash(pos),
+            alpha,
+            beta,
+            value: r.value,
+            kind: r.kind,
+            cutoff: ply > 0 && r.value <= alpha,
+            best: r.best.map(|m| move_name(pos, m)),
+        };
+        (ctx.report)(Event::Trace(&node));
+    }
+
+    fn node_inner(
+        &mut self,
+        ctx: &mut Ctx<'_, '_>,
+        line: &mut Line<G>,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> NodeResult {
+        let pos = *line.current();
+        self.pv[ply].clear();
+        let end = |value| NodeResult {
+            value,
+            kind: NodeKind::End,
+            best: None,
+        };
+        if let Some(outcome) = pos.board_outcome() {
+            return end(outcome_value(outcome, &pos, ply));
+        }
+        let loss = -(WIN - ply as i32);
+        let mut moves = MoveList::new();
+        if depth == 0 || ply >= MAX_PLY {
+            // A side with no legal move has lost; otherwise the depth limit cuts here.
+            let has_move = if G::NO_REPEAT {
+                pos.generate(&mut moves);
+                line.filter_repetitions(&mut moves);
+                !moves.is_empty()
+            } else {
+                pos.count_moves() > 0
+            };
+            if !has_move {
+                return end(loss);
+            }
+            self.horizon = true;
+            return NodeResult {
+                value: (self.eval)(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+                kind: NodeKind::Leaf,
+                best: None,
+            };
+        }
+
+        let key = Game::hash(&pos);
+        let mut table_move = None;
+        if let Some(e) = self.table.probe(key) {
+            table_move = e.best();
+            let depth_ok = e.depth as u32 == depth
+                || (e.complete() && (self.solve || e.depth as u32 <= depth));
+            // Capture the Flag: ordering only (values depend on the path; see the module doc). The
+            // root always searches, so that it has a best move.
+            if !G::NO_REPEAT && ply > 0 && depth_ok {
+                let s = from_table(e.score, ply);
+                let usable = match e.bound() {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    if !e.complete() {
+                        self.horizon = true;
+                    }
+                    return NodeResult {
+                        value: s,
+                        kind: NodeKind::Table,
+                        best: None,
+                    };
+                }
+            }
+        }
+
+        pos.generate(&mut moves);
+        line.filter_repetitions(&mut moves);
+        if moves.is_empty() {
+            return end(loss);
+        }
+
+        // Order: table move, captures, killers, history.
+        let side = pos.side_to_move().index();
+        let killers = self.killers[ply];
+        let mut keys = [0u32; MAX_MOVES];
+        for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
+            *k = if Some(m) == table_move {
+                u32::MAX
+            } else if pos.is_capture(m) {
+                u32::MAX - 1
+            } else if Some(m) == killers[0] {
+                u32::MAX - 2
+            } else if Some(m) == killers[1] {
+                u32::MAX - 3
+            } else if m.is_pass() {
+                0
+            } else {
+                self.history[history_index(side, m)]
+            };
+        }
+
+        let alpha0 = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        let n = moves.len();
+        for i in 0..n {
+            // Selection sort step: bring the best remaining move to i (stable: first wins ties).
+            let mut pick = i;
+            for j in i + 1..n {
+                if keys[j] > keys[pick] {
+                    pick = j;
+                }
+            }
+            keys.swap(i, pick);
+            moves.as_mut_slice().swap(i, pick);
+            let m = moves.as_slice()[i];
+
+            if self.trace {
+                self.path.push(move_name(&pos, m));
+            }
+            line.push(m);
+            let v = -self.node(ctx, line, depth - 1, ply + 1, -beta, -alpha);
+            line.pop();
+            if self.trace {
+                self.path.pop();
+            }
+            if self.aborted {
+                return end(0);
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let this = &mut head[ply];
+                    this.clear();
+                    this.push(m);
+                    this.extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        if !pos.is_capture(m) && !m.is_pass() {
+                            self.reward(ply, side, m, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            to_table(best_value, ply),
+            depth,
+            bound,
+            !self.horizon,
+            best_move,
+        );
+        NodeResult {
+            value: best_value,
+            kind: NodeKind::Node,
+            best: best_move,
+        }
+    }
+
+    /// Killer and history update for a quiet move that caused a cutoff.
+    fn reward(&mut self, ply: usize, side: usize, m: Move, depth: u32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let h = &mut self.history[history_index(side, m)];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            for v in &mut self.history {
+                *v /= 2;
+            }
+        }
+    }
+}
+
+#[inline]
+fn history_index(side: usize, m: Move) -> usize {
+    side * 16384 + (m.from as usize & 127) * 128 + (m.to as usize & 127)
+}
+
+/// The value of a finished game at `ply` for the side to move in `pos`.
+fn outcome_value<G: Game>(outcome: Outcome, pos: &G, ply: usize) -> i32 {
+    match outcome.winner() {
+        None => 0,
+        Some(w) if w == pos.side_to_move() => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+    }
+}
+
+/// A score as stored: wins and losses counted from the node instead of the root.
+#[inline]
+fn to_table(v: i32, ply: usize) -> i32 {
+    if v > DECIDED {
+        v + ply as i32
+    } else if v < -DECIDED {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+/// A stored score back at `ply`.
+#[inline]
+fn from_table(v: i32, ply: usize) -> i32 {
+    if v > DECIDED {
+        v - ply as i32
+    } else if v < -DECIDED {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// A material count: own pieces minus the opponent's, 100 each (the baseline evaluators are
+/// measured against).
+pub fn material<G: Game>(pos: &G) -> i32 {
+    let me = pos.side_to_move();
+    100 * (pos.piece_count(me) as i32 - pos.piece_count(me.opposite()) as i32)
+}

@@ -1,0 +1,146 @@
+//! The session's search: [`crate::search::Searcher`] behind the [`Backend`] trait, one searcher
+//! per game, created on first use so that its table is allocated only for games played.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::{AnyLine, Backend};
+use crate::games::notation::move_name;
+use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
+use crate::protocol::{Go, Info, SearchInfo};
+use crate::search::{Evaluate, Event, Limits, Searcher};
+
+/// The engine's own search.
+pub struct SearchBackend {
+    hash_mib: usize,
+    trace: bool,
+    oska: Option<Searcher<Oska>>,
+    hexapawn: Option<Searcher<Hexapawn>>,
+    ctf: Option<Searcher<Ctf>>,
+}
+
+impl SearchBackend {
+    /// A backend with a table of `hash_mib` MiB per game searched.
+    pub fn new(hash_mib: usize) -> Self {
+        SearchBackend {
+            hash_mib,
+            trace: false,
+            oska: None,
+            hexapawn: None,
+            ctf: None,
+        }
+    }
+}
+
+impl Default for SearchBackend {
+    fn default() -> Self {
+        Self::new(super::HASH_MIB.0 as usize)
+    }
+}
+
+/// The search limits of a `go` (never called with `go perft`).
+fn limits(go: Go) -> Limits {
+    let mut l = Limits::default();
+    match go {
+        Go::Depth(d) => l.depth = Some(d),
+        Go::Nodes(n) => l.nodes = Some(n),
+        Go::MoveTime(ms) => l.movetime = Some(Duration::from_millis(ms)),
+        Go::Infinite => l.infinite = true,
+        Go::Solve => l.solve = true,
+        Go::Perft(_) => {}
+    }
+    l
+}
+
+/// Names the moves of a line of play from `pos`.
+fn names<G: Game>(pos: &G, moves: &[crate::games::Move]) -> Vec<String> {
+    let mut p = *pos;
+    moves
+        .iter()
+        .map(|&m| {
+            let name = move_name(&p, m);
+            p = p.play(m);
+            name
+        })
+        .collect()
+}
+
+fn run<G: Game + Evaluate>(
+    slot: &mut Option<Searcher<G>>,
+    hash_mib: usize,
+    trace: bool,
+    line: &Line<G>,
+    go: Go,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(Info),
+) -> String {
+    let searcher = slot.get_or_insert_with(|| {
+        let mut s = Searcher::new(hash_mib);
+        s.set_trace(trace);
+        s
+    });
+    let pos = *line.current();
+    let result = searcher.search(line, &limits(go), stop, &mut |event| match event {
+        Event::Iteration(i) => report(Info::Search(SearchInfo {
+            depth: i.depth,
+            score: i.score,
+            nodes: i.nodes,
+            nps: i.nps(),
+            time_ms: i.time.as_millis() as u64,
+            pv: names(&pos, &i.pv),
+        })),
+        Event::Trace(node) => report(Info::Trace(node.to_string())),
+    });
+    let best = result.best.or_else(|| {
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        moves.as_slice().first().copied()
+    });
+    best.map_or_else(|| "none".to_string(), |m| move_name(&pos, m))
+}
+
+/// Runs `$body` on each searcher created so far.
+macro_rules! each_searcher {
+    ($self:ident, $s:ident => $body:expr) => {
+        if let Some($s) = &mut $self.oska {
+            $body;
+        }
+        if let Some($s) = &mut $self.hexapawn {
+            $body;
+        }
+        if let Some($s) = &mut $self.ctf {
+            $body;
+        }
+    };
+}
+
+impl Backend for SearchBackend {
+    fn resize(&mut self, hash_mib: usize) {
+        self.hash_mib = hash_mib;
+        each_searcher!(self, s => s.resize(hash_mib));
+    }
+
+    fn set_trace(&mut self, on: bool) {
+        self.trace = on;
+        each_searcher!(self, s => s.set_trace(on));
+    }
+
+    fn clear(&mut self) {
+        each_searcher!(self, s => s.clear());
+    }
+
+    fn search(
+        &mut self,
+        line: &AnyLine,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> String {
+        let (mib, trace) = (self.hash_mib, self.trace);
+        match line {
+            AnyLine::Oska(l) => run(&mut self.oska, mib, trace, l, go, stop, report),
+            AnyLine::Hexapawn(l) => run(&mut self.hexapawn, mib, trace, l, go, stop, report),
+            AnyLine::Ctf(l) => run(&mut self.ctf, mib, trace, l, go, stop, report),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! `engine best`, `engine solve` and `engine bench` from the outside.
+
+use std::process::Command;
+
+use engine::games::format::{Format, parse_board, print_board};
+use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
+use engine::search::{Evaluate, Limits, Searcher};
+use engine::with_game;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The board `engine best` should print: the library's choice at the same depth and table size.
+fn expected<G: Game + Evaluate>(text: &str, side: Side, depth: u32, format: &Format) -> String {
+    let parsed = parse_board::<G>(text, side).unwrap();
+    let r = Searcher::<G>::new(16).search(
+        &parsed.line,
+        &Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let pos = *parsed.line.current();
+    print_board(&r.best.map_or(pos, |m| pos.play(m)), format)
+}
+
+fn check_formats<G: Game + Evaluate>(pos: G, line: Option<&Line<G>>) {
+    for format in Format::examples(G::KIND) {
+        let text = match (&format, line) {
+            (Format::History { quote, sep }, Some(l)) => {
+                engine::games::format::print_history(l, *quote, sep)
+            }
+            _ => print_board(&pos, &format),
+        };
+        let side = pos.side_to_move().letter().to_string();
+        let (ok, out, err) = run(&["best", G::KIND.name(), &text, &side, "3"]);
+        assert!(ok, "{text}: {err}");
+        let last = out.lines().last().unwrap();
+        assert_eq!(
+            last,
+            expected::<G>(&text, pos.side_to_move(), 3, &format),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn best_answers_in_every_seed_format() {
+    check_formats(Oska::start(4).unwrap(), None);
+    check_formats(Oska::start(5).unwrap(), None);
+    check_formats(Hexapawn::start(3).unwrap(), None);
+    check_formats(Hexapawn::start(5).unwrap(), None);
+    let mut line = Line::new(Ctf::start(5).unwrap());
+    let mut moves = engine::games::MoveList::new();
+    line.legal_moves(&mut moves);
+    line.push(moves.as_slice()[0]);
+    check_formats(*line.current(), Some(&line));
+    // The seeds' own calls.
+    let (ok, out, _) = run(&[
+        "best",
+        "hexapawn",
+        "[\"www\", \"---\", \"bbb\"]",
+        "w",
+        "2",
+        "--size",
+        "3",
+    ]);
+    assert!(ok);
+    assert!(
+        out.trim_end().starts_with("[\"") && out.contains("\", \""),
+        "{out}"
+    );
+    let (ok, out, _) = run(&[
+        "best",
+        "oska",
+        "((w w w w)(nil nil nil)(nil nil)(nil nil nil)(b b b b))",
+        "w",
+        "2",
+    ]);
+    assert!(ok);
+    assert!(out.trim_end().starts_with("(("), "{out}");
+}
+
+#[test]
+fn best_traces_then_answers() {
+    let (ok, out, _) = run(&["best", "oska", "wwww/---/--/---/bbbb", "w", "2", "--trace"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() > 2);
+    let (last, trace) = lines.split_last().unwrap();
+    assert!(trace.iter().all(|l| l.starts_with("trace ")));
+    assert!(!last.starts_with("trace"));
+}
+
+#[test]
+fn best_leaves_the_board_when_there_is_no_move() {
+    // White's only piece is home and cannot move: it passes, the board is printed unchanged.
+    let (ok, out, _) = run(&["best", "oska", "----/b--/--/---/w---", "w", "3"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("----/b--/--/---/w---"));
+}
+
+#[test]
+fn bad_input_is_refused_cleanly() {
+    for args in [
+        vec!["best", "hexapawn", "www/---/bbb", "w", "2", "--size", "4"],
+        vec!["best", "chess", "www/---/bbb", "w", "2"],
+        vec!["best", "oska", "www/---/bbb", "w", "2"],
+        vec!["best", "oska", "wwww/---/--/---/bbbb", "x", "2"],
+        vec!["best", "ctf", "-wWw--www-----bbb--bBb-", "w", "2"],
+        vec!["solve", "hexapawn", "ww/bb", "w"],
+    ] {
+        let (ok, out, err) = run(&args);
+        assert!(!ok, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn solve_prints_the_value_last() {
+    let (ok, out, err) = run(&["solve", "hexapawn", "www/---/bbb", "w"]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "loss 6\n");
+    assert!(err.contains("depth"));
+    let (ok, out, _) = run(&["solve", "hexapawn", "www/---/bbb", "b"]);
+    assert!(ok);
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("win ") || last.starts_with("loss ") || last == "draw");
+}
+
+#[test]
+fn bench_matches_its_signature() {
+    let (ok, out, err) = run(&["bench"]);
+    assert!(ok, "{err}");
+    let last = out.lines().last().unwrap();
+    let nodes: u64 = last.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let sig = include_str!("../bench.sig").trim();
+    assert_eq!(
+        nodes.to_string(),
+        sig,
+        "bench signature changed: update engine/bench.sig"
+    );
+    // The kinds the bench covers.
+    for kind in GameKind::ALL {
+        assert!(out.contains(kind.name()));
+        with_game!(kind, G => assert!(G::start(4).is_ok()));
+    }
+}
