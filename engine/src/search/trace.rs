@@ -1,7 +1,9 @@
 //! The search trace: one machine-readable line per visited node, emitted when the node returns
 //! (post-order), and [`rebuild`], which rebuilds the searched tree from such lines.
 //!
-//! A line looks like this (one line, fields separated by single spaces, always in this order):
+//! A node's text looks like this (one line, fields separated by single spaces, always in this
+//! order); `engine best --trace` prints it after the word `trace`, the protocol after `info trace`,
+//! and [`FromStr`] accepts it with or without that leading word:
 //!
 //! ```text
 //! trace iter=2 ply=1 path=c1b2 side=b board=ww-w/w--/--/---/bbbb alpha=-1000001 beta=1000001 value=-35 kind=node cutoff=0 best=a5b4
@@ -87,7 +89,7 @@ impl fmt::Display for TraceNode {
         };
         write!(
             f,
-            "trace iter={} ply={} path={} side={} board={} alpha={} beta={} value={} kind={} cutoff={} best={}",
+            "iter={} ply={} path={} side={} board={} alpha={} beta={} value={} kind={} cutoff={} best={}",
             self.iteration,
             self.ply,
             path,
@@ -119,9 +121,9 @@ impl FromStr for TraceNode {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = |why: &str| TraceError::Syntax(format!("{why} in '{s}'"));
-        let mut words = s.split_whitespace();
-        if words.next() != Some("trace") {
-            return Err(bad("missing 'trace'"));
+        let mut words = s.split_whitespace().peekable();
+        if words.peek() == Some(&"trace") {
+            words.next();
         }
         const KEYS: [&str; 11] = [
             "iter", "ply", "path", "side", "board", "alpha", "beta", "value", "kind", "cutoff",

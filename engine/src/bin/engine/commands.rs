@@ -111,7 +111,7 @@ pub fn best(
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Trace(node) = e {
-                out.push_str(&node.to_string());
+                out.push_str(&format!("trace {node}"));
                 out.push('\n');
             }
         });
