@@ -3,9 +3,10 @@
 //!
 //! Elo uses the logistic model: a score fraction `s` is worth `-400 log10(1/s - 1)` Elo. The error
 //! margin comes from the per-game score variance of the trinomial (win, draw, loss) results, as
-//! cutechess-cli computes it. The SPRT is the usual normal approximation of the generalised SPRT
-//! on the trinomial results (log-likelihood ratio compared to `ln(beta/(1-alpha))` and
-//! `ln((1-beta)/alpha)`).
+//! cutechess-cli computes it. The SPRT compares the log-likelihood ratio of the trinomial results
+//! under the two hypotheses (logistic Elo, the draw rate fixed at its observed value) with
+//! `ln(beta/(1-alpha))` and `ln((1-beta)/alpha)`; it needs no variance, so one-sided matches
+//! are decided as well.
 
 /// Wins, losses and draws of the first player of a pairing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -184,13 +185,20 @@ impl Sprt {
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
         let n = r.games() as f64;
-        if r.wins == 0 || r.losses == 0 || n == 0.0 {
-            // Too little information for the variance yet.
+        if n == 0.0 {
             return (0.0, lower, upper);
         }
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        let s = r.score();
-        let llr = n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * r.variance());
+        // The draw probability is a nuisance parameter, fixed at its estimate; each hypothesis
+        // then gives win and loss probabilities from its expected score, and the draws cancel.
+        let draw = r.draws as f64 / n;
+        let probs = |elo: f64| {
+            let s = score_from_elo(elo);
+            let tiny = 1e-9;
+            ((s - draw / 2.0).max(tiny), (1.0 - s - draw / 2.0).max(tiny))
+        };
+        let (w0, l0) = probs(self.elo0);
+        let (w1, l1) = probs(self.elo1);
+        let llr = r.wins as f64 * (w1 / w0).ln() + r.losses as f64 * (l1 / l0).ln();
         (llr, lower, upper)
     }
 
@@ -301,6 +309,21 @@ mod tests {
                 draws: 50
             }),
             SprtVerdict::AcceptH0
+        );
+        // One-sided matches are decided too, but not after a handful of games: seven straight
+        // wins are worth 7 ln(0.5715/0.5) = 0.94 < 2.94.
+        let one_sided = |wins, losses| Wld {
+            wins,
+            losses,
+            draws: 0,
+        };
+        assert_eq!(t.verdict(&one_sided(200, 0)), SprtVerdict::AcceptH1);
+        assert_eq!(t.verdict(&one_sided(0, 200)), SprtVerdict::AcceptH0);
+        assert_eq!(t.verdict(&one_sided(7, 0)), SprtVerdict::Continue);
+        let (llr, _, _) = t.llr(&one_sided(7, 0));
+        assert!(
+            close(llr, 7.0 * (score_from_elo(50.0) / 0.5).ln(), 1e-9),
+            "{llr}"
         );
     }
 }
