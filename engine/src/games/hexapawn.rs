@@ -6,9 +6,10 @@
 
 use std::sync::LazyLock;
 
+use super::two_sides::TwoSides;
 use super::{
     Bits, Game, GameKind, Layout, Move, MoveList, Outcome, Piece, PositionError, Reason, Side, bit,
-    layout::grid_offset, zobrist,
+    layout::grid_offset,
 };
 
 const NONE: u8 = u8::MAX;
@@ -57,35 +58,22 @@ fn tables(n: usize) -> &'static Tables {
 
 /// A Hexapawn position: the board and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Hexapawn {
-    white: u128,
-    black: u128,
-    board_hash: u64,
-    n: u8,
-    side: Side,
-}
+pub struct Hexapawn(TwoSides);
 
 impl Hexapawn {
     /// The squares holding `side`'s pawns, one bit per square index (row-major).
     #[inline]
     pub fn bits(&self, side: Side) -> u128 {
-        self.own_opp(side).0
-    }
-
-    #[inline]
-    fn own_opp(&self, side: Side) -> (u128, u128) {
-        match side {
-            Side::White => (self.white, self.black),
-            Side::Black => (self.black, self.white),
-        }
+        self.0.own_opp(side).0
     }
 
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Move)) {
-        let t = tables(self.n as usize);
-        let (own, opp) = self.own_opp(self.side);
+        let t = tables(self.0.size());
+        let side = self.0.side();
+        let (own, opp) = self.0.own_opp(side);
         let occupied = own | opp;
-        let s = self.side.index();
+        let s = side.index();
         for sq in Bits(own) {
             let fwd = t.forward[s][sq];
             if fwd != NONE && occupied & bit(fwd as usize) == 0 {
@@ -119,50 +107,13 @@ impl Game for Hexapawn {
 
     fn from_cells(size: usize, cells: &[Option<Piece>], side: Side) -> Result<Self, PositionError> {
         GameKind::Hexapawn.check_size(size)?;
-        assert_eq!(cells.len(), size * size, "cells must match the layout");
-        let (mut white, mut black) = (0u128, 0u128);
-        for (sq, cell) in cells.iter().enumerate() {
-            match cell {
-                None => {}
-                Some(Piece::WhitePawn) => white |= bit(sq),
-                Some(Piece::BlackPawn) => black |= bit(sq),
-                Some(p) => {
-                    return Err(PositionError::BadCell {
-                        game: GameKind::Hexapawn,
-                        row: sq / size + 1,
-                        col: sq % size + 1,
-                        found: p.to_char().to_string(),
-                        allowed: "w, b or -",
-                    });
-                }
-            }
-        }
-        for (s, bits) in [(Side::White, white), (Side::Black, black)] {
-            let count = bits.count_ones() as usize;
-            if count > size {
-                return Err(PositionError::TooManyPieces {
-                    game: GameKind::Hexapawn,
-                    side: s,
-                    count,
-                    max: size,
-                });
-            }
-        }
-        let board_hash = zobrist::hash_bits(Piece::WhitePawn.index(), white)
-            ^ zobrist::hash_bits(Piece::BlackPawn.index(), black)
-            ^ zobrist::size_key(size);
-        Ok(Hexapawn {
-            white,
-            black,
-            board_hash,
-            n: size as u8,
-            side,
-        })
+        TwoSides::from_cells(GameKind::Hexapawn, Self::layout_of(size), size, cells, side)
+            .map(Hexapawn)
     }
 
     #[inline]
     fn size(&self) -> usize {
-        self.n as usize
+        self.0.size()
     }
 
     fn layout_of(size: usize) -> &'static Layout {
@@ -171,29 +122,23 @@ impl Game for Hexapawn {
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side
+        self.0.side()
     }
 
     fn with_side(&self, side: Side) -> Self {
-        Hexapawn { side, ..*self }
+        Hexapawn(self.0.with_side(side))
     }
 
     fn piece_at(&self, sq: usize) -> Option<Piece> {
-        if self.white & bit(sq) != 0 {
-            Some(Piece::WhitePawn)
-        } else if self.black & bit(sq) != 0 {
-            Some(Piece::BlackPawn)
-        } else {
-            None
-        }
+        self.0.piece_at(sq)
     }
 
     fn board_outcome(&self) -> Option<Outcome> {
-        let t = tables(self.n as usize);
+        let t = tables(self.0.size());
         // The side that just moved is judged first (see protocol.md for handed positions).
-        let mover = self.side.opposite();
-        for winner in [mover, self.side] {
-            let (own, opp) = self.own_opp(winner);
+        let to_move = self.0.side();
+        for winner in [to_move.opposite(), to_move] {
+            let (own, opp) = self.0.own_opp(winner);
             if own & t.far_row[winner.index()] != 0 {
                 return Some(Outcome::Win(winner, Reason::ReachedFarRow));
             }
@@ -217,49 +162,31 @@ impl Game for Hexapawn {
 
     #[inline]
     fn play(&self, mv: Move) -> Self {
-        let mut next = *self;
-        next.side = self.side.opposite();
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let own_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side).index()];
-        let opp_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side.opposite()).index()];
-        let mut h = self.board_hash ^ own_key[from] ^ own_key[to];
-        let moved = bit(from) | bit(to);
-        let (own, opp) = match self.side {
-            Side::White => (&mut next.white, &mut next.black),
-            Side::Black => (&mut next.black, &mut next.white),
-        };
-        if *opp & bit(to) != 0 {
-            *opp &= !bit(to);
-            h ^= opp_key[to];
-        }
-        *own ^= moved;
-        next.board_hash = h;
-        next
+        let captured = self.is_capture(mv).then_some(to);
+        Hexapawn(self.0.moved(from, to, captured))
     }
 
     fn is_capture(&self, mv: Move) -> bool {
-        self.own_opp(self.side).1 & bit(mv.to as usize) != 0
+        self.0.own_opp(self.0.side()).1 & bit(mv.to as usize) != 0
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        match self.side {
-            Side::White => self.board_hash,
-            Side::Black => self.board_hash ^ zobrist::BLACK_TO_MOVE,
-        }
+        self.0.hash()
     }
 
     #[inline]
     fn board_hash(&self) -> u64 {
-        self.board_hash
+        self.0.board_hash()
     }
 
     #[inline]
     fn same_board(&self, other: &Self) -> bool {
-        self.white == other.white && self.black == other.black && self.n == other.n
+        self.0.same_board(&other.0)
     }
 
     fn piece_count(&self, side: Side) -> usize {
-        self.own_opp(side).0.count_ones() as usize
+        self.bits(side).count_ones() as usize
     }
 }

@@ -7,9 +7,9 @@
 
 use std::sync::LazyLock;
 
+use super::two_sides::TwoSides;
 use super::{
     Bits, Game, GameKind, Layout, Move, MoveList, Outcome, Piece, PositionError, Reason, Side, bit,
-    zobrist,
 };
 
 const NONE: u8 = u8::MAX;
@@ -90,34 +90,19 @@ fn tables(n: usize) -> &'static Tables {
 
 /// An Oska position: the board and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Oska {
-    white: u128,
-    black: u128,
-    /// Zobrist hash of the board (without the side to move).
-    board_hash: u64,
-    n: u8,
-    side: Side,
-}
+pub struct Oska(TwoSides);
 
 impl Oska {
     /// The squares holding `side`'s pieces, one bit per square index of the [`Layout`].
     #[inline]
     pub fn bits(&self, side: Side) -> u128 {
-        self.own_opp(side).0
-    }
-
-    #[inline]
-    fn own_opp(&self, side: Side) -> (u128, u128) {
-        match side {
-            Side::White => (self.white, self.black),
-            Side::Black => (self.black, self.white),
-        }
+        self.0.own_opp(side).0
     }
 
     /// Whether `side` has any piece move on this board.
     fn has_move(&self, side: Side) -> bool {
-        let t = tables(self.n as usize);
-        let (own, opp) = self.own_opp(side);
+        let t = tables(self.0.size());
+        let (own, opp) = self.0.own_opp(side);
         let empty = t.layout.mask() & !(own | opp);
         let s = side.index();
         for sq in Bits(own) {
@@ -138,10 +123,11 @@ impl Oska {
     /// Calls `f` for every piece move of the side to move.
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Move)) {
-        let t = tables(self.n as usize);
-        let (own, opp) = self.own_opp(self.side);
+        let t = tables(self.0.size());
+        let side = self.0.side();
+        let (own, opp) = self.0.own_opp(side);
         let empty = t.layout.mask() & !(own | opp);
-        let s = self.side.index();
+        let s = side.index();
         for sq in Bits(own) {
             for d in 0..2 {
                 let to = t.step[s][d][sq];
@@ -185,52 +171,12 @@ impl Game for Oska {
 
     fn from_cells(size: usize, cells: &[Option<Piece>], side: Side) -> Result<Self, PositionError> {
         GameKind::Oska.check_size(size)?;
-        let layout = Self::layout_of(size);
-        assert_eq!(cells.len(), layout.squares(), "cells must match the layout");
-        let (mut white, mut black) = (0u128, 0u128);
-        for (sq, cell) in cells.iter().enumerate() {
-            match cell {
-                None => {}
-                Some(Piece::WhitePawn) => white |= bit(sq),
-                Some(Piece::BlackPawn) => black |= bit(sq),
-                Some(p) => {
-                    let (r, c) = layout.coords(sq);
-                    return Err(PositionError::BadCell {
-                        game: GameKind::Oska,
-                        row: r + 1,
-                        col: c + 1,
-                        found: p.to_char().to_string(),
-                        allowed: "w, b or - (nil in Lisp)",
-                    });
-                }
-            }
-        }
-        for (s, bits) in [(Side::White, white), (Side::Black, black)] {
-            let count = bits.count_ones() as usize;
-            if count > size {
-                return Err(PositionError::TooManyPieces {
-                    game: GameKind::Oska,
-                    side: s,
-                    count,
-                    max: size,
-                });
-            }
-        }
-        let board_hash = zobrist::hash_bits(Piece::WhitePawn.index(), white)
-            ^ zobrist::hash_bits(Piece::BlackPawn.index(), black)
-            ^ zobrist::size_key(size);
-        Ok(Oska {
-            white,
-            black,
-            board_hash,
-            n: size as u8,
-            side,
-        })
+        TwoSides::from_cells(GameKind::Oska, Self::layout_of(size), size, cells, side).map(Oska)
     }
 
     #[inline]
     fn size(&self) -> usize {
-        self.n as usize
+        self.0.size()
     }
 
     fn layout_of(size: usize) -> &'static Layout {
@@ -239,36 +185,31 @@ impl Game for Oska {
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side
+        self.0.side()
     }
 
     fn with_side(&self, side: Side) -> Self {
-        Oska { side, ..*self }
+        Oska(self.0.with_side(side))
     }
 
     fn piece_at(&self, sq: usize) -> Option<Piece> {
-        if self.white & bit(sq) != 0 {
-            Some(Piece::WhitePawn)
-        } else if self.black & bit(sq) != 0 {
-            Some(Piece::BlackPawn)
-        } else {
-            None
-        }
+        self.0.piece_at(sq)
     }
 
     fn board_outcome(&self) -> Option<Outcome> {
-        if self.white == 0 {
+        let (white, black) = self.0.own_opp(Side::White);
+        if white == 0 {
             return Some(Outcome::Win(Side::Black, Reason::NoPieces));
         }
-        if self.black == 0 {
+        if black == 0 {
             return Some(Outcome::Win(Side::White, Reason::NoPieces));
         }
-        let t = tables(self.n as usize);
-        let white_home = self.white & !t.home[1] == 0;
-        let black_home = self.black & !t.home[0] == 0;
+        let t = tables(self.0.size());
+        let white_home = white & !t.home[1] == 0;
+        let black_home = black & !t.home[0] == 0;
         match (white_home, black_home) {
             (true, true) => {
-                let (w, b) = (self.white.count_ones(), self.black.count_ones());
+                let (w, b) = (white.count_ones(), black.count_ones());
                 Some(match w.cmp(&b) {
                     std::cmp::Ordering::Greater => {
                         Outcome::Win(Side::White, Reason::BothHomeMorePieces)
@@ -281,7 +222,7 @@ impl Game for Oska {
             }
             (true, false) => Some(Outcome::Win(Side::White, Reason::AllHome)),
             (false, true) => Some(Outcome::Win(Side::Black, Reason::AllHome)),
-            (false, false) => (!self.has_move(self.side) && !self.has_move(self.side.opposite()))
+            (false, false) => (!self.has_move(Side::White) && !self.has_move(Side::Black))
                 .then_some(Outcome::Draw(Reason::BothStuck)),
         }
     }
@@ -303,69 +244,44 @@ impl Game for Oska {
 
     #[inline]
     fn play(&self, mv: Move) -> Self {
-        let mut next = *self;
-        next.side = self.side.opposite();
         if mv.is_pass() {
-            return next;
+            return Oska(self.0.passed());
         }
-        let t = tables(self.n as usize);
-        let s = self.side.index();
+        let t = tables(self.0.size());
+        let s = self.0.side().index();
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let own_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side).index()];
-        let opp_key = &zobrist::PIECE_SQUARE[Piece::pawn(self.side.opposite()).index()];
-        let moved = bit(from) | bit(to);
-        let mut captured = 0u128;
-        let mut h = self.board_hash ^ own_key[from] ^ own_key[to];
-        for d in 0..2 {
-            if t.jump[s][d][from] as usize == to {
-                let over = t.step[s][d][from] as usize;
-                captured = bit(over);
-                h ^= opp_key[over];
-            }
-        }
-        match self.side {
-            Side::White => {
-                next.white ^= moved;
-                next.black &= !captured;
-            }
-            Side::Black => {
-                next.black ^= moved;
-                next.white &= !captured;
-            }
-        }
-        next.board_hash = h;
-        next
+        let captured = (0..2)
+            .find(|&d| t.jump[s][d][from] as usize == to)
+            .map(|d| t.step[s][d][from] as usize);
+        Oska(self.0.moved(from, to, captured))
     }
 
     fn is_capture(&self, mv: Move) -> bool {
         if mv.is_pass() {
             return false;
         }
-        let t = tables(self.n as usize);
-        let s = self.side.index();
+        let t = tables(self.0.size());
+        let s = self.0.side().index();
         (0..2).any(|d| t.jump[s][d][mv.from as usize] == mv.to)
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        match self.side {
-            Side::White => self.board_hash,
-            Side::Black => self.board_hash ^ zobrist::BLACK_TO_MOVE,
-        }
+        self.0.hash()
     }
 
     #[inline]
     fn board_hash(&self) -> u64 {
-        self.board_hash
+        self.0.board_hash()
     }
 
     #[inline]
     fn same_board(&self, other: &Self) -> bool {
-        self.white == other.white && self.black == other.black && self.n == other.n
+        self.0.same_board(&other.0)
     }
 
     fn piece_count(&self, side: Side) -> usize {
-        self.own_opp(side).0.count_ones() as usize
+        self.bits(side).count_ones() as usize
     }
 }
 
