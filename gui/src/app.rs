@@ -297,6 +297,37 @@ impl GuiApp {
         }
     }
 
+    /// Starts from command-line words `GAME SIZE [MOVE...]` (nothing: keep the set-up's game).
+    /// Problems are shown in the status line.
+    pub fn start_from_args(&mut self, args: &[String]) {
+        let [game, size, moves @ ..] = args else {
+            if !args.is_empty() {
+                self.error("usage: gui [GAME SIZE [MOVE...]]".into());
+            }
+            return;
+        };
+        let kind = match GameKind::parse(game) {
+            Ok(k) => k,
+            Err(e) => return self.error(format!("command line: {e}")),
+        };
+        let Ok(size) = size.parse::<usize>() else {
+            return self.error(format!("command line: size '{size}' is not a number"));
+        };
+        let mut state = match GameState::new(kind, size) {
+            Ok(g) => g,
+            Err(e) => return self.error(format!("command line: {e}")),
+        };
+        for m in moves {
+            if let Err(e) = state.play_text(m) {
+                self.error(format!("command line: move '{m}': {e}"));
+                break;
+            }
+        }
+        self.settings.game = kind.name().into();
+        self.settings.size = size;
+        self.set_game(state);
+    }
+
     /// Replaces the game (ends the engines, clears the marks and a failure; a pause stays).
     pub fn set_game(&mut self, game: GameState) {
         self.end_engines();

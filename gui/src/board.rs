@@ -78,8 +78,8 @@ const LIGHT: Color32 = Color32::from_rgb(0xe8, 0xd5, 0xb0);
 const DARK: Color32 = Color32::from_rgb(0xc2, 0x9a, 0x6b);
 const OSKA: Color32 = Color32::from_rgb(0xd9, 0xbf, 0x8c);
 const SELECTED: Color32 = Color32::from_rgb(0xf0, 0xc0, 0x20);
-const LAST: Color32 = Color32::from_rgba_premultiplied(0x50, 0x90, 0x30, 0x70);
-const TARGET: Color32 = Color32::from_rgba_premultiplied(0x20, 0x70, 0x20, 0xb0);
+const LAST: Color32 = Color32::from_rgba_premultiplied(0x2a, 0x46, 0x1c, 0x70);
+const TARGET: Color32 = Color32::from_rgba_premultiplied(0x18, 0x60, 0x18, 0xc0);
 
 /// Draws the board filling the available space and reports a click or drag on a square. Every
 /// square is also a widget labelled with its name (`square c2`), for screen readers and tests.
