@@ -275,7 +275,7 @@ impl GuiApp {
         self.flipped
     }
 
-    /// The process ids of the running engines (White's, Black's).
+    /// The names of the running engines (White's, Black's), as their handshake gave them.
     pub fn engine_names(&self) -> [Option<String>; 2] {
         [0, 1].map(|i| self.slots[i].as_ref().map(|s| s.name.clone()))
     }
