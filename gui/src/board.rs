@@ -1,0 +1,230 @@
+//! Drawing the board with egui's painter, and finding squares on screen.
+//!
+//! Rows are centred under each other, as the rules page and the seeds' diagrams draw them: square
+//! `j` of a row of length `L` sits `j - (L-1)/2` squares right of the board's centre line. For
+//! Hexapawn and Capture the Flag every row has the same length, so this is an ordinary grid.
+
+use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
+use engine::games::{GameKind, Layout, Move, Piece, Side};
+
+/// Where each square of a board is drawn inside a rectangle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Geometry {
+    /// The side of one square, in points.
+    pub cell: f32,
+    /// The rectangle of every square, indexed by square number.
+    pub squares: Vec<Rect>,
+}
+
+impl Geometry {
+    /// Lays out `layout` in `area`, leaving a margin of about one square for the coordinates.
+    /// With `flipped`, the board is turned half a turn (Black's home row at the top).
+    pub fn new(layout: &Layout, area: Rect, flipped: bool) -> Geometry {
+        let rows = layout.rows();
+        let widest = layout.row_lengths().iter().copied().max().unwrap_or(1);
+        let cell = (area.width() / (widest as f32 + 1.2))
+            .min(area.height() / (rows as f32 + 1.2))
+            .max(4.0);
+        let centre = area.center();
+        let top = centre.y - cell * rows as f32 / 2.0;
+        let squares = (0..layout.squares())
+            .map(|sq| {
+                let (mut r, mut c) = layout.coords(sq);
+                let len = layout.row_len(r);
+                if flipped {
+                    r = rows - 1 - r;
+                    c = len - 1 - c;
+                }
+                let x = centre.x + (c as f32 - (len as f32 - 1.0) / 2.0) * cell;
+                let y = top + (r as f32 + 0.5) * cell;
+                Rect::from_center_size(Pos2::new(x, y), Vec2::splat(cell))
+            })
+            .collect();
+        Geometry { cell, squares }
+    }
+
+    /// The square under a point.
+    pub fn square_at(&self, pos: Pos2) -> Option<usize> {
+        self.squares.iter().position(|r| r.contains(pos))
+    }
+
+    /// The centre of a square.
+    pub fn centre(&self, sq: usize) -> Option<Pos2> {
+        self.squares.get(sq).map(|r| r.center())
+    }
+}
+
+/// What the board should show besides the pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// The picked square.
+    pub selected: Option<usize>,
+    /// Where the picked piece may go.
+    pub targets: Vec<usize>,
+    /// The last move played.
+    pub last: Option<Move>,
+}
+
+/// What the person did on the board this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardInput {
+    /// Clicked (or pressed and released without moving) a square.
+    Click(usize),
+    /// Dragged a piece from one square and dropped it on another.
+    Drag(usize, usize),
+}
+
+const LIGHT: Color32 = Color32::from_rgb(0xe8, 0xd5, 0xb0);
+const DARK: Color32 = Color32::from_rgb(0xc2, 0x9a, 0x6b);
+const OSKA: Color32 = Color32::from_rgb(0xd9, 0xbf, 0x8c);
+const SELECTED: Color32 = Color32::from_rgb(0xf0, 0xc0, 0x20);
+const LAST: Color32 = Color32::from_rgba_premultiplied(0x2a, 0x46, 0x1c, 0x70);
+const TARGET: Color32 = Color32::from_rgba_premultiplied(0x18, 0x60, 0x18, 0xc0);
+
+/// Draws the board filling the available space and reports a click or drag on a square. Every
+/// square is also a widget labelled with its name (`square c2`), for screen readers and tests.
+pub fn show(
+    ui: &mut egui::Ui,
+    kind: GameKind,
+    layout: &Layout,
+    piece_at: &dyn Fn(usize) -> Option<Piece>,
+    marks: &Marks,
+    flipped: bool,
+) -> (Geometry, Option<BoardInput>) {
+    let area = ui.available_rect_before_wrap();
+    let geo = Geometry::new(layout, area, flipped);
+    let painter = ui.painter_at(area);
+    let text = ui.visuals().text_color();
+    let mut input = None;
+    let drag_id = ui.scope_id().with("board-drag");
+    for sq in 0..layout.squares() {
+        let rect = geo.squares[sq];
+        let (r, c) = layout.coords(sq);
+        let fill = match kind {
+            GameKind::Oska => OSKA,
+            _ if (r + c) % 2 == 0 => LIGHT,
+            _ => DARK,
+        };
+        let inner = if kind == GameKind::Oska {
+            rect.shrink(geo.cell * 0.04)
+        } else {
+            rect
+        };
+        painter.rect_filled(
+            inner,
+            geo.cell * 0.08 * f32::from(kind == GameKind::Oska),
+            fill,
+        );
+        if let Some(m) = marks.last
+            && !m.is_pass()
+            && (usize::from(m.from) == sq || usize::from(m.to) == sq)
+        {
+            painter.rect_filled(inner, 0.0, LAST);
+        }
+        if marks.selected == Some(sq) {
+            painter.rect_stroke(
+                inner.shrink(1.5),
+                0.0,
+                Stroke::new(3.0, SELECTED),
+                StrokeKind::Inside,
+            );
+        }
+        if let Some(p) = piece_at(sq) {
+            draw_piece(&painter, rect.center(), geo.cell, p);
+        }
+        if marks.targets.contains(&sq) {
+            painter.circle_filled(rect.center(), geo.cell * 0.14, TARGET);
+        }
+        let id = ui.scope_id().with(("square", sq));
+        let response = ui.interact(rect, id, Sense::click_and_drag());
+        let name = layout.square_name(sq);
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Button, true, format!("square {name}"))
+        });
+        if response.clicked() {
+            input = Some(BoardInput::Click(sq));
+        }
+        if response.drag_started() {
+            ui.ctx().data_mut(|d| d.insert_temp(drag_id, sq));
+        }
+        if response.drag_stopped() {
+            let from: Option<usize> = ui.ctx().data_mut(|d| d.remove_temp(drag_id));
+            let to = ui
+                .ctx()
+                .pointer_interact_pos()
+                .and_then(|p| geo.square_at(p));
+            if let (Some(from), Some(to)) = (from, to) {
+                input = Some(if from == to {
+                    BoardInput::Click(from)
+                } else {
+                    BoardInput::Drag(from, to)
+                });
+            }
+        }
+        // Column letters: inside each square for Oska (every row has its own letters), under
+        // the bottom row otherwise.
+        let font = egui::FontId::proportional((geo.cell * 0.18).clamp(8.0, 18.0));
+        if kind == GameKind::Oska {
+            painter.text(
+                inner.left_bottom() + Vec2::new(geo.cell * 0.06, -geo.cell * 0.04),
+                egui::Align2::LEFT_BOTTOM,
+                letter(c),
+                font.clone(),
+                Color32::from_gray(90),
+            );
+        } else if (!flipped && r + 1 == layout.rows()) || (flipped && r == 0) {
+            painter.text(
+                rect.center_bottom() + Vec2::new(0.0, geo.cell * 0.08),
+                egui::Align2::CENTER_TOP,
+                letter(c),
+                font.clone(),
+                text,
+            );
+        }
+        // Row numbers left of each row's leftmost square on screen.
+        let leftmost = if flipped { layout.row_len(r) - 1 } else { 0 };
+        if c == leftmost {
+            painter.text(
+                rect.left_center() - Vec2::new(geo.cell * 0.12, 0.0),
+                egui::Align2::RIGHT_CENTER,
+                (r + 1).to_string(),
+                egui::FontId::proportional((geo.cell * 0.25).clamp(8.0, 22.0)),
+                text,
+            );
+        }
+    }
+    ui.allocate_rect(area, Sense::hover());
+    (geo, input)
+}
+
+fn letter(c: usize) -> String {
+    char::from(b'a' + (c as u8).min(25)).to_string()
+}
+
+fn draw_piece(painter: &egui::Painter, centre: Pos2, cell: f32, piece: Piece) {
+    let (fill, edge) = match piece.side() {
+        Side::White => (Color32::from_gray(250), Color32::from_gray(40)),
+        Side::Black => (Color32::from_gray(30), Color32::from_gray(200)),
+    };
+    let radius = cell * 0.36;
+    painter.circle(centre, radius, fill, Stroke::new(cell * 0.03 + 0.5, edge));
+    if piece.is_flag() {
+        // A pennant on a pole, in red, so that flags stand out from pawns at a glance.
+        let pole_top = centre + Vec2::new(-radius * 0.35, -radius * 0.6);
+        let pole_bottom = centre + Vec2::new(-radius * 0.35, radius * 0.6);
+        painter.line_segment(
+            [pole_top, pole_bottom],
+            Stroke::new(cell * 0.04 + 0.5, edge),
+        );
+        let flag = vec![
+            pole_top,
+            pole_top + Vec2::new(radius * 0.9, radius * 0.3),
+            pole_top + Vec2::new(0.0, radius * 0.6),
+        ];
+        painter.add(egui::Shape::convex_polygon(
+            flag,
+            Color32::from_rgb(0xd0, 0x20, 0x20),
+            Stroke::new(1.0, edge),
+        ));
+    }
+}

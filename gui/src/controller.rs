@@ -1,0 +1,300 @@
+//! Engines, driven on a tokio runtime that the app owns, never on the UI thread.
+//!
+//! Each engine process has one task (an "actor") that owns its [`Engine`]. The UI sends it
+//! [`Request`]s through a tokio channel and receives [`Event`]s through a std channel; every
+//! event also asks the UI for a repaint. When the UI changes its mind while an engine thinks
+//! (new position, pause, new game), the actor sends `stop` and waits for the `bestmove`, which
+//! it discards, before it sends anything else. On [`Request::Quit`], or when the UI side of the
+//! channel is dropped, the actor sends `quit`, waits a short grace, then kills and reaps the
+//! process.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
+
+use engine::client::{ClientError, Engine};
+use engine::games::GameKind;
+use engine::protocol::{Command, Go, Info, Reply, Setup};
+use tokio::sync::mpsc;
+
+/// How long the handshake may take.
+pub const HANDSHAKE: Duration = Duration::from_secs(10);
+/// How long an engine has to exit after `quit` before it is killed.
+pub const GRACE: Duration = Duration::from_millis(500);
+/// How long an engine has to answer `stop` with its `bestmove`.
+pub const STOP_WAIT: Duration = Duration::from_secs(3);
+
+/// Something that wants to know when an event arrives (the UI's repaint).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// What the UI asks an engine to do.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// Search a position and answer with a move.
+    Think {
+        /// Identifies the answer.
+        id: u64,
+        /// The game and size (`newgame` is sent when they change).
+        game: GameKind,
+        /// The size.
+        size: u32,
+        /// The start of the game.
+        setup: Setup,
+        /// The moves played from it.
+        moves: Vec<String>,
+        /// The search limit.
+        go: Go,
+    },
+    /// Stop the running search and forget its answer.
+    Stop,
+    /// End the engine.
+    Quit,
+}
+
+/// What an engine's actor tells the UI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The handshake succeeded; the engine's name.
+    Ready(String),
+    /// A search has started.
+    Thinking(u64),
+    /// A line of search information, for display.
+    Info(String),
+    /// The answer to [`Request::Think`] `id` (`None` for `bestmove none`).
+    BestMove {
+        /// The request.
+        id: u64,
+        /// The move.
+        best: Option<String>,
+    },
+    /// The engine failed (could not start, crashed, stalled, broke the protocol or refused a
+    /// command); it has been shut down. The text is in plain words.
+    Failed(String),
+    /// The engine has ended (after [`Request::Quit`] or a failure) and its process is reaped.
+    Ended,
+}
+
+/// How to start an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// The program to run.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Gives up on a search that has not answered this long after its expected end.
+    pub patience: Duration,
+}
+
+/// The UI's handle on one engine.
+pub struct EngineHandle {
+    requests: mpsc::UnboundedSender<Request>,
+    events: std_mpsc::Receiver<Event>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl EngineHandle {
+    /// Starts an engine's actor on `runtime`; the handshake happens in the background.
+    pub fn spawn(runtime: &tokio::runtime::Handle, launch: Launch, waker: Waker) -> EngineHandle {
+        let (req_tx, req_rx) = mpsc::unbounded_channel();
+        let (ev_tx, ev_rx) = std_mpsc::channel();
+        let out = Outbox { tx: ev_tx, waker };
+        let task = runtime.spawn(actor(launch, req_rx, out));
+        EngineHandle {
+            requests: req_tx,
+            events: ev_rx,
+            task: Some(task),
+        }
+    }
+
+    /// Sends a request (ignored when the actor has ended).
+    pub fn send(&self, request: Request) {
+        let _ = self.requests.send(request);
+    }
+
+    /// The events that have arrived, without waiting.
+    pub fn poll(&self) -> Vec<Event> {
+        self.events.try_iter().collect()
+    }
+
+    /// Asks the engine to quit and returns the actor's task, to be awaited by whoever wants to
+    /// be sure that the process is gone.
+    pub fn quit(mut self) -> Option<tokio::task::JoinHandle<()>> {
+        let _ = self.requests.send(Request::Quit);
+        self.task.take()
+    }
+}
+
+struct Outbox {
+    tx: std_mpsc::Sender<Event>,
+    waker: Waker,
+}
+
+impl Outbox {
+    fn send(&self, event: Event) {
+        let _ = self.tx.send(event);
+        (self.waker)();
+    }
+}
+
+/// The last thing the engine was told, so that `newgame` is sent only when needed.
+type Current = Option<(GameKind, u32)>;
+
+fn describe(error: &ClientError, program: &str) -> String {
+    match error {
+        ClientError::Spawn { source, .. } => {
+            format!("the engine '{program}' could not be started: {source}")
+        }
+        ClientError::Crashed { status, stderr } => {
+            let how = match status.and_then(|s| s.code()) {
+                Some(code) => format!("exited with status {code}"),
+                None => "crashed or closed its output".to_string(),
+            };
+            match stderr.last() {
+                Some(line) => format!("the engine {how}; its last message: {line}"),
+                None => format!("the engine {how}"),
+            }
+        }
+        ClientError::Stalled { waiting_for, after } => format!(
+            "the engine stopped answering: no {waiting_for} within {:.1} s",
+            after.as_secs_f64()
+        ),
+        ClientError::Protocol { line, why } => {
+            format!("the engine broke the protocol ({why}): '{line}'")
+        }
+    }
+}
+
+fn limit_time(go: Go, patience: Duration) -> Duration {
+    match go {
+        Go::MoveTime(ms) => Duration::from_millis(ms) + patience,
+        _ => patience,
+    }
+}
+
+async fn actor(launch: Launch, mut requests: mpsc::UnboundedReceiver<Request>, out: Outbox) {
+    let program = launch.program.display().to_string();
+    let mut engine = match Engine::start(&launch.program, &launch.args, HANDSHAKE).await {
+        Ok(e) => e,
+        Err(e) => {
+            out.send(Event::Failed(describe(&e, &program)));
+            out.send(Event::Ended);
+            return;
+        }
+    };
+    let name = if engine.info().name.is_empty() {
+        program.clone()
+    } else {
+        engine.info().name.clone()
+    };
+    out.send(Event::Ready(name));
+    let mut current: Current = None;
+    let mut next: Option<Request> = None;
+    loop {
+        let request = match next.take() {
+            Some(r) => r,
+            None => match requests.recv().await {
+                Some(r) => r,
+                None => break,
+            },
+        };
+        match request {
+            Request::Quit => break,
+            Request::Stop => {}
+            Request::Think {
+                id,
+                game,
+                size,
+                setup,
+                moves,
+                go,
+            } => {
+                let result = think(
+                    &mut engine,
+                    &mut current,
+                    &mut requests,
+                    &out,
+                    (id, game, size, setup, moves, go),
+                    launch.patience,
+                )
+                .await;
+                match result {
+                    Ok(Some(interrupt)) => next = Some(interrupt),
+                    Ok(None) => {}
+                    Err(message) => {
+                        out.send(Event::Failed(message));
+                        let _ = engine.shutdown(GRACE).await;
+                        out.send(Event::Ended);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    let _ = engine.shutdown(GRACE).await;
+    out.send(Event::Ended);
+}
+
+type Job = (u64, GameKind, u32, Setup, Vec<String>, Go);
+
+/// Runs one search. Returns the request that interrupted it, if any (after the interrupted
+/// search's `bestmove` has been read and discarded), or a plain-words failure.
+async fn think(
+    engine: &mut Engine,
+    current: &mut Current,
+    requests: &mut mpsc::UnboundedReceiver<Request>,
+    out: &Outbox,
+    (id, game, size, setup, moves, go): Job,
+    patience: Duration,
+) -> Result<Option<Request>, String> {
+    let program = "engine";
+    let fail = |e: ClientError| describe(&e, program);
+    if *current != Some((game, size)) {
+        engine
+            .send(&Command::NewGame { game, size })
+            .await
+            .map_err(fail)?;
+        *current = Some((game, size));
+    }
+    engine
+        .send(&Command::Position { setup, moves })
+        .await
+        .map_err(fail)?;
+    engine.send(&Command::Go(go)).await.map_err(fail)?;
+    out.send(Event::Thinking(id));
+    let deadline = tokio::time::Instant::now() + limit_time(go, patience);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        tokio::select! {
+            reply = engine.recv(left) => {
+                match reply.map_err(fail)? {
+                    Reply::BestMove(best) => {
+                        out.send(Event::BestMove { id, best });
+                        return Ok(None);
+                    }
+                    Reply::Info(Info::Search(info)) => out.send(Event::Info(format!(
+                        "depth {} score {} nodes {} pv {}",
+                        info.depth,
+                        info.score,
+                        info.nodes,
+                        info.pv.join(" ")
+                    ))),
+                    Reply::Error { code, message } => {
+                        // The position or go was refused: no bestmove will come.
+                        *current = None;
+                        return Err(format!("the engine refused the position: {code} {message}"));
+                    }
+                    _ => {}
+                }
+            }
+            request = requests.recv() => {
+                let request = request.unwrap_or(Request::Quit);
+                // `quit` stops the search itself; anything else waits for the discarded answer.
+                if !matches!(request, Request::Quit) {
+                    engine.stop(STOP_WAIT).await.map_err(fail)?;
+                }
+                return Ok(Some(request));
+            }
+        }
+    }
+}

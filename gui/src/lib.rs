@@ -1,0 +1,14 @@
+//! A desktop program to play Oska, Hexapawn and Capture the Flag against any engine that speaks
+//! the protocol (protocol.md), built with eframe/egui.
+//!
+//! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
+//! - [`board`]: drawing the board and finding squares on screen.
+//! - [`controller`]: engines on a tokio runtime, talking to the UI through channels.
+//! - [`app`]: the application state and its panels ([`app::GuiApp`]).
+
+pub mod app;
+pub mod board;
+pub mod controller;
+pub mod game;
+
+pub use app::{GuiApp, Settings};
