@@ -140,6 +140,9 @@ pub fn solve(game: &str, board: &str, side: &str, hash: usize) -> Result<()> {
                     i.nps()
                 );
             }
+            if let Event::Progress(p) = e {
+                eprintln!("{p}");
+            }
         });
         let answer = match result.score {
             Score::Win(k) => format!("win {k}"),
