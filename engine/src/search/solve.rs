@@ -9,9 +9,10 @@
 //!
 //! - Stage 1 ("wdl") searches with the window (-1, 1): the result is a draw (exact), or a bound
 //!   on a win or loss (fail-soft: some win is proven; the fastest may be faster).
-//! - Stage 2 ("distance", for a win or loss only) searches again with the window from that bound
-//!   to the end of the win (or loss) range, which holds the exact value, so the result is exact:
-//!   the fastest win or slowest loss.
+//! - Stage 2 ("distance", for a win or loss only) moves that bound by null-window tests (MTD(f)):
+//!   for a win worth at least `b`, is it worth at least `b + 1`? A test failing high gives a new
+//!   bound (fail-soft, often several plies better); one failing low proves `b` exact. So the
+//!   result is the exact fastest win or slowest loss.
 //! - Mate-distance pruning clips each node's window to what is reachable from its ply (a win at
 //!   the earliest next ply, a loss at the latest now), which turns stage 2 into a depth-bounded
 //!   search. Table bounds narrow the window too; the bound type of a stored result is always
@@ -177,13 +178,29 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
         self.report_progress(ctx, Some(Score::from_value(v, true)));
         self.stage = "distance";
-        let (alpha, beta) = if v > 0 { (v - 1, WIN) } else { (-WIN, v + 1) };
-        let exact = self.prove(ctx, &root, 0, alpha, beta);
-        if self.aborted {
-            return None;
+        // Null-window tests toward the bound's far end (MTD(f)): a win is at least `bound`, a loss
+        // at most. The best move is the root move of the last test that failed high (a move worth
+        // at least its beta); for a win stage 1 was one.
+        let mut bound = v;
+        let mut best = if v > 0 { self.root_best } else { None };
+        loop {
+            let beta = if v > 0 { bound + 1 } else { bound };
+            let r = self.prove(ctx, &root, 0, beta - 1, beta);
+            if self.aborted {
+                return None;
+            }
+            if r >= beta {
+                best = self.root_best;
+            }
+            if v > 0 && r > bound {
+                bound = r;
+            } else if v < 0 && r < bound {
+                bound = r;
+            } else {
+                return best.map(|m| (bound, m));
+            }
+            self.report_progress(ctx, Some(Score::from_value(bound, true)));
         }
-        debug_assert!(alpha < exact && exact < beta);
-        self.root_best.map(|m| (exact, m))
     }
 
     #[cold]
@@ -273,7 +290,29 @@ impl<G: Game + Evaluate> Searcher<G> {
             return -(WIN - ply_i);
         }
 
-        let side = pos.side_to_move().index();
+        // A move that wins at once is the best there is: no need to order or search.
+        let me = pos.side_to_move();
+        for &m in moves.as_slice() {
+            if let Some(o) = pos.play(m).board_outcome()
+                && o.winner() == Some(me)
+            {
+                let v = WIN - ply_i - 1;
+                if ply == 0 {
+                    self.root_best = Some(m);
+                }
+                self.table.store(
+                    key,
+                    to_table(v, ply),
+                    SOLVED_DEPTH,
+                    Bound::Exact,
+                    true,
+                    Some(m),
+                );
+                return v;
+            }
+        }
+
+        let side = me.index();
         let killers = self.killers[ply];
         let mut keys = [0u32; MAX_MOVES];
         let n = moves.len();

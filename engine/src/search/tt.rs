@@ -150,8 +150,7 @@ impl Table {
         let b = &self.buckets[self.index(key)?];
         b.iter().find_map(|s| {
             let (k, d) = s.load();
-            (k == key && Entry::unpack(d).flags & Entry::USED != 0)
-                .then(|| Entry::unpack(d))
+            (k == key && Entry::unpack(d).flags & Entry::USED != 0).then(|| Entry::unpack(d))
         })
     }
 
@@ -210,7 +209,10 @@ mod tests {
             t.store(key, score, 1000 + i as u32, Bound::Upper, true, Some(m));
             let e = t.probe(key).unwrap();
             assert_eq!((e.score, e.depth as u32), (score, 1000 + i as u32));
-            assert_eq!((e.bound(), e.complete(), e.best()), (Bound::Upper, true, Some(m)));
+            assert_eq!(
+                (e.bound(), e.complete(), e.best()),
+                (Bound::Upper, true, Some(m))
+            );
             assert!(t.probe(key ^ 1).is_none());
         }
         t.clear();
