@@ -278,6 +278,20 @@ fn parallel_and_reused_solves_stay_exact() {
             },
         );
         assert_eq!(solved.score.value(), expected, "{pos:?} (reused)");
+        // Solving again finds the whole tree in the table and still names a best move.
+        let again = search(
+            &mut reused,
+            line,
+            &Limits {
+                solve: true,
+                ..Limits::default()
+            },
+        );
+        assert_eq!((again.score, again.exact), (solved.score, true));
+        assert_eq!(
+            step_back(-brute(pos.play(again.best.unwrap()), &mut memo)),
+            expected
+        );
         assert_eq!(search(&mut reused, line, &depth(4)).score, before.score);
     }
     for n in [3, 4] {

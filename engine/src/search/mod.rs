@@ -18,10 +18,14 @@
 //!   it exactly as in the game.
 //! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
 //!   by the history heuristic.
-//! - Exact solving ([`Limits::solve`]) deepens until the root value is a win or loss, or until an
-//!   iteration had no leaf cut by the depth limit: its value is then exact, a proven draw
-//!   included. For Capture the Flag the value is exact for the given history (the earlier boards
-//!   take part in the repetition rule), not for the board alone.
+//! - Exact solving ([`Limits::solve`]) of Oska and Hexapawn uses a dedicated solver (`solve.rs`):
+//!   alpha-beta over the whole game tree without depth limit or evaluation, win/draw/loss first,
+//!   then the exact distance, optionally on several threads sharing the table
+//!   ([`Limits::threads`]). For Capture the Flag (and for every game while the trace is on) it
+//!   deepens until the root value is a win or loss, or until an iteration had no leaf cut by the
+//!   depth limit: its value is then exact, a proven draw included. For Capture the Flag the value
+//!   is exact for the given history (the earlier boards take part in the repetition rule), not
+//!   for the board alone.
 //!
 //! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
 

@@ -192,9 +192,8 @@ impl<G: Game + Evaluate> Searcher<G> {
             if r >= beta {
                 best = self.root_best;
             }
-            if v > 0 && r > bound {
-                bound = r;
-            } else if v < 0 && r < bound {
+            // Moved toward the far end (a faster win, a slower loss): a new bound; else exact.
+            if (v > 0 && r > bound) || (v < 0 && r < bound) {
                 bound = r;
             } else {
                 return best.map(|m| (bound, m));
@@ -270,7 +269,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
             table_move = e.best();
-            if e.complete() {
+            // The root always searches, so that it names the move behind its value.
+            if e.complete() && ply > 0 {
                 let s = from_table(e.score, ply);
                 match e.bound() {
                     Bound::Exact => return s,
