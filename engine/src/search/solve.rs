@@ -314,9 +314,17 @@ impl<G: Game + Evaluate> Searcher<G> {
 
         let side = me.index();
         let killers = self.killers[ply];
-        let mut keys = [0u32; MAX_MOVES];
         let n = moves.len();
-        for (k, &m) in keys[..n].iter_mut().zip(moves.as_slice()) {
+        // Oska and Hexapawn have at most 33 moves (11 pieces); a small array is cheaper to clear.
+        let mut small = [0u32; 64];
+        let mut large;
+        let keys: &mut [u32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            large = [0u32; MAX_MOVES];
+            &mut large[..n]
+        };
+        for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
             *k = if Some(m) == table_move {
                 u32::MAX
             } else if pos.is_capture(m) {
