@@ -9,7 +9,8 @@ fn main() {
     divan::main();
 }
 
-/// Times the search alone: the 64 MiB table is allocated (and touched) outside the timing.
+/// Times the search alone: the 64 MiB table is allocated (and touched) outside the timing, and
+/// freed outside it too (the searcher is returned, and divan drops outputs after timing).
 fn run<G: Game + Evaluate>(bencher: divan::Bencher, pos: G, limits: &Limits) {
     bencher
         .with_inputs(|| {
@@ -17,13 +18,14 @@ fn run<G: Game + Evaluate>(bencher: divan::Bencher, pos: G, limits: &Limits) {
             s.clear();
             s
         })
-        .bench_local_values(|mut searcher| -> SearchResult {
-            searcher.search(
+        .bench_local_values(|mut searcher| -> (Searcher<G>, SearchResult) {
+            let r = searcher.search(
                 &Line::new(pos),
                 limits,
                 &AtomicBool::new(false),
                 &mut |_| {},
-            )
+            );
+            (searcher, r)
         });
 }
 

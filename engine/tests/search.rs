@@ -244,6 +244,73 @@ fn solver_matches_brute_force() {
     );
 }
 
+/// The solver with two threads, and a searcher reused across depth-limited searches and solves,
+/// stay exact: the value is brute force's, the move reaches it, and a depth-limited search after a
+/// solve still gives its own value.
+#[test]
+fn parallel_and_reused_solves_stay_exact() {
+    fn check<G: Game + Evaluate>(line: &Line<G>) {
+        let pos = *line.current();
+        let expected = brute(pos, &mut HashMap::new());
+        let parallel = Limits {
+            solve: true,
+            threads: 2,
+            ..Limits::default()
+        };
+        let r = search(&mut Searcher::<G>::new(8), line, &parallel);
+        assert_eq!(r.score.value(), expected, "{pos:?} (2 threads)");
+        assert!(r.exact);
+        let best = r.best.expect("a move");
+        let mut memo = HashMap::new();
+        assert_eq!(
+            step_back(-brute(pos.play(best), &mut memo)),
+            expected,
+            "{pos:?}: {best:?} is not a best move"
+        );
+        let mut reused = Searcher::<G>::new(1);
+        let before = search(&mut reused, line, &depth(4));
+        let solved = search(
+            &mut reused,
+            line,
+            &Limits {
+                solve: true,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(solved.score.value(), expected, "{pos:?} (reused)");
+        // Solving again finds the whole tree in the table and still names a best move.
+        let again = search(
+            &mut reused,
+            line,
+            &Limits {
+                solve: true,
+                ..Limits::default()
+            },
+        );
+        assert_eq!((again.score, again.exact), (solved.score, true));
+        assert_eq!(
+            step_back(-brute(pos.play(again.best.unwrap()), &mut memo)),
+            expected
+        );
+        assert_eq!(search(&mut reused, line, &depth(4)).score, before.score);
+    }
+    for n in [3, 4] {
+        check(&Line::new(Hexapawn::start(n).unwrap()));
+    }
+    let mut rng = Rng(4242);
+    let mut done = 0;
+    while done < 12 {
+        let Some(line) = random_playout::<Oska>(4, 10, &mut rng) else {
+            continue;
+        };
+        if line.len() < 4 {
+            continue;
+        }
+        done += 1;
+        check(&line);
+    }
+}
+
 #[test]
 fn solved_draw_is_proven() {
     // Both sides' pieces all home with equal counts: a draw, already over.

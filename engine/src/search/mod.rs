@@ -18,26 +18,33 @@
 //!   it exactly as in the game.
 //! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
 //!   by the history heuristic.
-//! - Exact solving ([`Limits::solve`]) deepens until the root value is a win or loss, or until an
-//!   iteration had no leaf cut by the depth limit: its value is then exact, a proven draw
-//!   included. For Capture the Flag the value is exact for the given history (the earlier boards
-//!   take part in the repetition rule), not for the board alone.
+//! - Exact solving ([`Limits::solve`]) of Oska and Hexapawn uses a dedicated solver (`solve.rs`):
+//!   alpha-beta over the whole game tree without depth limit or evaluation, win/draw/loss first,
+//!   then the exact distance, optionally on several threads sharing the table
+//!   ([`Limits::threads`]). For Capture the Flag (and for every game while the trace is on) it
+//!   deepens until the root value is a win or loss, or until an iteration had no leaf cut by the
+//!   depth limit: its value is then exact, a proven draw included. For Capture the Flag the value
+//!   is exact for the given history (the earlier boards take part in the repetition rule), not
+//!   for the board alone.
 //!
 //! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
 
 pub mod eval_ctf;
 pub mod eval_hexapawn;
 pub mod eval_oska;
+mod solve;
 pub mod trace;
 mod tt;
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
+pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
 
@@ -126,8 +133,11 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Search until stopped (the search still returns once the tree is exhausted).
     pub infinite: bool,
-    /// Solve: deepen until the root value is proven, ignoring `depth`.
+    /// Solve: search until the root value is proven, ignoring `depth`.
     pub solve: bool,
+    /// Threads for an exact solve of Oska or Hexapawn (0 and 1: one, the deterministic
+    /// default). Other searches always use one thread.
+    pub threads: usize,
 }
 
 /// What one finished iteration found.
@@ -162,6 +172,8 @@ pub enum Event<'a> {
     Iteration(&'a IterationInfo),
     /// A node returned (only when the trace is on).
     Trace(&'a TraceNode),
+    /// How far an exact solve has got (a few times a minute in long solves; see [`Progress`]).
+    Progress(&'a Progress),
 }
 
 /// The answer of a search.
@@ -201,7 +213,7 @@ const HISTORY_MAX: u32 = 1 << 20;
 /// An alpha-beta searcher for one game; keeps its transposition table, killers and history
 /// between searches until [`Searcher::clear`].
 pub struct Searcher<G: Game> {
-    table: Table,
+    table: Arc<Table>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<u32>,
     trace: bool,
@@ -217,13 +229,25 @@ pub struct Searcher<G: Game> {
     node_limit: Option<u64>,
     pv: Vec<Vec<Move>>,
     path: Vec<String>,
+    // The exact solver (see `solve`).
+    /// Nonzero in helper threads: perturbs their move ordering.
+    skew: u64,
+    root_best: Option<Move>,
+    root_done: usize,
+    root_total: usize,
+    stage: &'static str,
+    next_progress: Duration,
 }
 
 impl<G: Game + Evaluate> Searcher<G> {
     /// A searcher with a transposition table of at most `hash_mib` MiB (0: no table).
     pub fn new(hash_mib: usize) -> Self {
+        Self::with_table(Arc::new(Table::new(hash_mib)))
+    }
+
+    fn with_table(table: Arc<Table>) -> Self {
         Searcher {
-            table: Table::new(hash_mib),
+            table,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             trace: false,
@@ -238,12 +262,18 @@ impl<G: Game + Evaluate> Searcher<G> {
             node_limit: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             path: Vec::new(),
+            skew: 0,
+            root_best: None,
+            root_done: 0,
+            root_total: 0,
+            stage: "",
+            next_progress: Duration::ZERO,
         }
     }
 
     /// Replaces the transposition table by an empty one of at most `hash_mib` MiB.
     pub fn resize(&mut self, hash_mib: usize) {
-        self.table = Table::new(hash_mib);
+        self.table = Arc::new(Table::new(hash_mib));
     }
 
     /// Forgets everything learnt: the transposition table, killers and history.
@@ -315,6 +345,11 @@ impl<G: Game + Evaluate> Searcher<G> {
                 .clamp(1, MAX_PLY as u32)
         };
         let mut ctx = Ctx { stop, report };
+        // Oska and Hexapawn have no history rule: the dedicated solver (the trace keeps the
+        // iterative path, whose trace format is defined by iterations).
+        if limits.solve && !G::NO_REPEAT && !self.trace {
+            return self.solve_exact(&mut ctx, pos, limits.threads.max(1));
+        }
         for depth in 1..=max_depth {
             self.iteration = depth;
             self.horizon = false;

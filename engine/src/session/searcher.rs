@@ -90,6 +90,7 @@ fn run<G: Game + Evaluate>(
             pv: names(&pos, &i.pv),
         })),
         Event::Trace(node) => report(Info::Trace(node.to_string())),
+        Event::Progress(_) => {}
     });
     let best = result.best.or_else(|| {
         let mut moves = MoveList::new();

@@ -122,13 +122,13 @@ pub fn best(
     })
 }
 
-/// `engine solve GAME BOARD SIDE [--hash MIB]`.
-pub fn solve(game: &str, board: &str, side: &str, hash: usize) -> Result<()> {
+/// `engine solve GAME BOARD SIDE [--hash MIB] [--threads N]`.
+pub fn solve(game: &str, board: &str, side: &str, hash: usize, threads: usize) -> Result<()> {
     let kind = GameKind::parse(game)?;
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
         let mut searcher = Searcher::<G>::new(hash);
-        let limits = Limits { solve: true, ..Limits::default() };
+        let limits = Limits { solve: true, threads, ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Iteration(i) = e {
                 eprintln!(
@@ -139,6 +139,9 @@ pub fn solve(game: &str, board: &str, side: &str, hash: usize) -> Result<()> {
                     i.time.as_secs_f64(),
                     i.nps()
                 );
+            }
+            if let Event::Progress(p) = e {
+                eprintln!("{p}");
             }
         });
         let answer = match result.score {

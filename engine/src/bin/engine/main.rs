@@ -102,6 +102,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 256)]
         hash: usize,
+        /// Threads sharing the table (Oska and Hexapawn; 1 is deterministic, more are faster but
+        /// their node counts vary from run to run; the value is exact either way).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        threads: u32,
     },
     /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
     /// (N is a signature of the search, checked against engine/bench.sig).
@@ -140,7 +144,8 @@ fn main() -> ExitCode {
             board,
             side,
             hash,
-        }) => commands::solve(&game, &board, &side, hash),
+            threads,
+        }) => commands::solve(&game, &board, &side, hash, threads as usize),
         Some(Command::Bench) => commands::bench(),
     };
     match result {
