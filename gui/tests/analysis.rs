@@ -215,3 +215,20 @@ fn analysis_follows_the_shown_position() {
     h.state_mut().set_analysis(false);
     assert!(!h.state().analysing());
 }
+
+#[test]
+fn an_illegal_position_is_refused_with_the_rules_message() {
+    let mut h = harness(GameKind::Oska, 4, Player::default(), Player::default());
+    let err = h
+        .state_mut()
+        .set_position(GameKind::Ctf, "-WWw-/-www-/-----/-bbb-/-bBb-", Side::White)
+        .expect_err("two white flags are refused");
+    assert!(err.contains("flag"), "{err}");
+    let err = h
+        .state_mut()
+        .set_position(GameKind::Oska, "wwww/w--/--/---/bbbb", Side::White)
+        .expect_err("five white pieces on Oska 4 are refused");
+    assert!(!err.is_empty());
+    assert_eq!(h.state().game().kind(), GameKind::Oska);
+    assert!(h.state().game().is_empty());
+}
