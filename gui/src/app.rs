@@ -11,9 +11,13 @@ use engine::protocol::Go;
 use engine::record::{GameRecord, parse_records};
 use serde::{Deserialize, Serialize};
 
+use engine::protocol::Score;
+
+use crate::analysis::{self, EngineView};
 use crate::board::{self, BoardInput, Geometry, Marks};
 use crate::controller::{EngineHandle, Event, Launch, Request};
 use crate::game::GameState;
+use crate::tree::TreeExplorer;
 
 /// The key under which the settings are stored between runs.
 pub const SETTINGS_KEY: &str = "boardgames-gui-settings";
@@ -161,6 +165,17 @@ struct Pending {
     revision: u64,
 }
 
+/// The analysis engine: searches the shown position with `go infinite` while the person looks
+/// around the game.
+struct Analysis {
+    handle: EngineHandle,
+    /// The search running: its id, and the game revision and view it is about.
+    current: Option<(u64, u64, usize)>,
+}
+
+/// Which engine view is the analysis engine's.
+const ANALYSIS: usize = 2;
+
 /// The "Set position" window.
 #[derive(Default)]
 struct PositionDialog {
@@ -186,7 +201,13 @@ pub struct GuiApp {
     paused: bool,
     halted: Option<String>,
     message: Option<(String, bool)>,
-    info: String,
+    /// What White's engine, Black's engine and the analysis engine last reported.
+    views: [Option<EngineView>; 3],
+    /// The last score reported for the position after each number of moves (White's view).
+    evals: Vec<Option<Score>>,
+    analysis: Option<Analysis>,
+    tree: TreeExplorer,
+    help: bool,
     slots: [Option<Slot>; 2],
     pending: Option<Pending>,
     next_id: u64,
@@ -227,7 +248,11 @@ impl GuiApp {
             paused: false,
             halted: None,
             message: None,
-            info: String::new(),
+            views: [None, None, None],
+            evals: Vec::new(),
+            analysis: None,
+            tree: TreeExplorer::default(),
+            help: false,
             slots: [None, None],
             pending: None,
             next_id: 1,
@@ -336,7 +361,8 @@ impl GuiApp {
         self.view = self.game.len();
         self.selected = None;
         self.halted = None;
-        self.info.clear();
+        self.views = [None, None, None];
+        self.evals.clear();
     }
 
     /// Sets up a position typed in any seed format.
@@ -351,6 +377,7 @@ impl GuiApp {
     /// Plays a move after the shown position (later moves are dropped).
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
         self.game.play(self.view, mv)?;
+        self.evals.truncate(self.view + 1);
         self.revision += 1;
         self.view = self.game.len();
         self.selected = None;
@@ -373,6 +400,7 @@ impl GuiApp {
             }
         }
         self.game.truncate(n);
+        self.evals.truncate(n + 1);
         self.revision += 1;
         self.view = n;
         self.selected = None;
@@ -591,6 +619,11 @@ impl GuiApp {
         if let Some(slot) = &self.slots[i] {
             slot.handle.send(request);
         }
+        self.views[i] = Some(EngineView::new(
+            format!("{}'s engine", side_name(side)),
+            self.game.move_names(),
+            side,
+        ));
         self.pending = Some(Pending {
             side,
             id,
@@ -621,13 +654,26 @@ impl GuiApp {
                     s.ready = true;
                 }
             }
-            Event::Thinking(_) => {}
-            Event::Info(text) => self.info = text,
+            Event::Thinking(_) | Event::Trace { .. } => {}
+            Event::Search { id, info } => {
+                if self.pending.is_some_and(|p| p.id == id && p.side == side)
+                    && let Some(v) = self.views[i].as_mut()
+                {
+                    v.info = Some(info);
+                    let ply = v.ply();
+                    if let Some(score) = v.white_score() {
+                        self.record_eval(ply, score);
+                    }
+                }
+            }
             Event::BestMove { id, best } => {
                 let Some(p) = self.pending.filter(|p| p.id == id && p.side == side) else {
                     return;
                 };
                 self.pending = None;
+                if let Some(v) = self.views[i].as_mut() {
+                    v.running = false;
+                }
                 if p.revision != self.revision {
                     return;
                 }
@@ -662,6 +708,145 @@ impl GuiApp {
         }
     }
 
+    fn record_eval(&mut self, ply: usize, score: Score) {
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(score);
+    }
+
+    /// The evaluation graph's points: (number of moves, White's-view score), one per move that
+    /// has a score (or ends the game).
+    pub fn graph_points(&self) -> Vec<(usize, Score)> {
+        analysis::graph_points(&self.game, &self.evals)
+    }
+
+    /// What White's engine, Black's engine and the analysis engine last reported.
+    pub fn engine_views(&self) -> &[Option<EngineView>; 3] {
+        &self.views
+    }
+
+    /// The search tree explorer.
+    pub fn tree(&self) -> &TreeExplorer {
+        &self.tree
+    }
+
+    /// The search tree explorer, to change.
+    pub fn tree_mut(&mut self) -> &mut TreeExplorer {
+        &mut self.tree
+    }
+
+    /// Whether the analysis engine runs.
+    pub fn analysing(&self) -> bool {
+        self.analysis.is_some()
+    }
+
+    /// Starts or ends analysis mode: our engine searches the shown position until it changes.
+    pub fn set_analysis(&mut self, on: bool) {
+        if !on {
+            if let Some(task) = self.analysis.take().and_then(|a| a.handle.quit()) {
+                self.ending.push(task);
+            }
+            self.views[ANALYSIS] = None;
+            return;
+        }
+        if self.analysis.is_some() {
+            return;
+        }
+        let Some(runtime) = self.runtime.as_ref() else {
+            return self.error("the analysis engine cannot run: no async runtime".into());
+        };
+        let handle =
+            EngineHandle::spawn(runtime.handle(), Player::default().launch(), self.waker());
+        self.analysis = Some(Analysis {
+            handle,
+            current: None,
+        });
+    }
+
+    /// Opens the search tree window and runs a traced search of the shown position.
+    pub fn run_tree_search(&mut self) {
+        self.tree.open = true;
+        let Some(runtime) = self.runtime.as_ref() else {
+            return self.error("the tree search cannot run: no async runtime".into());
+        };
+        let waker = self.waker();
+        let handle = runtime.handle().clone();
+        if let Some(old) = self.tree.start(
+            &handle,
+            Player::default().launch(),
+            waker,
+            &self.game,
+            self.view,
+        ) {
+            self.ending.push(old);
+        }
+    }
+
+    fn drive_analysis(&mut self) {
+        if let Some(task) = self.tree.poll() {
+            self.ending.push(task);
+        }
+        let Some(a) = self.analysis.as_mut() else {
+            return;
+        };
+        let mut failed = None;
+        for event in a.handle.poll() {
+            match event {
+                Event::Search { id, info } => {
+                    if a.current.is_some_and(|c| c.0 == id)
+                        && let Some(v) = self.views[ANALYSIS].as_mut()
+                    {
+                        v.info = Some(info);
+                        let ply = v.ply();
+                        if let Some(score) = v.white_score() {
+                            if self.evals.len() <= ply {
+                                self.evals.resize(ply + 1, None);
+                            }
+                            self.evals[ply] = Some(score);
+                        }
+                    }
+                }
+                Event::BestMove { id, .. } => {
+                    if a.current.is_some_and(|c| c.0 == id)
+                        && let Some(v) = self.views[ANALYSIS].as_mut()
+                    {
+                        v.running = false;
+                    }
+                }
+                Event::Failed(why) => failed = Some(why),
+                _ => {}
+            }
+        }
+        if let Some(why) = failed {
+            self.set_analysis(false);
+            return self.error(format!("the analysis engine failed: {why}"));
+        }
+        let key = (self.revision, self.view);
+        if a.current.is_some_and(|c| (c.1, c.2) == key) {
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        a.current = Some((id, key.0, key.1));
+        let moves = self.game.move_names()[..self.view].to_vec();
+        let side = self.game.side_to_move(self.view);
+        if self.game.outcome(self.view).is_some() {
+            a.handle.send(Request::Stop);
+            self.views[ANALYSIS] = None;
+            return;
+        }
+        a.handle.send(Request::Think {
+            id,
+            game: self.game.kind(),
+            size: u32::try_from(self.game.size()).unwrap_or(u32::MAX),
+            setup: self.game.setup(),
+            moves: moves.clone(),
+            go: Go::Infinite,
+        });
+        self.views[ANALYSIS] = Some(EngineView::new("Analysis".into(), moves, side));
+    }
+
     fn halt(&mut self, why: String) {
         self.halted = Some(format!(
             "{why}. The game is stopped: a human can move for that side, or press Resume to try the engine again."
@@ -673,6 +858,10 @@ impl GuiApp {
     /// are reaped (at most a few seconds).
     pub fn shutdown(&mut self) {
         self.end_engines();
+        self.set_analysis(false);
+        if let Some(task) = self.tree.stop() {
+            self.ending.push(task);
+        }
         let tasks = std::mem::take(&mut self.ending);
         if let Some(rt) = self.runtime.take() {
             rt.block_on(async {
@@ -696,6 +885,7 @@ impl GuiApp {
             }
         }
         self.drive_engines();
+        self.drive_analysis();
         self.keys(ui);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status(ui));
@@ -709,10 +899,20 @@ impl GuiApp {
             .resizable(false)
             .exact_size(200.0)
             .show(ui, |ui| self.moves_panel(ui));
+        egui::Panel::bottom("analysis")
+            .resizable(true)
+            .default_size(220.0)
+            .show(ui, |ui| self.analysis_panel(ui));
         egui::CentralPanel::default().show(ui, |ui| self.board(ui));
         self.position_window(ui);
+        self.tree_window(ui);
+        self.help_window(ui);
         // Still thinking or starting: keep checking the channels even without input.
-        if self.pending.is_some() || !self.ending.is_empty() {
+        if self.pending.is_some()
+            || !self.ending.is_empty()
+            || self.analysis.is_some()
+            || self.tree.running()
+        {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
     }
@@ -741,6 +941,29 @@ impl GuiApp {
         if end {
             self.go_to(self.game.len());
         }
+        let pressed = |k| ui.input(|i| i.key_pressed(k));
+        if pressed(egui::Key::F) {
+            self.flip();
+        }
+        if pressed(egui::Key::Backspace) {
+            self.takeback();
+        }
+        if pressed(egui::Key::N) {
+            self.new_game();
+        }
+        if pressed(egui::Key::A) {
+            let on = !self.analysing();
+            self.set_analysis(on);
+        }
+        if pressed(egui::Key::F1) {
+            self.help = !self.help;
+        }
+        if pressed(egui::Key::B)
+            && self.human_may_move()
+            && let Some(m) = self.best_shown()
+        {
+            let _ = self.play(m);
+        }
     }
 
     fn toolbar(&mut self, ui: &mut egui::Ui) {
@@ -757,6 +980,25 @@ impl GuiApp {
             }
             if ui.button("Flip board").clicked() {
                 self.flip();
+            }
+            let label = if self.analysing() {
+                "Stop analysis"
+            } else {
+                "Analyse"
+            };
+            if ui
+                .button(label)
+                .on_hover_text("our engine searches the shown position until it changes")
+                .clicked()
+            {
+                let on = !self.analysing();
+                self.set_analysis(on);
+            }
+            if ui.button("Search tree...").clicked() {
+                self.tree.open = true;
+            }
+            if ui.button("Help").clicked() {
+                self.help = true;
             }
             ui.menu_button("Copy board", |ui| {
                 for format in Format::examples(self.game.kind()) {
@@ -803,7 +1045,11 @@ impl GuiApp {
         } else if let Some(p) = self.pending {
             let slot = self.slots[p.side.index()].as_ref();
             let what = if slot.is_some_and(|s| s.ready) {
-                format!("thinking... {}", self.info)
+                let depth = self.views[p.side.index()]
+                    .as_ref()
+                    .and_then(|v| v.info.as_ref())
+                    .map_or_else(String::new, |i| format!("depth {}", i.depth));
+                format!("thinking... {depth}")
             } else {
                 "starting...".to_string()
             };
@@ -1016,6 +1262,10 @@ impl GuiApp {
             selected: self.selected,
             targets,
             last: view.checked_sub(1).and_then(|i| self.game.move_at(i)),
+            arrow: self
+                .best_shown()
+                .filter(|m| !m.is_pass())
+                .map(|m| (usize::from(m.from), usize::from(m.to))),
         };
         if let Some(o) = self.game.outcome(view) {
             ui.label(RichText::new(o.to_string()).strong().size(20.0));
@@ -1033,6 +1283,79 @@ impl GuiApp {
         if let Some(input) = input {
             self.board_input(input);
         }
+    }
+
+    /// The best move an engine reports for the shown position (the analysis engine first, then
+    /// the engine thinking on it), for the board's arrow.
+    pub fn best_shown(&self) -> Option<Move> {
+        [ANALYSIS, 0, 1]
+            .into_iter()
+            .filter_map(|i| self.views[i].as_ref())
+            .filter(|v| v.ply() == self.view)
+            .find_map(|v| v.best_move(&self.game))
+    }
+
+    fn analysis_panel(&mut self, ui: &mut egui::Ui) {
+        let points = self.graph_points();
+        let mut jump = None;
+        ui.columns(2, |cols| {
+            egui::ScrollArea::vertical()
+                .id_salt("engine-panels")
+                .auto_shrink([false, false])
+                .show(&mut cols[0], |ui| {
+                    let mut any = false;
+                    for v in self.views.iter().flatten() {
+                        ui.push_id(&v.title, |ui| analysis::engine_panel(ui, v, &self.game));
+                        ui.separator();
+                        any = true;
+                    }
+                    if !any {
+                        ui.label(
+                            RichText::new(
+                                "Engine output appears here while an engine thinks, or with Analyse.",
+                            )
+                            .weak(),
+                        );
+                    }
+                });
+            jump = analysis::eval_graph(&mut cols[1], &points, self.view);
+        });
+        if let Some(ply) = jump {
+            self.go_to(ply);
+        }
+    }
+
+    fn tree_window(&mut self, ui: &mut egui::Ui) {
+        if !self.tree.open {
+            return;
+        }
+        let mut open = true;
+        let mut run = false;
+        egui::Window::new("Search tree")
+            .open(&mut open)
+            .default_size([560.0, 460.0])
+            .show(ui.ctx(), |ui| run = self.tree.ui(ui));
+        self.tree.open = open;
+        if run {
+            self.run_tree_search();
+        }
+    }
+
+    fn help_window(&mut self, ui: &mut egui::Ui) {
+        let mut open = self.help;
+        egui::Window::new("Keyboard shortcuts")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ui.ctx(), |ui| {
+                egui::Grid::new("shortcuts").show(ui, |ui| {
+                    for (key, what) in SHORTCUTS {
+                        ui.label(RichText::new(*key).monospace());
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            });
+        self.help = open;
     }
 
     fn position_window(&mut self, ui: &mut egui::Ui) {
@@ -1093,6 +1416,18 @@ impl GuiApp {
         }
     }
 }
+
+/// The keyboard shortcuts and what they do, as the help window lists them.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Left / Right", "one move back / forward"),
+    ("Home / End", "the start / the last move"),
+    ("F", "flip the board"),
+    ("Backspace", "take back"),
+    ("B", "play the engine's best move shown by the arrow"),
+    ("A", "analysis on / off"),
+    ("N", "new game"),
+    ("F1", "this help"),
+];
 
 fn side_name(side: Side) -> &'static str {
     match side {

@@ -63,6 +63,8 @@ pub struct Marks {
     pub targets: Vec<usize>,
     /// The last move played.
     pub last: Option<Move>,
+    /// An arrow from one square to another (the engine's best move).
+    pub arrow: Option<(usize, usize)>,
 }
 
 /// What the person did on the board this frame.
@@ -80,6 +82,73 @@ const OSKA: Color32 = Color32::from_rgb(0xd9, 0xbf, 0x8c);
 const SELECTED: Color32 = Color32::from_rgb(0xf0, 0xc0, 0x20);
 const LAST: Color32 = Color32::from_rgba_premultiplied(0x2a, 0x46, 0x1c, 0x70);
 const TARGET: Color32 = Color32::from_rgba_premultiplied(0x18, 0x60, 0x18, 0xc0);
+const ARROW: Color32 = Color32::from_rgba_premultiplied(0x10, 0x50, 0xb0, 0xc0);
+
+/// The rectangle of a square without its gap (Oska's squares are drawn apart).
+fn inner_rect(kind: GameKind, geo: &Geometry, sq: usize) -> Rect {
+    if kind == GameKind::Oska {
+        geo.squares[sq].shrink(geo.cell * 0.04)
+    } else {
+        geo.squares[sq]
+    }
+}
+
+/// Paints one square's background.
+fn paint_square(
+    painter: &egui::Painter,
+    kind: GameKind,
+    layout: &Layout,
+    geo: &Geometry,
+    sq: usize,
+) {
+    let (r, c) = layout.coords(sq);
+    let fill = match kind {
+        GameKind::Oska => OSKA,
+        _ if (r + c) % 2 == 0 => LIGHT,
+        _ => DARK,
+    };
+    painter.rect_filled(
+        inner_rect(kind, geo, sq),
+        geo.cell * 0.08 * f32::from(kind == GameKind::Oska),
+        fill,
+    );
+}
+
+/// Paints an arrow from the centre of one square towards the centre of another.
+fn paint_arrow(painter: &egui::Painter, geo: &Geometry, (from, to): (usize, usize)) {
+    if let (Some(a), Some(b)) = (geo.centre(from), geo.centre(to)) {
+        let v = b - a;
+        let start = a + v * 0.15;
+        painter.arrow(start, v * 0.75, Stroke::new(geo.cell * 0.09 + 1.0, ARROW));
+    }
+}
+
+/// Draws a small board of `width` points that reacts to nothing: the pieces given for every
+/// square, and an optional arrow. For previews (tooltips).
+pub fn preview(
+    ui: &mut egui::Ui,
+    kind: GameKind,
+    layout: &Layout,
+    pieces: &[Option<Piece>],
+    arrow: Option<(usize, usize)>,
+    width: f32,
+) {
+    let rows = layout.rows() as f32;
+    let widest = layout.row_lengths().iter().copied().max().unwrap_or(1) as f32;
+    let height = width * (rows + 1.2) / (widest + 1.2);
+    let (area, _) = ui.allocate_exact_size(Vec2::new(width, height), Sense::hover());
+    let geo = Geometry::new(layout, area, false);
+    let painter = ui.painter_at(area);
+    for sq in 0..layout.squares() {
+        paint_square(&painter, kind, layout, &geo, sq);
+        if let Some(Some(p)) = pieces.get(sq) {
+            draw_piece(&painter, geo.squares[sq].center(), geo.cell, *p);
+        }
+    }
+    if let Some(a) = arrow {
+        paint_arrow(&painter, &geo, a);
+    }
+}
 
 /// Draws the board filling the available space and reports a click or drag on a square. Every
 /// square is also a widget labelled with its name (`square c2`), for screen readers and tests.
@@ -100,21 +169,8 @@ pub fn show(
     for sq in 0..layout.squares() {
         let rect = geo.squares[sq];
         let (r, c) = layout.coords(sq);
-        let fill = match kind {
-            GameKind::Oska => OSKA,
-            _ if (r + c) % 2 == 0 => LIGHT,
-            _ => DARK,
-        };
-        let inner = if kind == GameKind::Oska {
-            rect.shrink(geo.cell * 0.04)
-        } else {
-            rect
-        };
-        painter.rect_filled(
-            inner,
-            geo.cell * 0.08 * f32::from(kind == GameKind::Oska),
-            fill,
-        );
+        let inner = inner_rect(kind, &geo, sq);
+        paint_square(&painter, kind, layout, &geo, sq);
         if let Some(m) = marks.last
             && !m.is_pass()
             && (usize::from(m.from) == sq || usize::from(m.to) == sq)
@@ -192,6 +248,9 @@ pub fn show(
                 text,
             );
         }
+    }
+    if let Some(a) = marks.arrow {
+        paint_arrow(&painter, &geo, a);
     }
     ui.allocate_rect(area, Sense::hover());
     (geo, input)

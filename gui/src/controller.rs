@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use engine::client::{ClientError, Engine};
 use engine::games::GameKind;
-use engine::protocol::{Command, Go, Info, Reply, Setup};
+use engine::protocol::{Command, Go, Info, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
 
 /// How long the handshake may take.
@@ -46,6 +46,13 @@ pub enum Request {
         /// The search limit.
         go: Go,
     },
+    /// Set an engine option (`setoption name NAME value VALUE`) before the next search.
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// Its value.
+        value: String,
+    },
     /// Stop the running search and forget its answer.
     Stop,
     /// End the engine.
@@ -59,8 +66,20 @@ pub enum Event {
     Ready(String),
     /// A search has started.
     Thinking(u64),
-    /// A line of search information, for display.
-    Info(String),
+    /// An `info depth ...` line of search `id`.
+    Search {
+        /// The request.
+        id: u64,
+        /// What the engine reported.
+        info: SearchInfo,
+    },
+    /// The text of an `info trace` line of search `id` (when the `Trace` option is on).
+    Trace {
+        /// The request.
+        id: u64,
+        /// The text after `info trace`.
+        text: String,
+    },
     /// The answer to [`Request::Think`] `id` (`None` for `bestmove none`).
     BestMove {
         /// The request.
@@ -165,12 +184,18 @@ fn describe(error: &ClientError, program: &str) -> String {
     }
 }
 
+/// How long a search may run before the engine is deemed stalled. Searches that only end on
+/// `stop` (`go infinite`, and `go solve`, which may take as long as it takes) have no limit.
 fn limit_time(go: Go, patience: Duration) -> Duration {
     match go {
         Go::MoveTime(ms) => Duration::from_millis(ms) + patience,
+        Go::Infinite | Go::Solve => UNLIMITED,
         _ => patience,
     }
 }
+
+/// A time limit that never runs out in practice (a year).
+const UNLIMITED: Duration = Duration::from_secs(365 * 24 * 3600);
 
 async fn actor(launch: Launch, mut requests: mpsc::UnboundedReceiver<Request>, out: Outbox) {
     let program = launch.program.display().to_string();
@@ -201,6 +226,19 @@ async fn actor(launch: Launch, mut requests: mpsc::UnboundedReceiver<Request>, o
         match request {
             Request::Quit => break,
             Request::Stop => {}
+            Request::SetOption { name, value } => {
+                let sent = engine.send(&Command::SetOption { name, value }).await;
+                let answered = match sent {
+                    Ok(()) => engine.ping(HANDSHAKE).await.map(|_| ()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = answered {
+                    out.send(Event::Failed(describe(&e, &program)));
+                    let _ = engine.shutdown(GRACE).await;
+                    out.send(Event::Ended);
+                    return;
+                }
+            }
             Request::Think {
                 id,
                 game,
@@ -272,13 +310,8 @@ async fn think(
                         out.send(Event::BestMove { id, best });
                         return Ok(None);
                     }
-                    Reply::Info(Info::Search(info)) => out.send(Event::Info(format!(
-                        "depth {} score {} nodes {} pv {}",
-                        info.depth,
-                        info.score,
-                        info.nodes,
-                        info.pv.join(" ")
-                    ))),
+                    Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
+                    Reply::Info(Info::Trace(text)) => out.send(Event::Trace { id, text }),
                     Reply::Error { code, message } => {
                         // The position or go was refused: no bestmove will come.
                         *current = None;

@@ -41,6 +41,7 @@ trait AnyPlays: Send {
     fn board_text(&self, ply: usize, format: &Format) -> String;
     fn start(&self) -> Start;
     fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError>;
+    fn after(&self, ply: usize, moves: &[String]) -> Vec<Step>;
 }
 
 impl<G: Game> AnyPlays for Plays<G> {
@@ -107,6 +108,33 @@ impl<G: Game> AnyPlays for Plays<G> {
     fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError> {
         parse_move(&self.lines[ply], text)
     }
+    fn after(&self, ply: usize, moves: &[String]) -> Vec<Step> {
+        let mut line = self.lines[ply].clone();
+        let mut steps = Vec::new();
+        for text in moves {
+            let Ok(mv) = parse_move(&line, text) else {
+                break;
+            };
+            line.push(mv);
+            let board = line.current();
+            steps.push(Step {
+                mv,
+                pieces: (0..board.layout().squares())
+                    .map(|sq| board.piece_at(sq))
+                    .collect(),
+            });
+        }
+        steps
+    }
+}
+
+/// One move of a line of moves looked at ahead (a principal variation), with the board after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The move.
+    pub mv: Move,
+    /// What stands on every square after it.
+    pub pieces: Vec<Option<Piece>>,
 }
 
 fn boxed<G: Game>(line: Line<G>, standard: bool) -> Box<dyn AnyPlays> {
@@ -260,6 +288,19 @@ impl GameState {
         let mv = self.plays.parse_move(ply, text)?;
         self.plays.play(ply, mv);
         Ok(mv)
+    }
+
+    /// Plays `moves` (in notation) after `ply` moves without changing the game, and returns each
+    /// move with the board after it; stops at the first move that is not legal.
+    pub fn look_ahead(&self, ply: usize, moves: &[String]) -> Vec<Step> {
+        self.plays.after(ply.min(self.len()), moves)
+    }
+
+    /// What stands on every square after `ply` moves.
+    pub fn pieces(&self, ply: usize) -> Vec<Option<Piece>> {
+        (0..self.layout().squares())
+            .map(|sq| self.piece_at(ply, sq))
+            .collect()
     }
 
     /// Keeps only the first `plies` moves.

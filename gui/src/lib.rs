@@ -4,11 +4,15 @@
 //! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
 //! - [`board`]: drawing the board and finding squares on screen.
 //! - [`controller`]: engines on a tokio runtime, talking to the UI through channels.
+//! - [`analysis`]: the live engine panel, scores from White's view and the evaluation graph.
+//! - [`tree`]: the search tree explorer over the engine's `info trace` lines.
 //! - [`app`]: the application state and its panels ([`app::GuiApp`]).
 
+pub mod analysis;
 pub mod app;
 pub mod board;
 pub mod controller;
 pub mod game;
+pub mod tree;
 
 pub use app::{GuiApp, Settings};

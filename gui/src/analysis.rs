@@ -1,0 +1,213 @@
+//! Seeing the search: scores from White's point of view, the live engine panel with its
+//! principal variation, and the evaluation graph of the game.
+
+use eframe::egui::{self, Color32, RichText};
+use egui_plot::{Line, MarkerShape, Plot, PlotPoints, Points};
+use engine::games::{Move, Side};
+use engine::protocol::{Score, SearchInfo};
+
+use crate::board;
+use crate::game::GameState;
+
+/// Where a score is drawn on the graph at most, in pawns (hundreds of `cp`); wins and losses are
+/// drawn there with a marker.
+pub const GRAPH_CLAMP: f64 = 10.0;
+
+/// A score from the side to move's point of view, turned to White's.
+pub fn white_view(score: Score, side: Side) -> Score {
+    match (side, score) {
+        (Side::White, s) => s,
+        (Side::Black, Score::Cp(x)) => Score::Cp(x.saturating_neg()),
+        (Side::Black, Score::Win(k)) => Score::Loss(k),
+        (Side::Black, Score::Loss(k)) => Score::Win(k),
+        (Side::Black, Score::Draw) => Score::Draw,
+    }
+}
+
+/// A White's-view score in words: `+0.35` (pawns), `White wins in 4`, `Black wins in 2`, `draw`.
+pub fn score_text(white: Score) -> String {
+    match white {
+        Score::Cp(x) => format!("{:+.2}", f64::from(x) / 100.0),
+        Score::Win(k) => format!("White wins in {k}"),
+        Score::Loss(k) => format!("Black wins in {k}"),
+        Score::Draw => "draw".to_string(),
+    }
+}
+
+/// Where a White's-view score goes on the graph, and whether it is a proven result (drawn with a
+/// marker at the top or bottom).
+pub fn graph_value(white: Score) -> (f64, bool) {
+    match white {
+        Score::Cp(x) => (
+            (f64::from(x) / 100.0).clamp(-GRAPH_CLAMP, GRAPH_CLAMP),
+            false,
+        ),
+        Score::Win(_) => (GRAPH_CLAMP, true),
+        Score::Loss(_) => (-GRAPH_CLAMP, true),
+        Score::Draw => (0.0, true),
+    }
+}
+
+/// What one engine last reported about one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineView {
+    /// Who it is (`White's engine`, `Analysis`).
+    pub title: String,
+    /// The moves of the game up to the searched position.
+    pub moves: Vec<String>,
+    /// The side to move there.
+    pub side: Side,
+    /// The last `info depth` line, once one has come.
+    pub info: Option<SearchInfo>,
+    /// Whether the search is still running.
+    pub running: bool,
+}
+
+impl EngineView {
+    /// A view of a search that has just started on the position after `moves`.
+    pub fn new(title: String, moves: Vec<String>, side: Side) -> EngineView {
+        EngineView {
+            title,
+            moves,
+            side,
+            info: None,
+            running: true,
+        }
+    }
+
+    /// The number of moves before the searched position.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the searched position is still the one after `ply()` moves of `game`.
+    pub fn matches(&self, game: &GameState) -> bool {
+        self.ply() <= game.len() && game.move_names()[..self.ply()] == self.moves[..]
+    }
+
+    /// The score from White's point of view.
+    pub fn white_score(&self) -> Option<Score> {
+        self.info.as_ref().map(|i| white_view(i.score, self.side))
+    }
+
+    /// The engine's best move (the first move of its principal variation), if it is legal in
+    /// `game` at the searched position.
+    pub fn best_move(&self, game: &GameState) -> Option<Move> {
+        if !self.matches(game) {
+            return None;
+        }
+        let pv = &self.info.as_ref()?.pv;
+        game.look_ahead(self.ply(), &pv[..pv.len().min(1)])
+            .first()
+            .map(|s| s.mv)
+    }
+}
+
+/// The panel of one engine: depth, score, nodes, speed, time, and the principal variation;
+/// hovering a move of it shows the board after it.
+pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
+    let state = if view.running { "searching" } else { "done" };
+    ui.label(RichText::new(format!("{} ({state})", view.title)).strong());
+    let Some(info) = &view.info else {
+        ui.label("waiting for the first search information...");
+        return;
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("depth {}", info.depth));
+        let score = view.white_score().map_or_else(String::new, score_text);
+        ui.label(RichText::new(format!("score {score}")).strong())
+            .on_hover_text("from White's point of view, in pawns");
+        ui.label(format!("nodes {}", info.nodes));
+        ui.label(format!("nps {}", info.nps));
+        ui.label(format!("time {} ms", info.time_ms));
+    });
+    if !view.matches(game) {
+        ui.label(RichText::new("(about a position no longer in the game)").weak());
+        return;
+    }
+    let steps = game.look_ahead(view.ply(), &info.pv);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("pv");
+        for (i, text) in info.pv.iter().enumerate() {
+            let label = ui
+                .add(egui::Label::new(RichText::new(text).monospace()).sense(egui::Sense::hover()));
+            if let Some(step) = steps.get(i) {
+                label.on_hover_ui(|ui| {
+                    ui.label(format!("after {}", info.pv[..=i].join(" ")));
+                    let arrow = (!step.mv.is_pass())
+                        .then(|| (usize::from(step.mv.from), usize::from(step.mv.to)));
+                    board::preview(ui, game.kind(), game.layout(), &step.pieces, arrow, 160.0);
+                });
+            }
+        }
+    });
+}
+
+/// The graph's points: one per move played, at x = the number of moves, with the last score
+/// reported for the position after it (White's view), or the result when the game is over there.
+pub fn graph_points(game: &GameState, evals: &[Option<Score>]) -> Vec<(usize, Score)> {
+    (1..=game.len())
+        .filter_map(|ply| {
+            let over = game.outcome(ply).map(|o| match o.winner() {
+                Some(Side::White) => Score::Win(0),
+                Some(Side::Black) => Score::Loss(0),
+                None => Score::Draw,
+            });
+            over.or_else(|| evals.get(ply).copied().flatten())
+                .map(|s| (ply, s))
+        })
+        .collect()
+}
+
+/// Draws the evaluation graph; returns the move number clicked, if any.
+pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) -> Option<usize> {
+    let values: Vec<[f64; 2]> = points
+        .iter()
+        .map(|(ply, s)| [*ply as f64, graph_value(*s).0])
+        .collect();
+    let proven: Vec<[f64; 2]> = points
+        .iter()
+        .filter(|(_, s)| graph_value(*s).1)
+        .map(|(ply, s)| [*ply as f64, graph_value(*s).0])
+        .collect();
+    let mut clicked = None;
+    Plot::new("eval-graph")
+        .include_y(-2.0)
+        .include_y(2.0)
+        .include_x(0.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .y_axis_label("White's view (pawns)")
+        .x_axis_label("move")
+        .show(ui, |plot| {
+            plot.line(Line::new("score", PlotPoints::from(values.clone())));
+            plot.points(
+                Points::new("positions", PlotPoints::from(values.clone()))
+                    .radius(3.0)
+                    .shape(MarkerShape::Circle),
+            );
+            plot.points(
+                Points::new("proven results", PlotPoints::from(proven))
+                    .radius(6.0)
+                    .shape(MarkerShape::Diamond)
+                    .color(Color32::from_rgb(0xd0, 0x30, 0x30)),
+            );
+            if shown > 0 {
+                plot.vline(egui_plot::VLine::new("shown", shown as f64));
+            }
+            if plot.response().clicked()
+                && let Some(p) = plot.pointer_coordinate()
+            {
+                clicked = points
+                    .iter()
+                    .min_by(|a, b| {
+                        let da = (a.0 as f64 - p.x).abs();
+                        let db = (b.0 as f64 - p.x).abs();
+                        da.total_cmp(&db)
+                    })
+                    .map(|(ply, _)| *ply);
+            }
+        });
+    clicked
+}
