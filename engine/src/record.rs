@@ -24,7 +24,7 @@
 use std::fmt;
 
 use crate::games::format::parse_board;
-use crate::games::notation::{move_name, parse_move};
+use crate::games::notation::parse_move;
 use crate::games::{Game, GameKind, Line, Outcome, PositionError, Side};
 
 /// The result of a recorded game.
@@ -162,6 +162,24 @@ impl Start {
     }
 }
 
+impl From<&Start> for crate::protocol::Setup {
+    /// The protocol's `position` set-up of a start.
+    fn from(start: &Start) -> Self {
+        match start {
+            Start::Startpos => crate::protocol::Setup::StartPos,
+            Start::Board {
+                board,
+                side,
+                history,
+            } => crate::protocol::Setup::Board {
+                board: board.clone(),
+                side: *side,
+                history: history.clone(),
+            },
+        }
+    }
+}
+
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -261,19 +279,6 @@ impl GameRecord {
             lines.push(line.clone());
         }
         Ok(lines)
-    }
-
-    /// Names of moves played from a line, for building a record.
-    pub fn move_names<G: Game>(start: &G, moves: &[crate::games::Move]) -> Vec<String> {
-        let mut pos = *start;
-        moves
-            .iter()
-            .map(|&m| {
-                let name = move_name(&pos, m);
-                pos = pos.play(m);
-                name
-            })
-            .collect()
     }
 }
 
@@ -422,6 +427,7 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::notation::move_name;
     use crate::games::{Ctf, MoveList, Oska};
 
     fn played_oska(plies: usize) -> GameRecord {

@@ -320,18 +320,7 @@ impl GameState {
 
     /// The protocol's `position` set-up of the start.
     pub fn setup(&self) -> Setup {
-        match self.start() {
-            Start::Startpos => Setup::StartPos,
-            Start::Board {
-                board,
-                side,
-                history,
-            } => Setup::Board {
-                board,
-                side,
-                history,
-            },
-        }
+        Setup::from(&self.start())
     }
 
     /// The game as a record, with the players' names.

@@ -438,21 +438,6 @@ async fn prepare(
     Ok(())
 }
 
-fn setup_of(start: &Start) -> Setup {
-    match start {
-        Start::Startpos => Setup::StartPos,
-        Start::Board {
-            board,
-            side,
-            history,
-        } => Setup::Board {
-            board: board.clone(),
-            side: *side,
-            history: history.clone(),
-        },
-    }
-}
-
 /// The `info string` texts among replies, joined (the board-call adapter explains itself there).
 fn info_strings(replies: &[Reply]) -> String {
     let texts: Vec<&str> = replies
@@ -535,7 +520,7 @@ async fn play<G: Game>(
             return end(moves, loss(side), reason, Some((idx, kind)));
         }
     }
-    let setup = setup_of(start);
+    let setup = Setup::from(start);
     loop {
         if let Some(o) = line.outcome() {
             return end(

@@ -103,6 +103,19 @@ pub fn move_name<G: Game>(pos: &G, mv: Move) -> String {
     )
 }
 
+/// The names of moves played one after the other from `pos` (a principal variation, a game).
+pub fn line_names<G: Game>(pos: &G, moves: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    moves
+        .iter()
+        .map(|&m| {
+            let name = move_name(&p, m);
+            p = p.play(m);
+            name
+        })
+        .collect()
+}
+
 /// Reads a move and checks that it is legal in the line's current position; the error says why
 /// not (no such square, no piece of the side to move there, not a move that piece can make, a
 /// repeated board, a pass that is not forced, a finished game).

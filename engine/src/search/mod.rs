@@ -594,13 +594,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             }
         }
 
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if best_value > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_value, alpha0, beta);
         self.table.store(
             key,
             to_table(best_value, ply),

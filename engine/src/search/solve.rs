@@ -386,13 +386,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             }
         }
 
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if best_value > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_value, alpha0, beta);
         let size = 64 - (self.nodes - nodes0).leading_zeros();
         self.table.store(
             key,

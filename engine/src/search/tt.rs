@@ -20,6 +20,20 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft value searched with the window `(alpha, beta)` says of the true score.
+    #[inline]
+    pub(crate) fn of(value: i32, alpha: i32, beta: i32) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result (unpacked).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Entry {

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{AnyLine, Backend};
-use crate::games::notation::move_name;
+use crate::games::notation::{line_names, move_name};
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
 use crate::protocol::{Go, Info, SearchInfo};
 use crate::search::{Evaluate, Event, Limits, Searcher};
@@ -52,19 +52,6 @@ fn limits(go: Go) -> Limits {
     l
 }
 
-/// Names the moves of a line of play from `pos`.
-fn names<G: Game>(pos: &G, moves: &[crate::games::Move]) -> Vec<String> {
-    let mut p = *pos;
-    moves
-        .iter()
-        .map(|&m| {
-            let name = move_name(&p, m);
-            p = p.play(m);
-            name
-        })
-        .collect()
-}
-
 fn run<G: Game + Evaluate>(
     slot: &mut Option<Searcher<G>>,
     hash_mib: usize,
@@ -87,7 +74,7 @@ fn run<G: Game + Evaluate>(
             nodes: i.nodes,
             nps: i.nps(),
             time_ms: i.time.as_millis() as u64,
-            pv: names(&pos, &i.pv),
+            pv: line_names(&pos, &i.pv),
         })),
         Event::Trace(node) => report(Info::Trace(node.to_string())),
         Event::Progress(_) => {}
