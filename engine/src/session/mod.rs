@@ -408,6 +408,8 @@ struct Session<W: Write> {
     done: Receiver<Option<String>>,
     /// The stop flag of the running search.
     running: Option<Arc<AtomicBool>>,
+    /// Whether the running search is `go infinite` (which never ends by itself).
+    infinite: bool,
 }
 
 enum Flow {
@@ -424,6 +426,16 @@ impl<W: Write> Session<W> {
     fn finish(&mut self, best: Option<String>) {
         self.running = None;
         self.send(Reply::BestMove(best));
+    }
+
+    /// At the end of input: lets a running search that ends by itself (depth, nodes, movetime,
+    /// perft, solve) finish, so that piped commands get whole answers; stops `go infinite`.
+    fn finish_at_end_of_input(&mut self) {
+        if self.running.is_some() && !self.infinite {
+            let best = self.done.recv().unwrap_or(None);
+            self.finish(best);
+        }
+        self.stop_and_wait();
     }
 
     /// Stops the running search, if any, and prints its `bestmove`.
@@ -504,6 +516,7 @@ impl<W: Write> Session<W> {
                 } else {
                     let stop = Arc::new(AtomicBool::new(false));
                     self.running = Some(Arc::clone(&stop));
+                    self.infinite = matches!(go, Go::Infinite);
                     let job = Job::Search {
                         line: self.state.line.clone(),
                         go,
@@ -608,6 +621,7 @@ where
         jobs: job_tx,
         done: done_rx.clone(),
         running: None,
+        infinite: false,
     };
     loop {
         if out.broken.load(Ordering::Relaxed) {
@@ -623,7 +637,7 @@ where
                 }
                 Ok(Input::Bad(e)) => session.send(e.to_reply()),
                 Ok(Input::Eof) | Err(_) => {
-                    session.stop_and_wait();
+                    session.finish_at_end_of_input();
                     break;
                 }
             },

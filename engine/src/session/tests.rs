@@ -443,3 +443,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn end_of_input_lets_a_finite_search_finish() {
+    // Piped commands: the input ends while the search runs, and the answer is still whole.
+    let out = session("newgame oska 5\nposition startpos\ngo depth 7\n");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 7 ")),
+        "{out:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    let out = session("newgame hexapawn 4\ngo perft 5\n");
+    let n = out.len();
+    assert!(out[n - 2].starts_with("nodes "), "{out:?}");
+    assert_eq!(out[n - 1], "bestmove none");
+    assert!(!out.iter().any(|l| l.contains("perft stopped")), "{out:?}");
+}
