@@ -1515,7 +1515,7 @@ impl GuiApp {
             self.view,
             side_name(self.game.side_to_move(self.view))
         );
-        egui::Window::new("Solve")
+        egui::Window::new("Solver")
             .open(&mut open)
             .default_size([380.0, 200.0])
             .show(ui.ctx(), |ui| action = self.solver.ui(ui, &shown));

@@ -251,7 +251,7 @@ impl Editor {
                 action = Some(EditorAction::Play);
             }
             if ui
-                .add_enabled(valid, egui::Button::new("Analyse"))
+                .add_enabled(valid, egui::Button::new("Analyse from here"))
                 .on_hover_text("starts analysis mode on this position")
                 .clicked()
             {
