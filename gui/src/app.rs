@@ -1517,6 +1517,7 @@ impl GuiApp {
         );
         egui::Window::new("Solver")
             .open(&mut open)
+            .default_pos([720.0, 90.0])
             .default_size([380.0, 200.0])
             .show(ui.ctx(), |ui| action = self.solver.ui(ui, &shown));
         self.solver.open = open;
@@ -1534,6 +1535,7 @@ impl GuiApp {
         let mut open = true;
         egui::Window::new("Engine console")
             .open(&mut open)
+            .default_pos([280.0, 300.0])
             .default_size([620.0, 380.0])
             .show(ui.ctx(), |ui| self.console.ui(ui));
         self.console.open = open;
