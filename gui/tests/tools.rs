@@ -243,3 +243,20 @@ fn a_capture_the_flag_solve_can_be_stopped() {
         assert!(matches!(state, SolveState::Solved(_)), "{state:?}");
     }
 }
+
+#[test]
+fn an_engine_log_keeps_its_last_lines_and_counts_the_dropped() {
+    use gui::console::Console;
+    use gui::controller::{LOG_LINES, log_line};
+    let console = Console::default();
+    let log = console.log(Role::Tree);
+    for i in 0..LOG_LINES + 3 {
+        log_line(&log, format!("< info trace {i}"));
+    }
+    let lines = console.lines(Role::Tree);
+    assert_eq!(lines.len(), LOG_LINES);
+    assert_eq!(lines[0], "< info trace 3");
+    let (text, dropped) = console.shown_text();
+    assert_eq!(dropped, 3);
+    assert_eq!(text.lines().count(), LOG_LINES);
+}
