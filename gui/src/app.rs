@@ -15,8 +15,11 @@ use engine::protocol::Score;
 
 use crate::analysis::{self, EngineView};
 use crate::board::{self, BoardInput, Geometry, Marks};
+use crate::console::{Console, Role};
 use crate::controller::{EngineHandle, Event, Launch, Request};
+use crate::editor::{Editor, EditorAction};
 use crate::game::GameState;
+use crate::solve::{SolveAction, Solver};
 use crate::tree::TreeExplorer;
 
 /// The key under which the settings are stored between runs.
@@ -207,6 +210,9 @@ pub struct GuiApp {
     evals: Vec<Option<Score>>,
     analysis: Option<Analysis>,
     tree: TreeExplorer,
+    editor: Editor,
+    console: Console,
+    solver: Solver,
     help: bool,
     slots: [Option<Slot>; 2],
     pending: Option<Pending>,
@@ -252,6 +258,9 @@ impl GuiApp {
             evals: Vec::new(),
             analysis: None,
             tree: TreeExplorer::default(),
+            editor: Editor::default(),
+            console: Console::default(),
+            solver: Solver::default(),
             help: false,
             slots: [None, None],
             pending: None,
@@ -598,7 +607,17 @@ impl GuiApp {
         let i = side.index();
         if self.slots[i].is_none() {
             let launch = player.launch();
-            let handle = EngineHandle::spawn(runtime.handle(), launch.clone(), self.waker());
+            let role = if side == Side::White {
+                Role::White
+            } else {
+                Role::Black
+            };
+            let handle = EngineHandle::spawn(
+                runtime.handle(),
+                launch.clone(),
+                self.waker(),
+                Some(self.console.log(role)),
+            );
             self.slots[i] = Some(Slot {
                 handle,
                 name: launch.program.display().to_string(),
@@ -654,7 +673,7 @@ impl GuiApp {
                     s.ready = true;
                 }
             }
-            Event::Thinking(_) | Event::Trace { .. } => {}
+            Event::Thinking(_) | Event::Trace { .. } | Event::Stopped { .. } => {}
             Event::Search { id, info } => {
                 if self.pending.is_some_and(|p| p.id == id && p.side == side)
                     && let Some(v) = self.views[i].as_mut()
@@ -756,8 +775,12 @@ impl GuiApp {
         let Some(runtime) = self.runtime.as_ref() else {
             return self.error("the analysis engine cannot run: no async runtime".into());
         };
-        let handle =
-            EngineHandle::spawn(runtime.handle(), Player::default().launch(), self.waker());
+        let handle = EngineHandle::spawn(
+            runtime.handle(),
+            Player::default().launch(),
+            self.waker(),
+            Some(self.console.log(Role::Analysis)),
+        );
         self.analysis = Some(Analysis {
             handle,
             current: None,
@@ -776,6 +799,7 @@ impl GuiApp {
             &handle,
             Player::default().launch(),
             waker,
+            Some(self.console.log(Role::Tree)),
             &self.game,
             self.view,
         ) {
@@ -783,8 +807,82 @@ impl GuiApp {
         }
     }
 
+    /// The position editor.
+    pub fn editor(&self) -> &Editor {
+        &self.editor
+    }
+
+    /// The position editor, to change.
+    pub fn editor_mut(&mut self) -> &mut Editor {
+        &mut self.editor
+    }
+
+    /// Opens the position editor on the shown position.
+    pub fn open_editor(&mut self) {
+        self.editor.open_on(&self.game, self.view);
+    }
+
+    /// Uses the editor's position: starts a game from it (`analyse`: and analysis mode on it).
+    /// Refused with the rules' message when the position is not legal.
+    pub fn use_edited(&mut self, analyse: bool) -> Result<(), String> {
+        let game = self.editor.check()?;
+        self.settings.game = game.kind().name().into();
+        self.settings.size = game.size();
+        self.set_game(game);
+        self.editor.open = false;
+        self.message = None;
+        if analyse {
+            self.set_analysis(true);
+        }
+        Ok(())
+    }
+
+    /// The engine console.
+    pub fn console(&self) -> &Console {
+        &self.console
+    }
+
+    /// The engine console, to change.
+    pub fn console_mut(&mut self) -> &mut Console {
+        &mut self.console
+    }
+
+    /// The solver.
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+
+    /// Opens the solver window and asks our engine (a process of its own) to solve the shown
+    /// position.
+    pub fn run_solve(&mut self) {
+        self.solver.open = true;
+        let Some(runtime) = self.runtime.as_ref() else {
+            return self.error("the solver cannot run: no async runtime".into());
+        };
+        let waker = self.waker();
+        let handle = runtime.handle().clone();
+        if let Some(old) = self.solver.start(
+            &handle,
+            Player::default().launch(),
+            waker,
+            Some(self.console.log(Role::Solve)),
+            &self.game,
+            self.view,
+        ) {
+            self.ending.push(old);
+        }
+    }
+
+    /// Stops the running solve (`stop`; the engine's answer is awaited in the background).
+    pub fn stop_solve(&mut self) {
+        self.solver.request_stop();
+    }
+
     fn drive_analysis(&mut self) {
         if let Some(task) = self.tree.poll() {
+            self.ending.push(task);
+        }
+        if let Some(task) = self.solver.poll() {
             self.ending.push(task);
         }
         let Some(a) = self.analysis.as_mut() else {
@@ -862,6 +960,9 @@ impl GuiApp {
         if let Some(task) = self.tree.stop() {
             self.ending.push(task);
         }
+        if let Some(task) = self.solver.end() {
+            self.ending.push(task);
+        }
         let tasks = std::mem::take(&mut self.ending);
         if let Some(rt) = self.runtime.take() {
             rt.block_on(async {
@@ -903,15 +1004,24 @@ impl GuiApp {
             .resizable(true)
             .default_size(220.0)
             .show(ui, |ui| self.analysis_panel(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.board(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.editor.open {
+                self.editor_panel(ui);
+            } else {
+                self.board(ui);
+            }
+        });
         self.position_window(ui);
         self.tree_window(ui);
+        self.solve_window(ui);
+        self.console_window(ui);
         self.help_window(ui);
         // Still thinking or starting: keep checking the channels even without input.
         if self.pending.is_some()
             || !self.ending.is_empty()
             || self.analysis.is_some()
             || self.tree.running()
+            || self.solver.running()
         {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
@@ -955,6 +1065,19 @@ impl GuiApp {
             let on = !self.analysing();
             self.set_analysis(on);
         }
+        if pressed(egui::Key::E) {
+            if self.editor.open {
+                self.editor.open = false;
+            } else {
+                self.open_editor();
+            }
+        }
+        if pressed(egui::Key::C) {
+            self.console.open = !self.console.open;
+        }
+        if pressed(egui::Key::S) {
+            self.solver.open = !self.solver.open;
+        }
         if pressed(egui::Key::F1) {
             self.help = !self.help;
         }
@@ -996,6 +1119,27 @@ impl GuiApp {
             }
             if ui.button("Search tree...").clicked() {
                 self.tree.open = true;
+            }
+            if ui
+                .button("Edit position...")
+                .on_hover_text("place and remove pieces on a board of any game (E)")
+                .clicked()
+            {
+                self.open_editor();
+            }
+            if ui
+                .button("Solve...")
+                .on_hover_text("our engine proves the value of the shown position (S)")
+                .clicked()
+            {
+                self.solver.open = true;
+            }
+            if ui
+                .button("Console")
+                .on_hover_text("every line to and from the engines (C)")
+                .clicked()
+            {
+                self.console.open = !self.console.open;
             }
             if ui.button("Help").clicked() {
                 self.help = true;
@@ -1341,6 +1485,62 @@ impl GuiApp {
         }
     }
 
+    fn editor_panel(&mut self, ui: &mut egui::Ui) {
+        match self.editor.ui(ui) {
+            Some(EditorAction::Play) => {
+                if let Err(e) = self.use_edited(false) {
+                    self.error(e);
+                }
+            }
+            Some(EditorAction::Analyse) => {
+                if let Err(e) = self.use_edited(true) {
+                    self.error(e);
+                }
+            }
+            Some(EditorAction::Close) => self.editor.open = false,
+            None => {}
+        }
+    }
+
+    fn solve_window(&mut self, ui: &mut egui::Ui) {
+        if !self.solver.open {
+            return;
+        }
+        let mut open = true;
+        let mut action = None;
+        let shown = format!(
+            "{} {}, {} moves played, {} to move",
+            self.game.kind().name(),
+            self.game.size(),
+            self.view,
+            side_name(self.game.side_to_move(self.view))
+        );
+        egui::Window::new("Solver")
+            .open(&mut open)
+            .default_pos([720.0, 90.0])
+            .default_size([380.0, 200.0])
+            .show(ui.ctx(), |ui| action = self.solver.ui(ui, &shown));
+        self.solver.open = open;
+        match action {
+            Some(SolveAction::Solve) => self.run_solve(),
+            Some(SolveAction::Stop) => self.stop_solve(),
+            None => {}
+        }
+    }
+
+    fn console_window(&mut self, ui: &mut egui::Ui) {
+        if !self.console.open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Engine console")
+            .open(&mut open)
+            .default_pos([280.0, 300.0])
+            .default_size([620.0, 380.0])
+            .show(ui.ctx(), |ui| self.console.ui(ui));
+        self.console.open = open;
+    }
+
     fn help_window(&mut self, ui: &mut egui::Ui) {
         let mut open = self.help;
         egui::Window::new("Keyboard shortcuts")
@@ -1364,6 +1564,7 @@ impl GuiApp {
         }
         let mut open = true;
         let mut apply = false;
+        let mut edit = false;
         egui::Window::new("Set position")
             .open(&mut open)
             .collapsible(false)
@@ -1392,10 +1593,24 @@ impl GuiApp {
                 if let Some(e) = &d.error {
                     ui.label(RichText::new(e.clone()).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
                 }
-                if ui.button("Set").clicked() {
-                    apply = true;
-                }
+                ui.horizontal(|ui| {
+                    if ui.button("Set").clicked() {
+                        apply = true;
+                    }
+                    if ui
+                        .button("Edit on the board...")
+                        .on_hover_text("the position editor, on the shown position")
+                        .clicked()
+                    {
+                        edit = true;
+                    }
+                });
             });
+        if edit {
+            self.position.open = false;
+            self.open_editor();
+            return;
+        }
         if apply {
             let kind = self.position.game.unwrap_or(GameKind::Oska);
             let side = if self.position.black {
@@ -1426,6 +1641,9 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("B", "play the engine's best move shown by the arrow"),
     ("A", "analysis on / off"),
     ("N", "new game"),
+    ("E", "position editor on / off"),
+    ("C", "engine console on / off"),
+    ("S", "solver window on / off"),
     ("F1", "this help"),
 ];
 

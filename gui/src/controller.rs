@@ -7,13 +7,17 @@
 //! it discards, before it sends anything else. On [`Request::Quit`], or when the UI side of the
 //! channel is dropped, the actor sends `quit`, waits a short grace, then kills and reaps the
 //! process.
+//!
+//! Every line sent to and received from an engine is appended to its [`SharedLog`] (the engine
+//! console), from the engine's task: a short lock, never held by the UI while it waits.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::client::{ClientError, Engine};
+use engine::client::{ClientError, Direction, Engine, Tap};
 use engine::games::GameKind;
 use engine::protocol::{Command, Go, Info, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
@@ -24,6 +28,72 @@ pub const HANDSHAKE: Duration = Duration::from_secs(10);
 pub const GRACE: Duration = Duration::from_millis(500);
 /// How long an engine has to answer `stop` with its `bestmove`.
 pub const STOP_WAIT: Duration = Duration::from_secs(3);
+
+/// The most lines an engine log keeps; older ones are dropped (and counted).
+pub const LOG_LINES: usize = 5_000;
+
+/// The raw lines to (`> ...`) and from (`< ...`) one engine, the last [`LOG_LINES`] of them, and
+/// notes from the GUI (`# ...`: the engine started, failed, ended).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineLog {
+    lines: VecDeque<String>,
+    dropped: u64,
+}
+
+impl EngineLog {
+    /// Appends a line, dropping the oldest beyond [`LOG_LINES`].
+    pub fn push(&mut self, line: String) {
+        if self.lines.len() == LOG_LINES {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        self.lines.push_back(line);
+    }
+
+    /// The lines kept, oldest first.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().map(String::as_str)
+    }
+
+    /// How many lines are kept.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether no line is kept.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// How many older lines were dropped.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Forgets every line.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.dropped = 0;
+    }
+}
+
+/// An engine log shared between the engine's task (which writes) and the UI (which reads).
+pub type SharedLog = Arc<Mutex<EngineLog>>;
+
+/// Appends a line to a shared log.
+pub fn log_line(log: &SharedLog, line: String) {
+    log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+}
+
+fn tap_into(log: SharedLog) -> Tap {
+    Arc::new(move |direction, line| {
+        let mark = match direction {
+            Direction::Sent => '>',
+            Direction::Received => '<',
+        };
+        log_line(&log, format!("{mark} {line}"));
+    })
+}
 
 /// Something that wants to know when an event arrives (the UI's repaint).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
@@ -87,6 +157,14 @@ pub enum Event {
         /// The move.
         best: Option<String>,
     },
+    /// Search `id` was stopped on a request ([`Request::Stop`] or a new search): `stop` was sent
+    /// and its `bestmove` (the move given) has arrived.
+    Stopped {
+        /// The request.
+        id: u64,
+        /// The move of the `bestmove` that answered `stop`.
+        best: Option<String>,
+    },
     /// The engine failed (could not start, crashed, stalled, broke the protocol or refused a
     /// command); it has been shut down. The text is in plain words.
     Failed(String),
@@ -113,12 +191,22 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// Starts an engine's actor on `runtime`; the handshake happens in the background.
-    pub fn spawn(runtime: &tokio::runtime::Handle, launch: Launch, waker: Waker) -> EngineHandle {
+    /// Starts an engine's actor on `runtime`; the handshake happens in the background. Every
+    /// line to and from the engine goes to `log`, when there is one.
+    pub fn spawn(
+        runtime: &tokio::runtime::Handle,
+        launch: Launch,
+        waker: Waker,
+        log: Option<SharedLog>,
+    ) -> EngineHandle {
         let (req_tx, req_rx) = mpsc::unbounded_channel();
         let (ev_tx, ev_rx) = std_mpsc::channel();
-        let out = Outbox { tx: ev_tx, waker };
-        let task = runtime.spawn(actor(launch, req_rx, out));
+        let out = Outbox {
+            tx: ev_tx,
+            waker,
+            log: None,
+        };
+        let task = runtime.spawn(actor(launch, req_rx, out, log));
         EngineHandle {
             requests: req_tx,
             events: ev_rx,
@@ -147,10 +235,18 @@ impl EngineHandle {
 struct Outbox {
     tx: std_mpsc::Sender<Event>,
     waker: Waker,
+    log: Option<SharedLog>,
 }
 
 impl Outbox {
     fn send(&self, event: Event) {
+        if let Some(log) = &self.log {
+            match &event {
+                Event::Failed(why) => log_line(log, format!("# failed: {why}")),
+                Event::Ended => log_line(log, "# ended".into()),
+                _ => {}
+            }
+        }
         let _ = self.tx.send(event);
         (self.waker)();
     }
@@ -197,15 +293,37 @@ fn limit_time(go: Go, patience: Duration) -> Duration {
 /// A time limit that never runs out in practice (a year).
 const UNLIMITED: Duration = Duration::from_secs(365 * 24 * 3600);
 
-async fn actor(launch: Launch, mut requests: mpsc::UnboundedReceiver<Request>, out: Outbox) {
+async fn actor(
+    launch: Launch,
+    mut requests: mpsc::UnboundedReceiver<Request>,
+    out: Outbox,
+    log: Option<SharedLog>,
+) {
     let program = launch.program.display().to_string();
-    let mut engine = match Engine::start(&launch.program, &launch.args, HANDSHAKE).await {
+    let note = |text: String| {
+        if let Some(log) = &log {
+            log_line(log, format!("# {text}"));
+        }
+    };
+    let mut shown = vec![program.clone()];
+    shown.extend(launch.args.iter().cloned());
+    note(format!("starting {}", shown.join(" ")));
+    let tap = log.clone().map(tap_into);
+    let mut engine = match Engine::start_tapped(&launch.program, &launch.args, HANDSHAKE, tap).await
+    {
         Ok(e) => e,
         Err(e) => {
-            out.send(Event::Failed(describe(&e, &program)));
+            let why = describe(&e, &program);
+            note(format!("failed: {why}"));
+            out.send(Event::Failed(why));
             out.send(Event::Ended);
             return;
         }
+    };
+    let out = Outbox {
+        tx: out.tx,
+        waker: out.waker,
+        log: log.clone(),
     };
     let name = if engine.info().name.is_empty() {
         program.clone()
@@ -324,7 +442,13 @@ async fn think(
                 let request = request.unwrap_or(Request::Quit);
                 // `quit` stops the search itself; anything else waits for the discarded answer.
                 if !matches!(request, Request::Quit) {
-                    engine.stop(STOP_WAIT).await.map_err(fail)?;
+                    let stopped = engine.stop(STOP_WAIT).await.map_err(fail)?;
+                    for reply in stopped.replies {
+                        if let Reply::Info(Info::Search(info)) = reply {
+                            out.send(Event::Search { id, info });
+                        }
+                    }
+                    out.send(Event::Stopped { id, best: stopped.best });
                 }
                 return Ok(Some(request));
             }

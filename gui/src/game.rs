@@ -182,6 +182,31 @@ impl GameState {
         Ok(GameState { plays })
     }
 
+    /// A game from what stands on every square (indexed as in [`Layout`]) with `side` to move,
+    /// checked by the rules (the size, the piece counts, the flags); the error says what is wrong
+    /// in plain words.
+    pub fn from_cells(
+        kind: GameKind,
+        size: usize,
+        cells: &[Option<Piece>],
+        side: Side,
+    ) -> Result<GameState, PositionError> {
+        kind.check_size(size)?;
+        let plays = with_game!(kind, G => {
+            let squares = G::layout_of(size).squares();
+            if cells.len() != squares {
+                return Err(PositionError::Syntax(format!(
+                    "{} squares given, but the board has {squares}",
+                    cells.len()
+                )));
+            }
+            let pos = G::from_cells(size, cells, side)?;
+            let standard = G::start(size).ok() == Some(pos);
+            boxed(Line::new(pos), standard)
+        });
+        Ok(GameState { plays })
+    }
+
     /// Replays a record by the rules.
     pub fn from_record(record: &GameRecord) -> Result<GameState, PositionError> {
         let mut state = with_game!(record.game, G => {

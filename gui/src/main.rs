@@ -3,7 +3,9 @@
 //! `gui [--engines] [--analyse] [--tree DEPTH] [GAME SIZE [MOVE...]]` starts with that game (and
 //! those moves played) instead of the last set-up's new game; anything unreadable is reported in
 //! the window's status line. `--engines` lets our engine play both sides, `--analyse` turns
-//! analysis on, `--tree DEPTH` opens the search tree window with a traced search of that depth.
+//! analysis on, `--tree DEPTH` opens the search tree window with a traced search of that depth,
+//! `--edit` opens the position editor on the shown position, `--console` the engine console and
+//! `--solve` the solver window, solving the shown position.
 
 use eframe::egui;
 
@@ -16,6 +18,9 @@ fn main() -> eframe::Result {
     };
     let engines = take("--engines").is_some();
     let analyse = take("--analyse").is_some();
+    let edit = take("--edit").is_some();
+    let console = take("--console").is_some();
+    let solve = take("--solve").is_some();
     let tree = take("--tree");
     let tree_depth = tree.and_then(|at| (at < args.len()).then(|| args.remove(at)));
     let options = eframe::NativeOptions {
@@ -46,6 +51,15 @@ fn main() -> eframe::Result {
             if let Some(depth) = tree_depth {
                 app.tree_mut().depth = depth.parse().unwrap_or(2);
                 app.run_tree_search();
+            }
+            if edit {
+                app.open_editor();
+            }
+            if console {
+                app.console_mut().open = true;
+            }
+            if solve {
+                app.run_solve();
             }
             Ok(Box::new(app))
         }),

@@ -7,7 +7,7 @@ use engine::protocol::Go;
 use engine::search::trace::{NodeKind, TraceNode, TraceTree, rebuild};
 
 use crate::board;
-use crate::controller::{EngineHandle, Event, Launch, Request, Waker};
+use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
 use crate::game::GameState;
 
 /// The most trace lines kept; a search that prints more is stopped and the last complete
@@ -103,19 +103,21 @@ impl TreeExplorer {
     }
 
     /// Starts a traced search of the position after `ply` moves of `game` on a new engine
-    /// process (the previous one, if any, is ended and returned to be awaited).
+    /// process (the previous one, if any, is ended and returned to be awaited); its lines go to
+    /// `log`.
     pub fn start(
         &mut self,
         runtime: &tokio::runtime::Handle,
         launch: Launch,
         waker: Waker,
+        log: Option<SharedLog>,
         game: &GameState,
         ply: usize,
     ) -> Option<tokio::task::JoinHandle<()>> {
         let old = self.engine.take().and_then(EngineHandle::quit);
         self.reset(game.kind());
         self.shown = Shown::Running;
-        let handle = EngineHandle::spawn(runtime, launch, waker);
+        let handle = EngineHandle::spawn(runtime, launch, waker, log);
         handle.send(Request::SetOption {
             name: "Trace".into(),
             value: "true".into(),

@@ -73,6 +73,19 @@ fn tail(lines: &[String]) -> String {
     }
 }
 
+/// Which way a line went, for a [`Tap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From the client to the engine.
+    Sent,
+    /// From the engine to the client.
+    Received,
+}
+
+/// Sees every line that passes through the client, as it passes (line ending removed). Called on
+/// the task that sends or receives, so it must be quick and must not block.
+pub type Tap = Arc<dyn Fn(Direction, &str) + Send + Sync>;
+
 /// What the engine said about itself in the handshake.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineInfo {
@@ -110,6 +123,7 @@ pub struct Engine {
     stderr: Arc<Mutex<VecDeque<String>>>,
     info: EngineInfo,
     status: Option<ExitStatus>,
+    tap: Option<Tap>,
 }
 
 async fn read_lines(out: impl AsyncRead + Unpin, tx: mpsc::Sender<Line>) {
@@ -157,7 +171,18 @@ impl Engine {
         args: &[S],
         handshake: Duration,
     ) -> Result<Engine, ClientError> {
+        Self::start_tapped(program, args, handshake, None).await
+    }
+
+    /// [`Engine::start`], with every line sent and received (the handshake's too) shown to `tap`.
+    pub async fn start_tapped<S: AsRef<OsStr>>(
+        program: impl AsRef<OsStr>,
+        args: &[S],
+        handshake: Duration,
+        tap: Option<Tap>,
+    ) -> Result<Engine, ClientError> {
         let mut engine = Self::spawn(program, args)?;
+        engine.tap = tap;
         // A program that exits at once makes this write fail; what it printed before exiting
         // (read below) tells more than the broken pipe, so the failure is reported from there.
         let sent = engine.send(&Command::Uci).await;
@@ -224,7 +249,13 @@ impl Engine {
             stderr,
             info: EngineInfo::default(),
             status: None,
+            tap: None,
         })
+    }
+
+    /// Shows every later line sent and received to `tap` (`None`: to nobody).
+    pub fn set_tap(&mut self, tap: Option<Tap>) {
+        self.tap = tap;
     }
 
     /// What the engine said in the handshake.
@@ -268,6 +299,11 @@ impl Engine {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crashed().await);
         };
+        if let Some(tap) = &self.tap {
+            for line in text.lines() {
+                tap(Direction::Sent, line);
+            }
+        }
         let ok = stdin.write_all(text.as_bytes()).await.is_ok() && stdin.flush().await.is_ok();
         if ok {
             Ok(())
@@ -297,7 +333,13 @@ impl Engine {
                 line: "...".into(),
                 why: format!("a line longer than {MAX_REPLY_LINE} bytes"),
             }),
-            Ok(Some(Line::Text(t))) => Ok(t.trim_end_matches(['\n', '\r']).to_string()),
+            Ok(Some(Line::Text(t))) => {
+                let line = t.trim_end_matches(['\n', '\r']).to_string();
+                if let Some(tap) = &self.tap {
+                    tap(Direction::Received, &line);
+                }
+                Ok(line)
+            }
         }
     }
 

@@ -1,0 +1,186 @@
+//! The engine console: the raw lines to (`> ...`) and from (`< ...`) every engine, as they pass
+//! through the client, with a text filter and a copy button.
+
+use std::sync::{Arc, Mutex};
+
+use eframe::egui::{self, RichText};
+
+use crate::controller::{EngineLog, LOG_LINES, SharedLog};
+
+/// The engines whose lines are kept, one log each (successive processes of one role share it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// White's engine.
+    White,
+    /// Black's engine.
+    Black,
+    /// The analysis engine.
+    Analysis,
+    /// The search tree explorer's engine.
+    Tree,
+    /// The solver's engine.
+    Solve,
+}
+
+impl Role {
+    /// Every role, in the console's order.
+    pub const ALL: [Role; 5] = [
+        Role::White,
+        Role::Black,
+        Role::Analysis,
+        Role::Tree,
+        Role::Solve,
+    ];
+
+    /// Its name in the console.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::White => "White's engine",
+            Role::Black => "Black's engine",
+            Role::Analysis => "Analysis",
+            Role::Tree => "Search tree",
+            Role::Solve => "Solve",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The console window's state and the logs it shows.
+pub struct Console {
+    /// Whether the window is open.
+    pub open: bool,
+    /// Only lines containing this text (ignoring case) are shown; empty: every line.
+    pub filter: String,
+    /// The engine shown; `None`: all of them, each line prefixed with its engine.
+    pub shown: Option<Role>,
+    logs: [SharedLog; 5],
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Console {
+            open: false,
+            filter: String::new(),
+            shown: None,
+            logs: std::array::from_fn(|_| Arc::new(Mutex::new(EngineLog::default()))),
+        }
+    }
+}
+
+impl Console {
+    /// The log of an engine, to give to the engine's task.
+    pub fn log(&self, role: Role) -> SharedLog {
+        Arc::clone(&self.logs[role.index()])
+    }
+
+    /// Every line of one engine's log (unfiltered).
+    pub fn lines(&self, role: Role) -> Vec<String> {
+        let log = self.logs[role.index()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        log.lines().map(str::to_string).collect()
+    }
+
+    /// The text the console shows: the chosen engine's lines (or every engine's, each prefixed
+    /// with its name) that pass the filter, one per line; and how many lines were dropped.
+    pub fn shown_text(&self) -> (String, u64) {
+        let needle = self.filter.trim().to_lowercase();
+        let mut text = String::new();
+        let mut dropped = 0;
+        for role in Role::ALL {
+            if self.shown.is_some_and(|r| r != role) {
+                continue;
+            }
+            let log = self.logs[role.index()]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            dropped += log.dropped();
+            for line in log.lines() {
+                if !needle.is_empty() && !line.to_lowercase().contains(&needle) {
+                    continue;
+                }
+                if self.shown.is_none() {
+                    text.push('[');
+                    text.push_str(role.name());
+                    text.push_str("] ");
+                }
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        (text, dropped)
+    }
+
+    /// Forgets every line of every engine.
+    pub fn clear(&self) {
+        for log in &self.logs {
+            log.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+
+    /// Draws the window's contents.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let (text, dropped) = self.shown_text();
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("engine");
+            let selected = self.shown.map_or("all", Role::name);
+            egui::ComboBox::from_id_salt("console-engine")
+                .selected_text(selected)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.shown, None, "all");
+                    for role in Role::ALL {
+                        ui.selectable_value(&mut self.shown, Some(role), role.name());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label("filter");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("text in the line")
+                    .desired_width(160.0),
+            )
+            .labelled_by(label.id);
+            if ui
+                .button("Copy")
+                .on_hover_text("copies the lines shown to the clipboard")
+                .clicked()
+            {
+                ui.ctx().copy_text(text.clone());
+            }
+            if ui.button("Clear").clicked() {
+                self.clear();
+            }
+        });
+        ui.label(
+            RichText::new(
+                "> a line sent to the engine, < a line from it, # a note from the GUI. \
+                 Select text with the mouse to copy a part.",
+            )
+            .weak(),
+        );
+        if dropped > 0 {
+            ui.label(
+                RichText::new(format!(
+                    "{dropped} older lines were dropped: the last {LOG_LINES} lines of each \
+                     engine are kept."
+                ))
+                .color(egui::Color32::from_rgb(0xb0, 0x70, 0x10)),
+            );
+        }
+        egui::ScrollArea::both()
+            .id_salt("console-lines")
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::TextEdit::multiline(&mut text.as_str())
+                        .font(egui::TextStyle::Monospace)
+                        .desired_width(f32::INFINITY),
+                );
+            });
+    }
+}

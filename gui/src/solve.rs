@@ -1,0 +1,270 @@
+//! The solver window: asks our engine, on a process of its own, `go solve` for the shown
+//! position, shows the search's progress (its `info depth` lines) and the proven value in words
+//! from White's point of view.
+
+use std::time::Instant;
+
+use eframe::egui::{self, Color32, RichText};
+use engine::games::{GameKind, Outcome, Side};
+use engine::protocol::{Go, Score, SearchInfo};
+
+use crate::analysis::white_view;
+use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
+use crate::game::GameState;
+
+/// Where a solve is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SolveState {
+    /// Nothing asked yet.
+    #[default]
+    Idle,
+    /// The engine is solving.
+    Running,
+    /// `stop` was sent; waiting for the engine's `bestmove`.
+    Stopping,
+    /// Stopped before the value was proven.
+    Stopped,
+    /// The value is proven (White's point of view).
+    Solved(Score),
+    /// The position is already over: nothing to solve.
+    Over(Outcome),
+    /// The engine failed (in plain words).
+    Failed(String),
+}
+
+/// A proven White's-view value in words: "White wins in K plies", "Black wins in K plies",
+/// "Draw". An unproven (`cp`) score gives `None`.
+pub fn result_text(white: Score) -> Option<String> {
+    let plies = |k: u32| if k == 1 { "ply" } else { "plies" };
+    match white {
+        Score::Win(k) => Some(format!("White wins in {k} {}", plies(k))),
+        Score::Loss(k) => Some(format!("Black wins in {k} {}", plies(k))),
+        Score::Draw => Some("Draw".into()),
+        Score::Cp(_) => None,
+    }
+}
+
+/// The solver window's state.
+#[derive(Default)]
+pub struct Solver {
+    /// Whether the window is open.
+    pub open: bool,
+    engine: Option<EngineHandle>,
+    state: SolveState,
+    /// The game, size and moves of the position being (or last) solved.
+    about: Option<(GameKind, usize, Vec<String>)>,
+    side: Option<Side>,
+    last: Option<SearchInfo>,
+    started: Option<Instant>,
+}
+
+/// What the person asked for in the solver window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveAction {
+    /// Solve the shown position.
+    Solve,
+    /// Stop the running solve.
+    Stop,
+}
+
+impl Solver {
+    /// Where the solve is.
+    pub fn state(&self) -> &SolveState {
+        &self.state
+    }
+
+    /// Whether the engine is still working (solving or answering `stop`).
+    pub fn running(&self) -> bool {
+        matches!(self.state, SolveState::Running | SolveState::Stopping)
+    }
+
+    /// The last `info depth` line of the solve.
+    pub fn last_info(&self) -> Option<&SearchInfo> {
+        self.last.as_ref()
+    }
+
+    /// The result in words, once there is one: the proven value, "Stopped ..." or why not.
+    pub fn result(&self) -> Option<String> {
+        match &self.state {
+            SolveState::Solved(s) => result_text(*s),
+            SolveState::Over(o) => Some(format!("The game is already over: {o}")),
+            SolveState::Stopped => Some("Stopped before the value was proven".into()),
+            SolveState::Failed(why) => Some(format!("The solver failed: {why}")),
+            _ => None,
+        }
+    }
+
+    /// Starts solving the position after `ply` moves of `game` on a new engine process (the
+    /// previous one, if any, is ended and its task returned, to be awaited).
+    pub fn start(
+        &mut self,
+        runtime: &tokio::runtime::Handle,
+        launch: Launch,
+        waker: Waker,
+        log: Option<SharedLog>,
+        game: &GameState,
+        ply: usize,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let old = self.engine.take().and_then(EngineHandle::quit);
+        let ply = ply.min(game.len());
+        let moves = game.move_names()[..ply].to_vec();
+        self.about = Some((game.kind(), game.size(), moves.clone()));
+        self.side = Some(game.side_to_move(ply));
+        self.last = None;
+        if let Some(o) = game.outcome(ply) {
+            self.state = SolveState::Over(o);
+            self.started = None;
+            return old;
+        }
+        let handle = EngineHandle::spawn(runtime, launch, waker, log);
+        handle.send(Request::Think {
+            id: 1,
+            game: game.kind(),
+            size: u32::try_from(game.size()).unwrap_or(u32::MAX),
+            setup: game.setup(),
+            moves,
+            go: Go::Solve,
+        });
+        self.engine = Some(handle);
+        self.state = SolveState::Running;
+        self.started = Some(Instant::now());
+        old
+    }
+
+    /// Asks the engine to stop (`stop`, then its `bestmove` is awaited by the engine's task).
+    pub fn request_stop(&mut self) {
+        if self.state == SolveState::Running
+            && let Some(e) = &self.engine
+        {
+            e.send(Request::Stop);
+            self.state = SolveState::Stopping;
+        }
+    }
+
+    /// Ends the engine at once (closing the app); returns its task, to be awaited.
+    pub fn end(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+        if self.running() {
+            self.state = SolveState::Stopped;
+        }
+        self.engine.take().and_then(EngineHandle::quit)
+    }
+
+    /// Reads the engine's events; returns the engine's task once it has been told to quit.
+    pub fn poll(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+        let events = self.engine.as_ref().map(EngineHandle::poll)?;
+        let mut done = false;
+        for event in events {
+            match event {
+                Event::Search { info, .. } => self.last = Some(info),
+                Event::BestMove { .. } => {
+                    done = true;
+                    let proven = self
+                        .last
+                        .as_ref()
+                        .zip(self.side)
+                        .map(|(i, side)| white_view(i.score, side))
+                        .filter(|s| !matches!(s, Score::Cp(_)));
+                    self.state = match proven {
+                        Some(s) => SolveState::Solved(s),
+                        None => {
+                            SolveState::Failed("the engine answered without a proven value".into())
+                        }
+                    };
+                }
+                Event::Stopped { .. } => {
+                    done = true;
+                    self.state = SolveState::Stopped;
+                }
+                Event::Failed(why) => {
+                    done = true;
+                    self.state = SolveState::Failed(why);
+                }
+                Event::Ended => {
+                    done = true;
+                    if self.running() {
+                        self.state =
+                            SolveState::Failed("the engine ended without answering".into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        if done {
+            self.engine.take().and_then(EngineHandle::quit)
+        } else {
+            None
+        }
+    }
+
+    /// Draws the window's contents; `shown` describes the position on the board.
+    pub fn ui(&mut self, ui: &mut egui::Ui, shown: &str) -> Option<SolveAction> {
+        let mut action = None;
+        ui.label(format!("Shown position: {shown}"));
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!self.running(), egui::Button::new("Solve"))
+                .on_hover_text("our engine proves the value of the shown position (go solve)")
+                .clicked()
+            {
+                action = Some(SolveAction::Solve);
+            }
+            if ui
+                .add_enabled(self.state == SolveState::Running, egui::Button::new("Stop"))
+                .clicked()
+            {
+                action = Some(SolveAction::Stop);
+            }
+        });
+        if let Some((kind, size, moves)) = &self.about {
+            let after = if moves.is_empty() {
+                "its start".to_string()
+            } else {
+                format!("after {}", moves.join(" "))
+            };
+            ui.label(RichText::new(format!("Solving: {} {size}, {after}", kind.name())).weak());
+        }
+        match &self.state {
+            SolveState::Running => {
+                let secs = self.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("solving... {secs:.1} s"));
+                });
+            }
+            SolveState::Stopping => {
+                ui.label("stopping: waiting for the engine's answer...");
+            }
+            _ => {}
+        }
+        if let Some(info) = &self.last {
+            ui.label(format!(
+                "depth {}   nodes {}   time {:.3} s",
+                info.depth,
+                info.nodes,
+                info.time_ms as f64 / 1000.0
+            ));
+        }
+        if let Some(text) = self.result() {
+            let color = match self.state {
+                SolveState::Failed(_) => Color32::from_rgb(0xd0, 0x30, 0x30),
+                _ => ui.visuals().strong_text_color(),
+            };
+            ui.label(RichText::new(text).size(18.0).color(color));
+        }
+        if self
+            .about
+            .as_ref()
+            .is_some_and(|(k, _, _)| *k == GameKind::Ctf)
+        {
+            ui.label(
+                RichText::new(
+                    "Capture the Flag: no move may recreate an earlier board, so the value is \
+                     exact for this game's history (the boards played before), not for the \
+                     board alone.",
+                )
+                .weak(),
+            );
+        }
+        action
+    }
+}
