@@ -1222,13 +1222,7 @@ impl GuiApp {
     fn setup_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("New game");
         let mut kind = self.settings.kind();
-        egui::ComboBox::from_label("game")
-            .selected_text(kind.name())
-            .show_ui(ui, |ui| {
-                for k in GameKind::ALL {
-                    ui.selectable_value(&mut kind, k, k.name());
-                }
-            });
+        game_picker(ui, &mut kind);
         let (lo, hi) = kind.size_range();
         if kind != self.settings.kind() {
             self.settings.game = kind.name().into();
@@ -1672,4 +1666,15 @@ impl eframe::App for GuiApp {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.shutdown();
     }
+}
+
+/// A drop-down list of the three games, labelled "game".
+pub(crate) fn game_picker(ui: &mut egui::Ui, kind: &mut GameKind) {
+    egui::ComboBox::from_label("game")
+        .selected_text(kind.name())
+        .show_ui(ui, |ui| {
+            for k in GameKind::ALL {
+                ui.selectable_value(kind, k, k.name());
+            }
+        });
 }

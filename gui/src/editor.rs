@@ -172,13 +172,7 @@ impl Editor {
         ui.horizontal_wrapped(|ui| {
             ui.heading("Position editor");
             let mut kind = self.kind;
-            egui::ComboBox::from_label("game")
-                .selected_text(kind.name())
-                .show_ui(ui, |ui| {
-                    for k in GameKind::ALL {
-                        ui.selectable_value(&mut kind, k, k.name());
-                    }
-                });
+            crate::app::game_picker(ui, &mut kind);
             let (lo, hi) = kind.size_range();
             let mut size = if kind == self.kind {
                 self.size

@@ -2,10 +2,12 @@
 //! and from ours, the evaluation graph's points, the search tree explorer over a stored trace and
 //! over a live traced search, and analysis mode.
 
+mod common;
+
 use std::path::PathBuf;
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use common::engine_path;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
@@ -13,24 +15,6 @@ use engine::protocol::Score;
 use gui::analysis::{score_text, white_view};
 use gui::app::{Limit, Player};
 use gui::{GuiApp, Settings};
-
-fn engine_path() -> PathBuf {
-    static BUILD: Once = Once::new();
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../target/debug/engine"
-    ));
-    BUILD.call_once(|| {
-        if !path.is_file() {
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "-p", "engine", "--bin", "engine"])
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the engine failed");
-        }
-    });
-    path
-}
 
 fn engine(program: PathBuf, depth: u64) -> Player {
     Player {

@@ -5,34 +5,18 @@
 //! The engine tests need `target/debug/engine`; it is built with `cargo build -p engine` when
 //! missing.
 
+mod common;
+
 use std::path::PathBuf;
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use common::engine_path;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
 use gui::app::{Limit, Player};
 use gui::{GuiApp, Settings};
-
-fn engine_path() -> PathBuf {
-    static BUILD: Once = Once::new();
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../target/debug/engine"
-    ));
-    BUILD.call_once(|| {
-        if !path.is_file() {
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "-p", "engine", "--bin", "engine"])
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the engine failed");
-        }
-    });
-    path
-}
 
 fn human() -> Player {
     Player::default()

@@ -2,8 +2,8 @@
 //! squares clicked by their accessible labels, buttons by their text, our engine at
 //! `target/debug/engine` (built when missing).
 
-use std::path::PathBuf;
-use std::sync::Once;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use eframe::egui;
@@ -14,26 +14,9 @@ use gui::console::Role;
 use gui::solve::SolveState;
 use gui::{GuiApp, Settings};
 
-fn build_engine() {
-    static BUILD: Once = Once::new();
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../target/debug/engine"
-    ));
-    BUILD.call_once(|| {
-        if !path.is_file() {
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "-p", "engine", "--bin", "engine"])
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the engine failed");
-        }
-    });
-}
-
 /// The app with humans on both sides.
 fn harness(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
-    build_engine();
+    common::engine_path();
     let settings = Settings {
         game: kind.name().into(),
         size,
