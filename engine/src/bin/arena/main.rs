@@ -17,8 +17,12 @@ use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Match runner for engines that speak the protocol of protocol.md.
+///
+/// Plays matches, round robins and gauntlets of Oska, Hexapawn and Capture the Flag, refereed by
+/// the rules library, and checks engines against the protocol. Seed-shaped programs (board in,
+/// board out) play through `engine board-call`. See README.md, "The match runner".
 #[derive(Parser, Debug)]
-#[command(name = "arena", version, about)]
+#[command(name = "arena", version)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,

@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand};
 /// history list of such strings, most recent first. SIDE is w or b. Results are printed in the
 /// format of the input.
 #[derive(Parser, Debug)]
-#[command(name = "engine", version, about, long_about)]
+#[command(name = "engine", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
