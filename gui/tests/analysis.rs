@@ -5,9 +5,8 @@
 mod common;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
-use common::engine_path;
+use common::{engine_path, wait_for, write_script};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
@@ -38,31 +37,6 @@ fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness
         .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
     h.run_steps(2);
     h
-}
-
-fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&GuiApp) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "timed out waiting for {what}; status: {:?}, halted: {:?}",
-            h.state().message(),
-            h.state().halted()
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.run_steps(2);
-}
-
-fn write_script(name: &str, body: &str) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("gui-analysis-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("engine.sh");
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    path
 }
 
 #[test]

@@ -8,9 +8,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::engine_path;
+use common::{engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -60,32 +60,6 @@ fn click_move(h: &mut Harness<'static, GuiApp>, mv: &str) {
     let (from, to) = mv.split_at(split.expect("a move of two squares"));
     click(h, from);
     click(h, to);
-}
-
-/// Steps the app until `done` holds (real time passes: engines run on their own threads).
-fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&GuiApp) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {what}; status: {:?}, halted: {:?}",
-            h.state().message(),
-            h.state().halted()
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.run_steps(1);
-}
-
-fn write_script(name: &str, body: &str) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("gui-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("engine.sh");
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    path
 }
 
 #[test]

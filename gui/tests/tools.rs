@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
+use common::wait_for;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -32,20 +31,6 @@ fn harness(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
 
 fn click(h: &mut Harness<'static, GuiApp>, label: &str) {
     h.get_by_label(label).click();
-    h.run_steps(2);
-}
-
-fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&GuiApp) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "timed out waiting for {what}; status: {:?}",
-            h.state().message(),
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
     h.run_steps(2);
 }
 

@@ -1,7 +1,14 @@
-//! What the GUI tests share: our engine binary, built once if it is missing.
+//! What the GUI tests share: our engine binary (built once if it is missing), stepping the app
+//! until something happens, and fake engines written as shell scripts.
+
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use gui::GuiApp;
 
 /// The path of `target/debug/engine`, which is built (once per test binary) if it is missing.
 pub fn engine_path() -> PathBuf {
@@ -19,5 +26,33 @@ pub fn engine_path() -> PathBuf {
             assert!(status.success(), "building the engine failed");
         }
     });
+    path
+}
+
+/// Steps the app until `done` holds (real time passes: engines run on their own threads); fails
+/// after a minute, saying what it waited for.
+pub fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&GuiApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}; status: {:?}, halted: {:?}",
+            h.state().message(),
+            h.state().halted()
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+/// Writes an executable shell script (a fake engine) into a temporary folder of its own.
+pub fn write_script(name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("gui-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("engine.sh");
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     path
 }
