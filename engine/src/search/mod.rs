@@ -59,6 +59,22 @@ pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.
 const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
+/// One step of a selection sort of `moves` by `keys` (the same length): brings the move with
+/// the highest key among those from `i` on to `i` (the first of equal keys wins) and returns it.
+/// Moves are ordered lazily because a cutoff often comes after the first few.
+#[inline]
+pub(crate) fn pick_next(keys: &mut [u32], moves: &mut MoveList, i: usize) -> Move {
+    let mut pick = i;
+    for j in i + 1..keys.len() {
+        if keys[j] > keys[pick] {
+            pick = j;
+        }
+    }
+    keys.swap(i, pick);
+    moves.as_mut_slice().swap(i, pick);
+    moves.as_slice()[i]
+}
+
 /// A static evaluation: a score of the position for the side to move, without searching.
 pub trait Evaluate: Game {
     /// The score for the side to move: positive is good for it. Within [`EVAL_LIMIT`].
@@ -551,16 +567,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut best_move = None;
         let n = moves.len();
         for i in 0..n {
-            // Selection sort step: bring the best remaining move to i (stable: first wins ties).
-            let mut pick = i;
-            for j in i + 1..n {
-                if keys[j] > keys[pick] {
-                    pick = j;
-                }
-            }
-            keys.swap(i, pick);
-            moves.as_mut_slice().swap(i, pick);
-            let m = moves.as_slice()[i];
+            let m = pick_next(&mut keys[..n], &mut moves, i);
 
             if self.trace {
                 self.path.push(move_name(&pos, m));

@@ -351,15 +351,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         for i in 0..n {
-            let mut pick = i;
-            for j in i + 1..n {
-                if keys[j] > keys[pick] {
-                    pick = j;
-                }
-            }
-            keys.swap(i, pick);
-            moves.as_mut_slice().swap(i, pick);
-            let m = moves.as_slice()[i];
+            let m = super::pick_next(&mut keys[..n], &mut moves, i);
             let child = pos.play(m);
             let v = -self.prove(ctx, &child, ply + 1, -beta, -alpha);
             if self.aborted {

@@ -100,7 +100,7 @@ enum Command {
         /// The side to move: w or b.
         side: String,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256)]
+        #[arg(long, default_value_t = 64)]
         hash: usize,
         /// Threads sharing the table (Oska and Hexapawn; 1 is deterministic, more are faster but
         /// their node counts vary from run to run; the value is exact either way).
