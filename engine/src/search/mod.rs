@@ -59,6 +59,31 @@ pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.
 const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
+/// The ordering key of the moves whose place is fixed: the table move first, then captures, then
+/// the two killers; a pass last. `None` for the other moves, which the caller orders (by the
+/// history heuristic).
+#[inline]
+pub(crate) fn fixed_order_key<G: Game>(
+    pos: &G,
+    m: Move,
+    table_move: Option<Move>,
+    killers: &[Option<Move>; 2],
+) -> Option<u32> {
+    if Some(m) == table_move {
+        Some(u32::MAX)
+    } else if pos.is_capture(m) {
+        Some(u32::MAX - 1)
+    } else if Some(m) == killers[0] {
+        Some(u32::MAX - 2)
+    } else if Some(m) == killers[1] {
+        Some(u32::MAX - 3)
+    } else if m.is_pass() {
+        Some(0)
+    } else {
+        None
+    }
+}
+
 /// One step of a selection sort of `moves` by `keys` (the same length): brings the move with
 /// the highest key among those from `i` on to `i` (the first of equal keys wins) and returns it.
 /// Moves are ordered lazily because a cutoff often comes after the first few.
@@ -547,19 +572,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         let killers = self.killers[ply];
         let mut keys = [0u32; MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
-            *k = if Some(m) == table_move {
-                u32::MAX
-            } else if pos.is_capture(m) {
-                u32::MAX - 1
-            } else if Some(m) == killers[0] {
-                u32::MAX - 2
-            } else if Some(m) == killers[1] {
-                u32::MAX - 3
-            } else if m.is_pass() {
-                0
-            } else {
-                self.history[history_index(side, m)]
-            };
+            *k = fixed_order_key(&pos, m, table_move, &killers)
+                .unwrap_or_else(|| self.history[history_index(side, m)]);
         }
 
         let alpha0 = alpha;

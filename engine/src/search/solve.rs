@@ -325,21 +325,13 @@ impl<G: Game + Evaluate> Searcher<G> {
             &mut large[..n]
         };
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
-            *k = if Some(m) == table_move {
-                u32::MAX
-            } else if pos.is_capture(m) {
-                u32::MAX - 1
-            } else if Some(m) == killers[0] {
-                u32::MAX - 2
-            } else if Some(m) == killers[1] {
-                u32::MAX - 3
-            } else if m.is_pass() {
-                0
-            } else if self.skew != 0 {
-                (mix(key ^ self.skew ^ ((m.from as u64) << 8 | m.to as u64)) >> 40) as u32
-            } else {
-                self.history[history_index(side, m)]
-            };
+            *k = super::fixed_order_key(pos, m, table_move, &killers).unwrap_or_else(|| {
+                if self.skew != 0 {
+                    (mix(key ^ self.skew ^ ((m.from as u64) << 8 | m.to as u64)) >> 40) as u32
+                } else {
+                    self.history[history_index(side, m)]
+                }
+            });
         }
 
         if ply == 0 {
