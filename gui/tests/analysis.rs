@@ -4,40 +4,14 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{engine_path, wait_for, write_script};
+use common::{engine, engine_path, wait_for, write_script};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
 use engine::protocol::Score;
+use gui::GuiApp;
 use gui::analysis::{score_text, white_view};
-use gui::app::{Limit, Player};
-use gui::{GuiApp, Settings};
-
-fn engine(program: PathBuf, depth: u64) -> Player {
-    Player {
-        engine: true,
-        program: program.display().to_string(),
-        args: String::new(),
-        limit: Limit::Depth,
-        value: depth,
-    }
-}
-
-fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness<'static, GuiApp> {
-    let settings = Settings {
-        game: kind.name().into(),
-        size,
-        players: [white, black],
-        path: String::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size([1100.0, 760.0])
-        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
-    h.run_steps(2);
-    h
-}
+use gui::app::Player;
 
 #[test]
 fn scores_are_shown_from_whites_view() {
@@ -189,4 +163,9 @@ fn an_illegal_position_is_refused_with_the_rules_message() {
     assert!(!err.is_empty());
     assert_eq!(h.state().game().kind(), GameKind::Oska);
     assert!(h.state().game().is_empty());
+}
+
+/// The app for a game with these players, in this file's window size.
+fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness<'static, GuiApp> {
+    common::harness(kind, size, [white, black], [1100.0, 760.0])
 }

@@ -10,40 +10,16 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{engine_path, wait_for, write_script};
+use common::{engine, engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
-use gui::app::{Limit, Player};
-use gui::{GuiApp, Settings};
+use gui::GuiApp;
+use gui::app::Player;
 
 fn human() -> Player {
     Player::default()
-}
-
-fn engine(program: PathBuf, depth: u64) -> Player {
-    Player {
-        engine: true,
-        program: program.display().to_string(),
-        args: String::new(),
-        limit: Limit::Depth,
-        value: depth,
-    }
-}
-
-fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness<'static, GuiApp> {
-    let settings = Settings {
-        game: kind.name().into(),
-        size,
-        players: [white, black],
-        path: String::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size([1100.0, 720.0])
-        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
-    h.run_steps(2);
-    h
 }
 
 /// Clicks a square by its accessible label, then lets the app react.
@@ -278,4 +254,9 @@ fn flipping_turns_the_board_and_clicks_follow() {
     assert!(after.y > before.y, "a1 moved to the bottom");
     click_move(&mut h, "c1c2");
     assert_eq!(h.state().game().move_names(), ["c1c2"]);
+}
+
+/// The app for a game with these players, in this file's window size.
+fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness<'static, GuiApp> {
+    common::harness(kind, size, [white, black], [1100.0, 720.0])
 }

@@ -9,24 +9,14 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine::games::{GameKind, Piece, Side};
+use gui::GuiApp;
 use gui::console::Role;
 use gui::solve::SolveState;
-use gui::{GuiApp, Settings};
 
 /// The app with humans on both sides.
 fn harness(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
     common::engine_path();
-    let settings = Settings {
-        game: kind.name().into(),
-        size,
-        players: Default::default(),
-        path: String::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size([1200.0, 800.0])
-        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
-    h.run_steps(2);
-    h
+    common::harness(kind, size, Default::default(), [1200.0, 800.0])
 }
 
 fn click(h: &mut Harness<'static, GuiApp>, label: &str) {

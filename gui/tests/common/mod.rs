@@ -8,7 +8,9 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use gui::GuiApp;
+use engine::games::GameKind;
+use gui::app::{Limit, Player};
+use gui::{GuiApp, Settings};
 
 /// The path of `target/debug/engine`, which is built (once per test binary) if it is missing.
 pub fn engine_path() -> PathBuf {
@@ -55,4 +57,35 @@ pub fn write_script(name: &str, body: &str) -> PathBuf {
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     path
+}
+
+/// A player that is an engine program limited to `depth` plies.
+pub fn engine(program: PathBuf, depth: u64) -> Player {
+    Player {
+        engine: true,
+        program: program.display().to_string(),
+        args: String::new(),
+        limit: Limit::Depth,
+        value: depth,
+    }
+}
+
+/// The real app in a window of `window` points, set up for a game with these players.
+pub fn harness(
+    kind: GameKind,
+    size: usize,
+    players: [Player; 2],
+    window: [f32; 2],
+) -> Harness<'static, GuiApp> {
+    let settings = Settings {
+        game: kind.name().into(),
+        size,
+        players,
+        path: String::new(),
+    };
+    let mut h = Harness::builder()
+        .with_size(window)
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    h.run_steps(2);
+    h
 }
