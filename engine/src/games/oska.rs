@@ -12,19 +12,20 @@ use super::{
     Bits, Game, GameKind, Layout, Move, MoveList, Outcome, Piece, PositionError, Reason, Side, bit,
 };
 
-const NONE: u8 = u8::MAX;
+/// No square (off the board).
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// Precomputed geometry of one size.
-struct Tables {
-    layout: Layout,
+pub(crate) struct Tables {
+    pub(crate) layout: Layout,
     /// `step[side][dir][sq]`: the square one diagonal step forward (dir 0: x-1, dir 1: x+1).
-    step: [[[u8; 128]; 2]; 2],
+    pub(crate) step: [[[u8; 128]; 2]; 2],
     /// `jump[side][dir][sq]`: the square two steps forward in the same direction.
-    jump: [[[u8; 128]; 2]; 2],
+    pub(crate) jump: [[[u8; 128]; 2]; 2],
     /// `step_mask[side][sq]`: both step targets as bits.
-    step_mask: [[u128; 128]; 2],
+    pub(crate) step_mask: [[u128; 128]; 2],
     /// Squares of row 1 (White's home) and of the last row (Black's home).
-    home: [u128; 2],
+    pub(crate) home: [u128; 2],
 }
 
 fn row_lengths(n: usize) -> Vec<usize> {
@@ -83,8 +84,9 @@ fn build(n: usize) -> Tables {
 
 static TABLES: LazyLock<Vec<Tables>> = LazyLock::new(|| (4..=11).map(build).collect());
 
+/// The geometry of size `n`.
 #[inline]
-fn tables(n: usize) -> &'static Tables {
+pub(crate) fn tables(n: usize) -> &'static Tables {
     &TABLES[n - 4]
 }
 

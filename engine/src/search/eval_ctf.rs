@@ -1,86 +1,170 @@
-//! The Capture the Flag evaluator.
+//! The Capture the Flag evaluator: flag safety and the flag's race past the enemy pawns, fitted
+//! to exact game values.
 //!
 //! A side wins by taking the enemy flag, by taking every enemy pawn, by leaving the opponent
-//! without a move, or by walking its flag past every enemy pawn. The evaluator counts, for each
-//! side:
+//! without a move, or by walking its flag past every enemy pawn. The features, each from the
+//! side to move's view (own minus the opponent's where there are two sides):
 //!
-//! - material: every pawn is worth a base value, a little more the further it has advanced;
-//! - the flag race: how many rows the side's flag still has to travel to stand beyond every enemy
-//!   pawn (fewer is better; the flag may also walk while enemy pawns advance past it);
-//! - flag danger: enemy pawns standing next to the flag, where a jump could take it, are heavily
-//!   penalised, the more so when the landing square behind the flag is empty;
-//! - attack: own pawns close to the enemy flag (Manhattan distance) are a bonus;
-//! - mobility: a side with few moves risks being left without a move.
+//! - `tempo`: 1 (the side to move);
+//! - `pawns`: material; `advance`: rows the pawns have advanced;
+//! - `flag_to_go`: rows the opponent's flag still has to walk to stand past every pawn of the
+//!   side to move, minus the rows its own flag has to walk (an enemy pawn on the flag's row or
+//!   beyond still stops it);
+//! - `flag_race`: +1 when the side to move's flag needs no more moves than the opponent's (it
+//!   moves first), -1 otherwise;
+//! - `take_flag`: the side to move can take the enemy flag on this move (a pawn next to it with
+//!   the square behind it empty);
+//! - `flag_threats`: enemy pawns that could take the side to move's flag on their next move,
+//!   minus the same against the enemy flag;
+//! - `stoppers`: enemy pawns that still stand on or beyond the row of the side to move's flag
+//!   (they can still stop it), minus the same for the other flag;
+//! - `guards`: own pawns next to the own flag, minus the opponent's;
+//! - `attack`: how close the pawns stand to the enemy flag (for each pawn, 2N minus its distance,
+//!   summed), own minus the opponent's;
+//! - `takes`: enemy pawns the side to move can jump, minus own pawns the opponent can jump;
+//! - `mobility`: moves of the side minus the opponent's; `flag_room`: empty squares next to the
+//!   own flag minus next to the enemy flag.
 //!
-//! The score is the side to move's total minus the opponent's. It never searches.
+//! The history rule (no board may recur) is applied by the search along its line; a static
+//! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
+//! `engine tune`. It never searches.
 
-use super::Evaluate;
-use crate::games::{Bits, Ctf, Game, Side};
+use crate::games::layout::grid_offset;
+use crate::games::{Bits, Ctf, Game, Side, bit};
 
-const PAWN: i32 = 100;
-const ADVANCE: i32 = 4;
-const FLAG_ROW: i32 = 25;
-const DANGER: i32 = 120;
-const ATTACK: i32 = 8;
+/// The feature names, in order.
+pub const FEATURES: [&str; 13] = [
+    "tempo",
+    "pawns",
+    "advance",
+    "flag_to_go",
+    "flag_race",
+    "take_flag",
+    "flag_threats",
+    "stoppers",
+    "guards",
+    "attack",
+    "takes",
+    "mobility",
+    "flag_room",
+];
 
-impl Evaluate for Ctf {
-    fn evaluate(&self) -> i32 {
-        let n = self.size() as i32;
-        let me = self.side_to_move();
-        let mut score = [0i32; 2];
-        let occupied = self.pawn_bits(Side::White)
-            | self.pawn_bits(Side::Black)
-            | [Side::White, Side::Black]
-                .iter()
-                .filter_map(|&s| self.flag_square(s))
-                .fold(0u128, |a, f| a | (1u128 << f));
-        for side in [Side::White, Side::Black] {
-            let s = side.index();
-            let own = self.pawn_bits(side);
-            let opp = self.pawn_bits(side.opposite());
-            let enemy_flag = self.flag_square(side.opposite());
-            for sq in Bits(own) {
-                let (r, c) = ((sq as i32) / n, (sq as i32) % n);
-                let advanced = if side == Side::White { r } else { n - 1 - r };
-                score[s] += PAWN + ADVANCE * advanced;
-                if let Some(f) = enemy_flag {
-                    let (fr, fc) = ((f as i32) / n, (f as i32) % n);
-                    let dist = (fr - r).abs() + (fc - c).abs();
-                    score[s] += ATTACK * (2 * n - dist).max(0) / 2;
-                }
-            }
-            if let Some(f) = self.flag_square(side) {
-                let (fr, fc) = ((f as i32) / n, (f as i32) % n);
-                // Rows to go until strictly past every enemy pawn.
-                let to_go = match side {
-                    Side::White => Bits(opp)
-                        .map(|p| p as i32 / n)
-                        .max()
-                        .map_or(0, |m| (m + 1 - fr).max(0)),
-                    Side::Black => Bits(opp)
-                        .map(|p| p as i32 / n)
-                        .min()
-                        .map_or(0, |m| (fr - m + 1).max(0)),
-                };
-                score[s] -= FLAG_ROW * to_go;
-                // Enemy pawns next to the flag that could jump it (enemy pawns move towards our
-                // home row or sideways, never away from it).
-                let enemy_dir = if side == Side::White { -1 } else { 1 };
-                for (dr, dc) in [(enemy_dir, 0), (0, 1), (0, -1)] {
-                    // The attacker stands at flag - (dr, dc) and lands at flag + (dr, dc).
-                    let (ar, ac) = (fr - dr, fc - dc);
-                    let (lr, lc) = (fr + dr, fc + dc);
-                    let on = |r: i32, c: i32| r >= 0 && c >= 0 && r < n && c < n;
-                    if on(ar, ac) && opp & (1u128 << (ar * n + ac)) != 0 {
-                        score[s] -= DANGER / 3;
-                        if on(lr, lc) && occupied & (1u128 << (lr * n + lc)) == 0 {
-                            score[s] -= DANGER;
-                        }
-                    }
+/// The pawn directions of a side: forward, left, right, as (row, column) steps.
+fn pawn_dirs(side: Side) -> [(isize, isize); 3] {
+    let f = if side == Side::White { 1 } else { -1 };
+    [(f, 0), (0, -1), (0, 1)]
+}
+
+#[derive(Default, Clone, Copy)]
+struct SideInfo {
+    pawns: i32,
+    advance: i32,
+    /// Rows the flag must walk to stand past every enemy pawn.
+    flag_to_go: i32,
+    /// Enemy pawns on or beyond the flag's row.
+    stoppers: i32,
+    /// This side's pawns that can take the enemy flag now.
+    flag_takers: i32,
+    guards: i32,
+    attack: i32,
+    /// Enemy pawns this side can jump.
+    takes: i32,
+    moves: i32,
+    flag_room: i32,
+}
+
+fn side_info(pos: &Ctf, side: Side) -> SideInfo {
+    let n = pos.size();
+    let own = pos.pawn_bits(side);
+    let opp = pos.pawn_bits(side.opposite());
+    let flags = [Side::White, Side::Black]
+        .into_iter()
+        .filter_map(|s| pos.flag_square(s))
+        .fold(0u128, |a, f| a | bit(f));
+    let occupied = own | opp | flags;
+    let enemy_flag = pos.flag_square(side.opposite());
+    let enemy_pieces = opp | enemy_flag.map_or(0, bit);
+    let mut info = SideInfo::default();
+    for sq in Bits(own) {
+        info.pawns += 1;
+        info.advance += super::eval::advanced(side, sq / n, n);
+        if let Some(f) = enemy_flag {
+            let dist = (sq / n).abs_diff(f / n) + (sq % n).abs_diff(f % n);
+            info.attack += (2 * n) as i32 - dist as i32;
+        }
+        for (dr, dc) in pawn_dirs(side) {
+            let Some(to) = grid_offset(n, sq, dr, dc) else {
+                continue;
+            };
+            if occupied & bit(to) == 0 {
+                info.moves += 1;
+            } else if enemy_pieces & bit(to) != 0
+                && let Some(land) = grid_offset(n, sq, 2 * dr, 2 * dc)
+                && occupied & bit(land) == 0
+            {
+                info.moves += 1;
+                if Some(to) == enemy_flag {
+                    info.flag_takers += 1;
+                } else {
+                    info.takes += 1;
                 }
             }
         }
-        let (m, o) = (me.index(), me.opposite().index());
-        score[m] - score[o]
     }
+    if let Some(f) = pos.flag_square(side) {
+        let fr = (f / n) as i32;
+        for (dr, dc) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            if let Some(s) = grid_offset(n, f, dr, dc) {
+                if occupied & bit(s) == 0 {
+                    info.moves += 1;
+                    info.flag_room += 1;
+                } else if own & bit(s) != 0 {
+                    info.guards += 1;
+                }
+            }
+        }
+        for p in Bits(opp) {
+            let pr = (p / n) as i32;
+            let ahead = match side {
+                Side::White => pr >= fr,
+                Side::Black => pr <= fr,
+            };
+            if ahead {
+                info.stoppers += 1;
+                let need = match side {
+                    Side::White => pr + 1 - fr,
+                    Side::Black => fr - pr + 1,
+                };
+                info.flag_to_go = info.flag_to_go.max(need);
+            }
+        }
+    }
+    info
+}
+
+/// Rows `side`'s flag still has to walk to stand past every enemy pawn (the plain race count).
+pub fn flag_to_go(pos: &Ctf, side: Side) -> i32 {
+    side_info(pos, side).flag_to_go
+}
+
+/// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
+pub fn features(pos: &Ctf) -> [i32; 13] {
+    let me_side = pos.side_to_move();
+    let me = side_info(pos, me_side);
+    let op = side_info(pos, me_side.opposite());
+    [
+        1,
+        me.pawns - op.pawns,
+        me.advance - op.advance,
+        op.flag_to_go - me.flag_to_go,
+        if me.flag_to_go <= op.flag_to_go { 1 } else { -1 },
+        i32::from(me.flag_takers > 0),
+        op.flag_takers - me.flag_takers,
+        me.stoppers - op.stoppers,
+        me.guards - op.guards,
+        me.attack - op.attack,
+        me.takes - op.takes,
+        me.moves - op.moves,
+        me.flag_room - op.flag_room,
+    ]
 }

@@ -1,72 +1,153 @@
-//! The Hexapawn evaluator.
+//! The Hexapawn evaluator: races of passed pawns, threats and blocked files, fitted to exact
+//! game values.
 //!
-//! Hexapawn is decided by the first pawn to reach the far row, by running the opponent out of
-//! pawns, or by leaving it without a move. The evaluator counts, for each side:
+//! Hexapawn is won by the first pawn to reach the far row, by taking every enemy pawn, or by
+//! leaving the opponent without a move. The features, each from the side to move's view (own
+//! minus the opponent's where there are two sides):
 //!
-//! - material: every pawn is worth a base value, plus a bonus growing with the square of how far
-//!   it has advanced (a pawn one step from the far row is a grave threat);
-//! - passed pawns: a pawn with no enemy pawn ahead of it on its own or a neighbouring column can
-//!   only be stopped by a capture; it gets a large bonus;
-//! - the race: if the side to move has a passed pawn at least as close to promotion as the
-//!   opponent's closest passed pawn, it wins the race (it moves first), and the other way round.
+//! - `tempo`: 1 (the side to move);
+//! - `pawns`: material;
+//! - `advance`, `advance2`: rows advanced by all pawns, and the sum of their squares (a pawn near
+//!   the far row is worth much more than one at home);
+//! - `passed`: pawns with no enemy pawn ahead on their own or a neighbouring column; nothing can
+//!   stop them any more;
+//! - `race`: +1 when the side to move's nearest passed pawn arrives no later than the opponent's
+//!   (it moves first), -1 when the opponent's arrives first, 0 without passed pawns;
+//! - `win_next`: the side to move has a pawn one row from the far row that can move (it wins on
+//!   this move);
+//! - `threats`: the opponent's pawns one row from the far row that can move next turn;
+//! - `attacked`: own pawns an enemy pawn can take, minus enemy pawns the side to move can take;
+//! - `blocked`: own pawns facing an enemy pawn head-on with nothing to take (own minus the
+//!   opponent's): locked files;
+//! - `mobility`: moves of the side minus the opponent's; `few_moves`: 1 when the side to move has
+//!   at most one move (no-move danger: a side without a move has lost), minus the same for the
+//!   opponent.
 //!
-//! Mobility and capture threats were tried and made play worse against a material count (in
-//! Hexapawn having moves is not always an asset), so they are left out.
-//!
-//! The score is the side to move's total minus the opponent's. It never searches.
+//! The weights come from `weights_hexapawn.rs`, fitted by `engine tune`. It never searches.
 
-use super::Evaluate;
-use crate::games::{Bits, Game, Hexapawn, Side};
+use crate::games::{Bits, Game, Hexapawn, Side, bit};
 
-const PAWN: i32 = 100;
-const ADVANCE2: i32 = 8;
-const PASSED: i32 = 20;
-const RACE: i32 = 2000;
+/// The feature names, in order.
+pub const FEATURES: [&str; 12] = [
+    "tempo",
+    "pawns",
+    "advance",
+    "advance2",
+    "passed",
+    "race",
+    "win_next",
+    "threats",
+    "attacked",
+    "blocked",
+    "mobility",
+    "few_moves",
+];
 
-impl Evaluate for Hexapawn {
-    fn evaluate(&self) -> i32 {
-        let n = self.size();
-        let me = self.side_to_move();
-        let mut score = [0i32; 2];
-        let mut closest_passed = [i32::MAX; 2];
-        for side in [Side::White, Side::Black] {
-            let own = self.bits(side);
-            let opp = self.bits(side.opposite());
-            let s = side.index();
-            for sq in Bits(own) {
-                let (r, c) = ((sq / n) as i32, (sq % n) as i32);
-                let dir = if side == Side::White { 1 } else { -1 };
-                let advanced = if side == Side::White {
-                    r
-                } else {
-                    n as i32 - 1 - r
-                };
-                let to_go = n as i32 - 1 - advanced;
-                score[s] += PAWN + ADVANCE2 * advanced * advanced;
-                // Passed: no enemy pawn ahead on this or a neighbouring column.
-                let mut passed = true;
-                for sq2 in Bits(opp) {
-                    let (r2, c2) = ((sq2 / n) as i32, (sq2 % n) as i32);
-                    if (c2 - c).abs() <= 1 && (r2 - r) * dir > 0 {
-                        passed = false;
-                        break;
-                    }
-                }
-                if passed {
-                    score[s] += PASSED + 10 * advanced;
-                    closest_passed[s] = closest_passed[s].min(to_go);
+#[derive(Default, Clone, Copy)]
+struct SideInfo {
+    pawns: i32,
+    advance: i32,
+    advance2: i32,
+    passed: i32,
+    /// Rows the nearest passed pawn still has to go (`i32::MAX` without one).
+    nearest_passed: i32,
+    /// Rows the most advanced pawn still has to go.
+    nearest: i32,
+    /// Pawns one row from the far row that can move.
+    about_to_win: i32,
+    /// Enemy pawns this side can take.
+    takes: i32,
+    blocked: i32,
+    moves: i32,
+}
+
+fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
+    let n = pos.size();
+    let own = pos.bits(side);
+    let opp = pos.bits(side.opposite());
+    let empty = !(own | opp);
+    let mut info = SideInfo {
+        nearest_passed: i32::MAX,
+        nearest: i32::MAX,
+        ..SideInfo::default()
+    };
+    let dir: isize = if side == Side::White { 1 } else { -1 };
+    let mut taken = 0u128;
+    for sq in Bits(own) {
+        let (r, c) = (sq / n, sq % n);
+        let adv = super::eval::advanced(side, r, n);
+        let to_go = n as i32 - 1 - adv;
+        info.pawns += 1;
+        info.advance += adv;
+        info.advance2 += adv * adv;
+        info.nearest = info.nearest.min(to_go);
+        let passed = Bits(opp).all(|o| {
+            let (r2, c2) = ((o / n) as isize, (o % n) as isize);
+            (c2 - c as isize).abs() > 1 || (r2 - r as isize) * dir <= 0
+        });
+        if passed {
+            info.passed += 1;
+            info.nearest_passed = info.nearest_passed.min(to_go);
+        }
+        if to_go == 0 {
+            continue;
+        }
+        let fr = (r as isize + dir) as usize;
+        let ahead = fr * n + c;
+        let mut moves = 0;
+        if empty & bit(ahead) != 0 {
+            moves += 1;
+        }
+        for dc in [-1isize, 1] {
+            let cc = c as isize + dc;
+            if cc >= 0 && (cc as usize) < n {
+                let t = fr * n + cc as usize;
+                if opp & bit(t) != 0 {
+                    moves += 1;
+                    taken |= bit(t);
                 }
             }
         }
-        let (m, o) = (me.index(), me.opposite().index());
-        let mut total = score[m] - score[o];
-        // A passed pawn cannot be stopped: the first to arrive wins (the side to move on ties).
-        let (a, b) = (closest_passed[m], closest_passed[o]);
-        if a != i32::MAX && a <= b {
-            total += RACE - 50 * a;
-        } else if b != i32::MAX && b < a {
-            total -= RACE - 50 * b;
+        if moves == 0 && opp & bit(ahead) != 0 {
+            info.blocked += 1;
         }
-        total
+        if moves > 0 && to_go == 1 {
+            info.about_to_win += 1;
+        }
+        info.moves += moves;
     }
+    info.takes = taken.count_ones() as i32;
+    info
+}
+
+/// The rows the most advanced pawn of `side` still has to go (the plain race count).
+pub fn closest(pos: &Hexapawn, side: Side) -> i32 {
+    let i = side_info(pos, side);
+    if i.pawns == 0 { pos.size() as i32 } else { i.nearest }
+}
+
+/// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
+pub fn features(pos: &Hexapawn) -> [i32; 12] {
+    let me_side = pos.side_to_move();
+    let me = side_info(pos, me_side);
+    let op = side_info(pos, me_side.opposite());
+    let race = match (me.nearest_passed, op.nearest_passed) {
+        (a, b) if a != i32::MAX && a <= b => 1,
+        (_, b) if b != i32::MAX => -1,
+        _ => 0,
+    };
+    [
+        1,
+        me.pawns - op.pawns,
+        me.advance - op.advance,
+        me.advance2 - op.advance2,
+        me.passed - op.passed,
+        race,
+        i32::from(me.about_to_win > 0),
+        op.about_to_win,
+        op.takes - me.takes,
+        me.blocked - op.blocked,
+        me.moves - op.moves,
+        i32::from(me.moves <= 1) - i32::from(op.moves <= 1),
+    ]
 }

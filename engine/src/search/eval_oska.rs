@@ -1,110 +1,175 @@
-//! The Oska evaluator.
+//! The Oska evaluator: features of the race home, fitted to exact game values.
 //!
-//! Oska is a race with a twist: a side wins when all its *remaining* pieces stand on the far row,
-//! so a piece is worth having (it can capture, block and cannot be eliminated) but every piece is
-//! also one more that has to make the trip. The evaluator weighs, for each side:
+//! Oska is won by the side whose remaining pieces all stand on the far row first, so it is above
+//! all a race, and a capture is a mixed blessing: it removes a piece the opponent would have had
+//! to bring home, which *shortens* the opponent's race. The features, each from the side to
+//! move's view (own minus the opponent's where there are two sides):
 //!
-//! - every piece, and more for an advanced one: a piece is worth a base value plus a bonus per row
-//!   it has advanced, so trading a back piece for an advanced one is good;
-//! - the race: the number of single steps the side still needs to bring every piece home; a side
-//!   that needs fewer steps than the opponent is winning the race;
-//! - pieces already home are a good thing but are out of play (they can neither move nor capture);
-//! - threats: an opponent piece that the side to move can jump now is worth part of a piece to
-//!   it, and a piece of the side to move that the opponent could jump is a liability;
-//! - mobility: a side with few moves risks passing.
+//! - `tempo`: 1 (the side to move moves first, which wins a tied race);
+//! - `race`: the single steps the opponent still needs to bring all its remaining pieces home,
+//!   minus the steps the side to move needs;
+//! - `race_lead`: +1 when the side to move is at least level in that race (it moves first), -1
+//!   when it is behind;
+//! - `pure_race`: `race_lead` again, but only once the two sides have passed each other (no piece
+//!   can meet an enemy piece any more): then the race decides the game and nothing else counts;
+//! - `pieces`: material; worth having (a piece can block and capture) but every piece is one
+//!   more to bring home;
+//! - `jumps`: enemy pieces the side to move can jump now, and `exposed`: its own pieces that the
+//!   opponent could jump on its move;
+//! - `capture_swing`: the best race change the side to move can get from a capture now (the jump
+//!   gains a row for the jumper, the victim's remaining steps are taken off the opponent's race);
+//! - `mobility`: moves the side has minus the opponent's;
+//! - `blocked`: pieces, not yet home, that cannot move (own minus the opponent's);
+//! - `must_pass`: -1 when the side to move has no move (it must pass and loses a tempo), +1 when
+//!   the opponent has none;
+//! - `home`: pieces already home (own minus the opponent's): they are out of play;
+//! - `count_rule`: piece difference when both sides are one piece from being all home, where
+//!   the both-home count rule can decide.
 //!
-//! The score is the side to move's total minus the opponent's. It never searches.
+//! The weights come from `weights_oska.rs`, fitted by `engine tune`. It never searches.
 
-use super::Evaluate;
-use crate::games::{Game, Oska, Side, bit};
+use crate::games::oska::{NONE, tables};
+use crate::games::{Bits, Game, Oska, Side, bit};
 
-const PIECE: i32 = 100;
-const ADVANCE: i32 = 8;
-const RACE: i32 = 3;
-const THREAT: i32 = 35;
-const MOBILITY: i32 = 3;
+/// The feature names, in order.
+pub const FEATURES: [&str; 13] = [
+    "tempo",
+    "race",
+    "race_lead",
+    "pure_race",
+    "pieces",
+    "jumps",
+    "exposed",
+    "capture_swing",
+    "mobility",
+    "blocked",
+    "must_pass",
+    "home",
+    "count_rule",
+];
 
-impl Evaluate for Oska {
-    fn evaluate(&self) -> i32 {
-        let layout = self.layout();
-        let rows = layout.rows();
-        let me = self.side_to_move();
-        let mut score = [0i32; 2];
-        let mut steps = [0i32; 2];
-        let mut mobility = [0i32; 2];
-        let mut hanging = [0i32; 2];
-        for side in [Side::White, Side::Black] {
-            let own = self.bits(side);
-            let opp = self.bits(side.opposite());
-            let empty = layout.mask() & !(own | opp);
-            let s = side.index();
-            for sq in crate::games::Bits(own) {
-                let (r, c) = layout.coords(sq);
-                let advanced = match side {
-                    Side::White => r,
-                    Side::Black => rows - 1 - r,
-                } as i32;
-                let to_go = rows as i32 - 1 - advanced;
-                score[s] += PIECE + ADVANCE * advanced;
-                steps[s] += to_go;
-                if to_go == 0 {
-                    continue;
-                }
-                // Diagonal neighbours one row forward, and the squares two rows on.
-                let fwd = |dr: i32| -> isize {
-                    match side {
-                        Side::White => r as isize + dr as isize,
-                        Side::Black => r as isize - dr as isize,
-                    }
-                };
-                for dx in [-1i32, 1] {
-                    let Some(step) = diag(layout, r, c, fwd(1), dx) else {
-                        continue;
-                    };
-                    if empty & bit(step) != 0 {
-                        mobility[s] += 1;
-                    } else if opp & bit(step) != 0 {
-                        let (r1, c1) = layout.coords(step);
-                        if let Some(land) = diag(layout, r1, c1, fwd(2), dx)
-                            && empty & bit(land) != 0
-                        {
-                            mobility[s] += 1;
-                            // The opponent's piece on `step` is hanging to `side`.
-                            hanging[side.opposite().index()] += 1;
-                        }
-                    }
+/// What one side's pieces look like.
+#[derive(Default, Clone, Copy)]
+struct SideInfo {
+    /// Single steps to bring every piece home.
+    steps: i32,
+    pieces: i32,
+    home: i32,
+    moves: i32,
+    blocked: i32,
+    /// Enemy pieces this side can jump now.
+    jumps: i32,
+    /// The best race change a capture of this side gives: rows gained by the jumper (one more
+    /// than a step) plus the victim's steps taken off... counted for the capturer (negative when
+    /// the victim had far to go).
+    best_swing: i32,
+    /// The least advanced non-home piece's row, as rows advanced (for the contact test).
+    rearmost: i32,
+    /// The most advanced non-home piece's advance.
+    foremost: i32,
+}
+
+fn side_info(pos: &Oska, side: Side) -> SideInfo {
+    let t = tables(pos.size());
+    let rows = t.layout.rows();
+    let own = pos.bits(side);
+    let opp = pos.bits(side.opposite());
+    let empty = t.layout.mask() & !(own | opp);
+    let s = side.index();
+    let goal = t.home[1 - s];
+    let mut info = SideInfo {
+        best_swing: i32::MIN,
+        rearmost: i32::MAX,
+        foremost: i32::MIN,
+        ..SideInfo::default()
+    };
+    let to_go = |sq: usize, who: Side| {
+        let r = t.layout.coords(sq).0;
+        match who {
+            Side::White => (rows - 1 - r) as i32,
+            Side::Black => r as i32,
+        }
+    };
+    for sq in Bits(own) {
+        info.pieces += 1;
+        if goal & bit(sq) != 0 {
+            info.home += 1;
+            continue;
+        }
+        let go = to_go(sq, side);
+        info.steps += go;
+        let adv = rows as i32 - 1 - go;
+        info.rearmost = info.rearmost.min(adv);
+        info.foremost = info.foremost.max(adv);
+        let mut moves = 0;
+        for d in 0..2 {
+            let to = t.step[s][d][sq];
+            if to == NONE {
+                continue;
+            }
+            if empty & bit(to as usize) != 0 {
+                moves += 1;
+            } else if opp & bit(to as usize) != 0 {
+                let j = t.jump[s][d][sq];
+                if j != NONE && empty & bit(j as usize) != 0 {
+                    moves += 1;
+                    info.jumps += 1;
+                    // The jumper saves a step; the victim's steps leave the opponent's race.
+                    let victim = to_go(to as usize, side.opposite());
+                    info.best_swing = info.best_swing.max(1 - victim);
                 }
             }
         }
-        let (m, o) = (me.index(), me.opposite().index());
-        let mut total = score[m] - score[o];
-        total += RACE * (steps[o] - steps[m]);
-        total += MOBILITY * (mobility[m] - mobility[o]);
-        // The side to move can take one hanging piece now; its own hanging pieces are at risk.
-        total += THREAT * i32::from(hanging[o] > 0) - THREAT / 2 * hanging[m].min(2);
-        total
+        info.moves += moves;
+        if moves == 0 {
+            info.blocked += 1;
+        }
     }
+    info
 }
 
-/// The square one row on (row `to_row`) from (r, c), moving diagonally towards `dx` (half-square
-/// steps of the rules' geometry), if it exists.
-fn diag(
-    layout: &crate::games::Layout,
-    r: usize,
-    c: usize,
-    to_row: isize,
-    dx: i32,
-) -> Option<usize> {
-    if to_row < 0 || to_row as usize >= layout.rows() {
-        return None;
-    }
-    let len = layout.row_len(r) as i32;
-    let x = 2 * c as i32 - (len - 1) + dx;
-    let nlen = layout.row_len(to_row as usize) as i32;
-    let twice = x + nlen - 1;
-    if twice < 0 || twice % 2 != 0 {
-        return None;
-    }
-    let nc = (twice / 2) as usize;
-    layout.square_at(to_row as usize, nc)
+/// The single steps `side` still needs to bring every piece home (the plain race count).
+pub fn steps(pos: &Oska, side: Side) -> i32 {
+    side_info(pos, side).steps
+}
+
+/// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
+pub fn features(pos: &Oska) -> [i32; 13] {
+    let me_side = pos.side_to_move();
+    let me = side_info(pos, me_side);
+    let op = side_info(pos, me_side.opposite());
+    let race = op.steps - me.steps;
+    let lead = if race >= 0 { 1 } else { -1 };
+    // Contact is possible while some piece of a side is still behind (in its own direction)
+    // an enemy piece: white advance a and black advance b on the same board meet when
+    // a + b < rows - 1.
+    let rows = pos.layout().rows() as i32;
+    let contact = me.rearmost != i32::MAX
+        && op.rearmost != i32::MAX
+        && me.rearmost + op.rearmost < rows - 1;
+    let pure = if contact { 0 } else { lead };
+    let swing = if me.jumps > 0 { me.best_swing } else { 0 };
+    let must_pass = i32::from(op.moves == 0 && op.pieces > op.home)
+        - i32::from(me.moves == 0 && me.pieces > me.home);
+    let near_done = |i: &SideInfo| i.pieces - i.home <= 1;
+    let count_rule = if near_done(&me) && near_done(&op) {
+        me.pieces - op.pieces
+    } else {
+        0
+    };
+    [
+        1,
+        race,
+        lead,
+        pure,
+        me.pieces - op.pieces,
+        me.jumps,
+        op.jumps,
+        swing,
+        me.moves - op.moves,
+        me.blocked - op.blocked,
+        must_pass,
+        me.home - op.home,
+        count_rule,
+    ]
 }

@@ -29,12 +29,17 @@
 //!
 //! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
 
+pub mod eval;
 pub mod eval_ctf;
 pub mod eval_hexapawn;
 pub mod eval_oska;
+pub mod legacy;
 mod solve;
 pub mod trace;
 mod tt;
+pub mod weights_ctf;
+pub mod weights_hexapawn;
+pub mod weights_oska;
 
 use std::fmt;
 use std::sync::Arc;
@@ -44,6 +49,7 @@ use std::time::{Duration, Instant};
 use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
+pub use eval::{EvalKind, Evaluate, material};
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
@@ -98,12 +104,6 @@ pub(crate) fn pick_next(keys: &mut [u32], moves: &mut MoveList, i: usize) -> Mov
     keys.swap(i, pick);
     moves.as_mut_slice().swap(i, pick);
     moves.as_slice()[i]
-}
-
-/// A static evaluation: a score of the position for the side to move, without searching.
-pub trait Evaluate: Game {
-    /// The score for the side to move: positive is good for it. Within [`EVAL_LIMIT`].
-    fn evaluate(&self) -> i32;
 }
 
 /// A search score from the side to move's view.
@@ -684,11 +684,4 @@ fn from_table(v: i32, ply: usize) -> i32 {
     } else {
         v
     }
-}
-
-/// A material count: own pieces minus the opponent's, 100 each (the baseline evaluators are
-/// measured against).
-pub fn material<G: Game>(pos: &G) -> i32 {
-    let me = pos.side_to_move();
-    100 * (pos.piece_count(me) as i32 - pos.piece_count(me.opposite()) as i32)
 }

@@ -1,0 +1,242 @@
+//! Static evaluators: the tuned one of each game, the first version's (`legacy`), and the classic
+//! evaluators of the seed assignments, kept as sparring partners.
+//!
+//! Every evaluator scores a position for the side to move without searching. The tuned evaluators
+//! are linear: a game computes a vector of *features* (each from the side to move's view, so the
+//! colour-mirrored position gets the same vector), and the score is their dot product with
+//! weights fitted to exact game values by `engine tune` (see `crate::tuning`). The weights live in
+//! `weights_*.rs`, written by that command.
+
+use std::fmt;
+
+use super::{EVAL_LIMIT, legacy};
+use crate::games::{Ctf, Game, Hexapawn, Oska, Side};
+
+/// Which static evaluator a search uses (the `Evaluator` option of the protocol).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EvalKind {
+    /// The game's tuned evaluator (the default).
+    #[default]
+    Tuned,
+    /// The first version's hand-weighted evaluator.
+    Legacy,
+    /// Classic: own pieces minus the opponent's, 100 each.
+    Material,
+    /// Classic: material plus 10 a row for every row a pawn has advanced.
+    ClassicAdvance,
+    /// Classic: a plain race count (Oska: the single steps each side still needs to bring every
+    /// piece home; Hexapawn: material and the rows the most advanced pawn still has to go;
+    /// Capture the Flag: material and the rows the flag still has to go past every enemy pawn).
+    ClassicRace,
+}
+
+impl EvalKind {
+    /// Every evaluator, the default first.
+    pub const ALL: [EvalKind; 5] = [
+        EvalKind::Tuned,
+        EvalKind::Legacy,
+        EvalKind::Material,
+        EvalKind::ClassicAdvance,
+        EvalKind::ClassicRace,
+    ];
+
+    /// The name used by the protocol and the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalKind::Tuned => "tuned",
+            EvalKind::Legacy => "legacy",
+            EvalKind::Material => "material",
+            EvalKind::ClassicAdvance => "classic-advance",
+            EvalKind::ClassicRace => "classic-race",
+        }
+    }
+
+    /// Parses a name of [`EvalKind::name`] (any case).
+    pub fn parse(text: &str) -> Result<EvalKind, String> {
+        let t = text.trim().to_ascii_lowercase();
+        EvalKind::ALL
+            .into_iter()
+            .find(|k| k.name() == t)
+            .ok_or_else(|| {
+                let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown evaluator '{}': expected one of {}",
+                    text.trim(),
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// The evaluation function of this kind for game `G`.
+    pub fn function<G: Evaluate>(self) -> fn(&G) -> i32 {
+        match self {
+            EvalKind::Tuned => <G as Evaluate>::evaluate,
+            EvalKind::Legacy => <G as Evaluate>::legacy,
+            EvalKind::Material => material::<G>,
+            EvalKind::ClassicAdvance => classic_advance::<G>,
+            EvalKind::ClassicRace => classic_race::<G>,
+        }
+    }
+}
+
+impl fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A static evaluation: a score of the position for the side to move, without searching.
+pub trait Evaluate: Game {
+    /// The names of the tuned evaluator's features, in the order of [`Evaluate::features`].
+    const FEATURE_NAMES: &'static [&'static str];
+
+    /// The tuned evaluator's features, from the side to move's view; `out` has
+    /// `FEATURE_NAMES.len()` slots.
+    fn features(&self, out: &mut [i32]);
+
+    /// The tuned evaluator's weights, in the order of [`Evaluate::FEATURE_NAMES`].
+    fn weights() -> &'static [i32];
+
+    /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`].
+    fn evaluate(&self) -> i32;
+
+    /// The first version's evaluator.
+    fn legacy(&self) -> i32;
+
+    /// The plain race count of a side for [`EvalKind::ClassicRace`]: how far it still is from
+    /// winning the race (smaller is better).
+    fn race_steps(&self, side: Side) -> i32;
+}
+
+/// The dot product of features and weights, clamped to the evaluation range.
+#[inline]
+pub fn dot(features: &[i32], weights: &[i32]) -> i32 {
+    let s: i64 = features
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| i64::from(f) * i64::from(w))
+        .sum();
+    s.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+}
+
+/// A material count: own pieces minus the opponent's, 100 each (flags count as pieces in Capture
+/// the Flag, but a side always has its flag while the game goes on).
+pub fn material<G: Game>(pos: &G) -> i32 {
+    let me = pos.side_to_move();
+    100 * (pos.piece_count(me) as i32 - pos.piece_count(me.opposite()) as i32)
+}
+
+/// The rows a pawn of `side` on row `r` (of `rows`) has advanced from its home row.
+#[inline]
+pub(crate) fn advanced(side: Side, r: usize, rows: usize) -> i32 {
+    match side {
+        Side::White => r as i32,
+        Side::Black => (rows - 1 - r) as i32,
+    }
+}
+
+/// Material plus 10 for every row each pawn (not a flag) has advanced.
+pub fn classic_advance<G: Game>(pos: &G) -> i32 {
+    let layout = pos.layout();
+    let me = pos.side_to_move();
+    let mut score = material(pos);
+    for sq in 0..layout.squares() {
+        if let Some(p) = pos.piece_at(sq)
+            && !p.is_flag()
+        {
+            let a = 10 * advanced(p.side(), layout.coords(sq).0, layout.rows());
+            score += if p.side() == me { a } else { -a };
+        }
+    }
+    score
+}
+
+/// The plain race count: 10 for every step the opponent still needs beyond the side to move's
+/// (Oska), plus material in Hexapawn and Capture the Flag.
+pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
+    let me = pos.side_to_move();
+    let race = 10 * (pos.race_steps(me.opposite()) - pos.race_steps(me));
+    if G::KIND == crate::games::GameKind::Oska {
+        race
+    } else {
+        material(pos) + 3 * race
+    }
+}
+
+impl Evaluate for Oska {
+    const FEATURE_NAMES: &'static [&'static str] = &super::eval_oska::FEATURES;
+
+    fn features(&self, out: &mut [i32]) {
+        out.copy_from_slice(&super::eval_oska::features(self));
+    }
+
+    fn weights() -> &'static [i32] {
+        &super::weights_oska::WEIGHTS
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        dot(&super::eval_oska::features(self), &super::weights_oska::WEIGHTS)
+    }
+
+    fn legacy(&self) -> i32 {
+        legacy::oska::evaluate(self)
+    }
+
+    fn race_steps(&self, side: Side) -> i32 {
+        super::eval_oska::steps(self, side)
+    }
+}
+
+impl Evaluate for Hexapawn {
+    const FEATURE_NAMES: &'static [&'static str] = &super::eval_hexapawn::FEATURES;
+
+    fn features(&self, out: &mut [i32]) {
+        out.copy_from_slice(&super::eval_hexapawn::features(self));
+    }
+
+    fn weights() -> &'static [i32] {
+        &super::weights_hexapawn::WEIGHTS
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        dot(
+            &super::eval_hexapawn::features(self),
+            &super::weights_hexapawn::WEIGHTS,
+        )
+    }
+
+    fn legacy(&self) -> i32 {
+        legacy::hexapawn::evaluate(self)
+    }
+
+    fn race_steps(&self, side: Side) -> i32 {
+        super::eval_hexapawn::closest(self, side)
+    }
+}
+
+impl Evaluate for Ctf {
+    const FEATURE_NAMES: &'static [&'static str] = &super::eval_ctf::FEATURES;
+
+    fn features(&self, out: &mut [i32]) {
+        out.copy_from_slice(&super::eval_ctf::features(self));
+    }
+
+    fn weights() -> &'static [i32] {
+        &super::weights_ctf::WEIGHTS
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        dot(&super::eval_ctf::features(self), &super::weights_ctf::WEIGHTS)
+    }
+
+    fn legacy(&self) -> i32 {
+        legacy::ctf::evaluate(self)
+    }
+
+    fn race_steps(&self, side: Side) -> i32 {
+        super::eval_ctf::flag_to_go(self, side)
+    }
+}
