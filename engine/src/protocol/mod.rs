@@ -531,6 +531,92 @@ pub enum OptionKind {
         /// The default.
         default: bool,
     },
+    /// One of a list of words, as UCI's `combo`: `type combo default D var V1 var V2 ...`.
+    Combo {
+        /// The default (one of `vars`).
+        default: String,
+        /// The allowed values, in order; at least one.
+        vars: Vec<String>,
+    },
+}
+
+impl OptionKind {
+    /// Reads the words after `type` of an `option` line (`spin default 16 min 1 max 4096`, ...),
+    /// up to the end of the line.
+    fn parse<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<OptionKind, ProtocolError> {
+        let kind = match words.next() {
+            Some("spin") => {
+                let mut vals = [0i64; 3];
+                for (i, key) in ["default", "min", "max"].into_iter().enumerate() {
+                    if words.next() != Some(key) {
+                        return Err(syntax(format!("expected '{key}'")));
+                    }
+                    vals[i] = parse_int(words.next(), key)?;
+                }
+                OptionKind::Spin {
+                    default: vals[0],
+                    min: vals[1],
+                    max: vals[2],
+                }
+            }
+            Some("check") => {
+                if words.next() != Some("default") {
+                    return Err(syntax("expected 'default'"));
+                }
+                let default = match words.next() {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(syntax("a check default is true or false")),
+                };
+                OptionKind::Check { default }
+            }
+            Some("combo") => {
+                if words.next() != Some("default") {
+                    return Err(syntax("expected 'default'"));
+                }
+                let default = words
+                    .next()
+                    .ok_or_else(|| syntax("the combo default is missing"))?
+                    .to_string();
+                let mut vars = Vec::new();
+                while let Some(w) = words.next() {
+                    if w != "var" {
+                        return Err(syntax(format!("unexpected '{w}': expected 'var VALUE'")));
+                    }
+                    let v = words
+                        .next()
+                        .ok_or_else(|| syntax("a value is missing after 'var'"))?;
+                    vars.push(v.to_string());
+                }
+                if vars.is_empty() {
+                    return Err(syntax("a combo option needs at least one 'var VALUE'"));
+                }
+                return Ok(OptionKind::Combo { default, vars });
+            }
+            _ => return Err(syntax("expected type spin, check or combo")),
+        };
+        no_more(words, "the option")?;
+        Ok(kind)
+    }
+}
+
+/// The words after `type` of an `option` line, as [`OptionKind::parse`] reads them.
+impl fmt::Display for OptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                for v in vars {
+                    write!(f, " var {v}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// An `option name NAME type ...` line.
@@ -677,35 +763,7 @@ impl Reply {
                 if words.next() != Some("type") {
                     return Err(syntax("expected 'type' after the option name"));
                 }
-                let kind = match words.next() {
-                    Some("spin") => {
-                        let mut vals = [0i64; 3];
-                        for (i, key) in ["default", "min", "max"].into_iter().enumerate() {
-                            if words.next() != Some(key) {
-                                return Err(syntax(format!("expected '{key}'")));
-                            }
-                            vals[i] = parse_int(words.next(), key)?;
-                        }
-                        OptionKind::Spin {
-                            default: vals[0],
-                            min: vals[1],
-                            max: vals[2],
-                        }
-                    }
-                    Some("check") => {
-                        if words.next() != Some("default") {
-                            return Err(syntax("expected 'default'"));
-                        }
-                        let default = match words.next() {
-                            Some("true") => true,
-                            Some("false") => false,
-                            _ => return Err(syntax("a check default is true or false")),
-                        };
-                        OptionKind::Check { default }
-                    }
-                    _ => return Err(syntax("expected type spin or check")),
-                };
-                no_more(words, "the option")?;
+                let kind = OptionKind::parse(words)?;
                 Reply::Option(OptionDecl { name, kind })
             }
             "uciok" => {
@@ -885,15 +943,9 @@ impl fmt::Display for Reply {
             Reply::IdName(t) => write!(f, "id name {t}"),
             Reply::IdAuthor(t) => write!(f, "id author {t}"),
             Reply::Game { game, min, max } => write!(f, "game {game} {min} {max}"),
-            Reply::Option(OptionDecl { name, kind }) => match kind {
-                OptionKind::Spin { default, min, max } => write!(
-                    f,
-                    "option name {name} type spin default {default} min {min} max {max}"
-                ),
-                OptionKind::Check { default } => {
-                    write!(f, "option name {name} type check default {default}")
-                }
-            },
+            Reply::Option(OptionDecl { name, kind }) => {
+                write!(f, "option name {name} type {kind}")
+            }
             Reply::UciOk => f.write_str("uciok"),
             Reply::ReadyOk => f.write_str("readyok"),
             Reply::Info(Info::String(t)) => text_after(f, "info string", t),

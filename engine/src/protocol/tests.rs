@@ -87,6 +87,21 @@ fn reply() -> impl Strategy<Value = Reply> {
             name,
             kind: OptionKind::Check { default }
         }),
+        // The default is one of the values, or any word (the parser does not check it); a value
+        // may even be spelt `var` or `default`.
+        (
+            word(),
+            prop::collection::vec(prop_oneof![4 => word(), 1 => Just("var".to_string())], 1..6),
+            any::<prop::sample::Index>(),
+            prop::option::of(word()),
+        )
+            .prop_map(|(name, vars, pick, other)| OptionDecl {
+                name,
+                kind: OptionKind::Combo {
+                    default: other.unwrap_or_else(|| pick.get(&vars).clone()),
+                    vars,
+                }
+            }),
     ];
     let info = prop_oneof![
         (
@@ -252,4 +267,41 @@ fn examples() {
     assert_eq!(meaningful("  # comment"), None);
     assert_eq!(meaningful("\t\r\n"), None);
     assert_eq!(meaningful(" uci\r\n"), Some("uci"));
+}
+
+#[test]
+fn combo_options() {
+    let line = "option name Evaluator type combo default tuned var tuned var legacy var material var classic-advance var classic-race";
+    let decl = OptionDecl {
+        name: "Evaluator".into(),
+        kind: OptionKind::Combo {
+            default: "tuned".into(),
+            vars: [
+                "tuned",
+                "legacy",
+                "material",
+                "classic-advance",
+                "classic-race",
+            ]
+            .map(String::from)
+            .to_vec(),
+        },
+    };
+    assert_eq!(Reply::parse(line), Ok(Reply::Option(decl.clone())));
+    assert_eq!(Reply::Option(decl).to_string(), line);
+    // Tabs and repeated blanks between the words are fine.
+    assert!(Reply::parse("option name E\ttype combo  default a   var a\tvar b").is_ok());
+    for bad in [
+        "option name E type combo",
+        "option name E type combo default",
+        "option name E type combo default a",
+        "option name E type combo default a var",
+        "option name E type combo default a var a b",
+        "option name E type combo default a value a",
+        "option name E type combo a var a",
+        "option name E type string default x",
+    ] {
+        let e = Reply::parse(bad).expect_err(bad);
+        assert_eq!(e.code, ErrorCode::Syntax, "{bad}: {e}");
+    }
 }
