@@ -26,7 +26,8 @@ use std::time::Duration;
 use crate::games::format::{Format, parse_board, print_board, print_history};
 use crate::games::notation::move_name;
 use crate::games::{Game, GameKind, Line, Move, MoveList};
-use crate::protocol::{Go, Info};
+use crate::protocol::{Go, Info, OptionDecl};
+use crate::search::EvalKind;
 use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
@@ -267,6 +268,21 @@ impl Backend for BoardCall {
     fn resize(&mut self, _hash_mib: usize) {}
 
     fn set_trace(&mut self, _on: bool) {}
+
+    /// Never called: the program's evaluator is its own, so `Evaluator` is not declared.
+    fn set_evaluator(&mut self, _kind: EvalKind) {}
+
+    /// The engine's options without `Evaluator`; `Hash` and `Trace` are accepted and ignored.
+    fn options(&self) -> Vec<OptionDecl> {
+        crate::session::options()
+            .into_iter()
+            .filter(|o| !o.name.eq_ignore_ascii_case("Evaluator"))
+            .collect()
+    }
+
+    fn searched_by(&self) -> &'static str {
+        "a board-call program"
+    }
 
     fn clear(&mut self) {}
 

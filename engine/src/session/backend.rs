@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::protocol::{Go, Info};
+use crate::protocol::{Go, Info, OptionDecl};
+use crate::search::EvalKind;
 
 use super::AnyLine;
 
@@ -13,6 +14,20 @@ pub trait Backend: Send + 'static {
     fn resize(&mut self, hash_mib: usize);
     /// Turns the per-node trace on or off.
     fn set_trace(&mut self, on: bool);
+    /// Sets the static evaluator of every search from now on (the `Evaluator` option). Called
+    /// only when [`Backend::options`] declares `Evaluator`.
+    fn set_evaluator(&mut self, kind: EvalKind);
+    /// The options this backend takes, listed after `uci`: the engine's own
+    /// ([`super::options`]) unless overridden. The session refuses every other option with
+    /// `error unsupported`.
+    fn options(&self) -> Vec<OptionDecl> {
+        super::options()
+    }
+    /// Who searches, for messages such as "the option 'Evaluator' is not supported by a
+    /// board-call program".
+    fn searched_by(&self) -> &'static str {
+        "this engine"
+    }
     /// Forgets everything learnt (new game).
     fn clear(&mut self);
     /// Searches the line's position (never a finished game) within the limits of `go` (never

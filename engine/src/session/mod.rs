@@ -32,6 +32,7 @@ use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful,
 };
+use crate::search::EvalKind;
 
 /// A line of any of the three games.
 #[derive(Clone, Debug)]
@@ -83,7 +84,8 @@ pub const NAME: &str = concat!("boardgames-engine ", env!("CARGO_PKG_VERSION"));
 /// The hash size options: default, least, greatest (MiB).
 pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
 
-/// The options listed after `uci`.
+/// The options of the engine's own search, as listed after `uci` (a [`Backend`] may take fewer:
+/// see [`Backend::options`]).
 pub fn options() -> Vec<OptionDecl> {
     vec![
         OptionDecl {
@@ -98,7 +100,20 @@ pub fn options() -> Vec<OptionDecl> {
             name: "Trace".into(),
             kind: OptionKind::Check { default: false },
         },
+        OptionDecl {
+            name: "Evaluator".into(),
+            kind: OptionKind::Combo {
+                default: EvalKind::default().name().into(),
+                vars: EvalKind::ALL.iter().map(|k| k.name().into()).collect(),
+            },
+        },
     ]
+}
+
+/// The names of some options, for messages: `Hash, Trace, Evaluator`.
+fn option_names(options: &[OptionDecl]) -> String {
+    let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
+    names.join(", ")
 }
 
 /// Where replies go: whole lines, flushed, one writer at a time.
@@ -155,6 +170,8 @@ pub struct State {
     pub hash_mib: usize,
     /// The `Trace` option.
     pub trace: bool,
+    /// The `Evaluator` option.
+    pub evaluator: EvalKind,
 }
 
 impl Default for State {
@@ -164,6 +181,7 @@ impl Default for State {
             line: AnyLine::Oska(Line::new(Oska::start(4).expect("size 4 is supported"))),
             hash_mib: HASH_MIB.0 as usize,
             trace: false,
+            evaluator: EvalKind::default(),
         }
     }
 }
@@ -302,6 +320,7 @@ enum Job {
     },
     Resize(usize),
     Trace(bool),
+    Evaluator(EvalKind),
     Clear,
 }
 
@@ -315,6 +334,7 @@ fn worker<W: Write + Send + 'static>(
         match job {
             Job::Resize(mib) => backend.resize(mib),
             Job::Trace(on) => backend.set_trace(on),
+            Job::Evaluator(kind) => backend.set_evaluator(kind),
             Job::Clear => backend.clear(),
             Job::Search { line, go, stop } => {
                 let best = match go {
@@ -403,6 +423,10 @@ fn read_input(input: impl Read, lines: Sender<Input>) {
 /// The controller: the state and the running search, if any.
 struct Session<W: Write> {
     state: State,
+    /// The options the backend takes ([`Backend::options`]), listed after `uci`.
+    options: Vec<OptionDecl>,
+    /// Who searches, for messages ([`Backend::searched_by`]).
+    searched_by: &'static str,
     out: Out<W>,
     jobs: Sender<Job>,
     done: Receiver<Option<String>>,
@@ -486,8 +510,8 @@ impl<W: Write> Session<W> {
                         max: max as u32,
                     });
                 }
-                for o in options() {
-                    self.send(Reply::Option(o));
+                for o in &self.options {
+                    self.send(Reply::Option(o.clone()));
                 }
                 self.send(Reply::UciOk);
             }
@@ -547,6 +571,20 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+        let declared =
+            |options: &[OptionDecl]| options.iter().any(|o| o.name.eq_ignore_ascii_case(name));
+        if !declared(&self.options) {
+            let listed = option_names(&self.options);
+            let message = if declared(&options()) {
+                format!(
+                    "the option '{name}' is not supported by {} (options: {listed})",
+                    self.searched_by
+                )
+            } else {
+                format!("there is no option '{name}' (options: {listed})")
+            };
+            return Err(error(ErrorCode::Unsupported, message));
+        }
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let (_, lo, hi) = HASH_MIB;
@@ -579,10 +617,24 @@ impl<W: Write> Session<W> {
                 self.state.trace = on;
                 let _ = self.jobs.send(Job::Trace(on));
             }
+            "evaluator" => {
+                let kind = EvalKind::parse(value).map_err(|_| {
+                    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+                    error(
+                        ErrorCode::BadValue,
+                        format!(
+                            "Evaluator '{value}' must be one of {}; unchanged",
+                            names.join(", ")
+                        ),
+                    )
+                })?;
+                self.state.evaluator = kind;
+                let _ = self.jobs.send(Job::Evaluator(kind));
+            }
             _ => {
                 return Err(error(
                     ErrorCode::Unsupported,
-                    format!("there is no option '{name}' (options: Hash, Trace)"),
+                    format!("the option '{name}' is declared but not handled by the session"),
                 ));
             }
         }
@@ -608,6 +660,8 @@ where
         .name("engine-input".into())
         .spawn(move || read_input(input, line_tx))
         .expect("spawning the input thread");
+    let options = backend.options();
+    let searched_by = backend.searched_by();
     let (job_tx, job_rx) = unbounded::<Job>();
     let (done_tx, done_rx) = unbounded::<Option<String>>();
     let worker_out = out.clone();
@@ -617,6 +671,8 @@ where
         .expect("spawning the search thread");
     let mut session = Session {
         state: State::default(),
+        options,
+        searched_by,
         out: out.clone(),
         jobs: job_tx,
         done: done_rx.clone(),

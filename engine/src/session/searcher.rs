@@ -8,12 +8,13 @@ use super::{AnyLine, Backend};
 use crate::games::notation::{line_names, move_name};
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
 use crate::protocol::{Go, Info, SearchInfo};
-use crate::search::{Evaluate, Event, Limits, Searcher};
+use crate::search::{EvalKind, Evaluate, Event, Limits, Searcher};
 
 /// The engine's own search.
 pub struct SearchBackend {
     hash_mib: usize,
     trace: bool,
+    evaluator: EvalKind,
     oska: Option<Searcher<Oska>>,
     hexapawn: Option<Searcher<Hexapawn>>,
     ctf: Option<Searcher<Ctf>>,
@@ -25,6 +26,7 @@ impl SearchBackend {
         SearchBackend {
             hash_mib,
             trace: false,
+            evaluator: EvalKind::default(),
             oska: None,
             hexapawn: None,
             ctf: None,
@@ -52,18 +54,26 @@ fn limits(go: Go) -> Limits {
     l
 }
 
-fn run<G: Game + Evaluate>(
-    slot: &mut Option<Searcher<G>>,
+/// What a new searcher is set up with.
+#[derive(Clone, Copy)]
+struct Settings {
     hash_mib: usize,
     trace: bool,
+    evaluator: EvalKind,
+}
+
+fn run<G: Game + Evaluate>(
+    slot: &mut Option<Searcher<G>>,
+    settings: Settings,
     line: &Line<G>,
     go: Go,
     stop: &AtomicBool,
     report: &mut dyn FnMut(Info),
 ) -> String {
     let searcher = slot.get_or_insert_with(|| {
-        let mut s = Searcher::new(hash_mib);
-        s.set_trace(trace);
+        let mut s = Searcher::new(settings.hash_mib);
+        s.set_trace(settings.trace);
+        s.set_evaluator(settings.evaluator.function());
         s
     });
     let pos = *line.current();
@@ -113,6 +123,18 @@ impl Backend for SearchBackend {
         each_searcher!(self, s => s.set_trace(on));
     }
 
+    /// A new evaluator also clears what the searchers learnt: their tables hold values of the
+    /// old one.
+    fn set_evaluator(&mut self, kind: EvalKind) {
+        if kind != self.evaluator {
+            self.evaluator = kind;
+            each_searcher!(self, s => {
+                s.set_evaluator(kind.function());
+                s.clear()
+            });
+        }
+    }
+
     fn clear(&mut self) {
         each_searcher!(self, s => s.clear());
     }
@@ -124,11 +146,15 @@ impl Backend for SearchBackend {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
     ) -> String {
-        let (mib, trace) = (self.hash_mib, self.trace);
+        let settings = Settings {
+            hash_mib: self.hash_mib,
+            trace: self.trace,
+            evaluator: self.evaluator,
+        };
         match line {
-            AnyLine::Oska(l) => run(&mut self.oska, mib, trace, l, go, stop, report),
-            AnyLine::Hexapawn(l) => run(&mut self.hexapawn, mib, trace, l, go, stop, report),
-            AnyLine::Ctf(l) => run(&mut self.ctf, mib, trace, l, go, stop, report),
+            AnyLine::Oska(l) => run(&mut self.oska, settings, l, go, stop, report),
+            AnyLine::Hexapawn(l) => run(&mut self.hexapawn, settings, l, go, stop, report),
+            AnyLine::Ctf(l) => run(&mut self.ctf, settings, l, go, stop, report),
         }
     }
 }

@@ -26,12 +26,13 @@ impl Write for Sink {
 
 /// Runs a whole session on `input` and returns its output lines.
 fn session(input: impl Into<Vec<u8>>) -> Vec<String> {
+    session_with(input, SearchBackend::default())
+}
+
+/// [`session`] with another backend.
+fn session_with(input: impl Into<Vec<u8>>, backend: impl Backend) -> Vec<String> {
     let sink = Sink::default();
-    run(
-        Cursor::new(input.into()),
-        sink.clone(),
-        SearchBackend::default(),
-    );
+    run(Cursor::new(input.into()), sink.clone(), backend);
     let bytes = sink.0.lock().unwrap().clone();
     String::from_utf8(bytes)
         .unwrap()
@@ -357,6 +358,8 @@ fn fuzz_line() -> impl Strategy<Value = String> {
         "position board ----/---/--/w--/bb-- w moves pass",
         "setoption name Hash value 8",
         "setoption name Trace value false",
+        "setoption name Evaluator value material",
+        "setoption name Evaluator value classic-race",
         "go depth 2",
         "go nodes 50",
         "go perft 2",
@@ -458,4 +461,190 @@ fn end_of_input_lets_a_finite_search_finish() {
     assert!(out[n - 2].starts_with("nodes "), "{out:?}");
     assert_eq!(out[n - 1], "bestmove none");
     assert!(!out.iter().any(|l| l.contains("perft stopped")), "{out:?}");
+}
+
+#[test]
+fn evaluator_option_is_listed_with_every_evaluator() {
+    let out = session("uci\n");
+    let line = out
+        .iter()
+        .find(|l| l.starts_with("option name Evaluator "))
+        .expect("the Evaluator option is listed");
+    assert_eq!(
+        line,
+        "option name Evaluator type combo default tuned var tuned var legacy var material var classic-advance var classic-race"
+    );
+    let names: Vec<String> = EvalKind::ALL.iter().map(|k| k.name().to_string()).collect();
+    assert_eq!(
+        Reply::parse(line),
+        Ok(Reply::Option(OptionDecl {
+            name: "Evaluator".into(),
+            kind: OptionKind::Combo {
+                default: "tuned".into(),
+                vars: names
+            },
+        }))
+    );
+    assert_eq!(out.last().unwrap(), "uciok");
+}
+
+/// A library searcher as the session makes it (the default table size) with evaluator `kind`.
+fn library_searcher<G: Game + crate::search::Evaluate>(
+    kind: EvalKind,
+) -> crate::search::Searcher<G> {
+    let mut s = crate::search::Searcher::<G>::new(HASH_MIB.0 as usize);
+    s.set_evaluator(kind.function());
+    s
+}
+
+/// The move a fresh library searcher with evaluator `kind` chooses at `depth`.
+fn library_move<G: Game + crate::search::Evaluate>(
+    line: &Line<G>,
+    kind: EvalKind,
+    depth: u32,
+) -> String {
+    searcher_move(&mut library_searcher(kind), line, depth)
+}
+
+/// The move `s` chooses at `depth`.
+fn searcher_move<G: Game + crate::search::Evaluate>(
+    s: &mut crate::search::Searcher<G>,
+    line: &Line<G>,
+    depth: u32,
+) -> String {
+    let limits = crate::search::Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let r = s.search(line, &limits, &AtomicBool::new(false), &mut |_| {});
+    move_name(line.current(), r.best.expect("a move"))
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:?}"))
+}
+
+#[test]
+fn evaluator_option_changes_the_chosen_move() {
+    // Oska: White can jump b3b5 (material's choice: the only move that wins a piece) or race;
+    // the plain race count prefers another move.
+    let board = "ww--/--w/-w/bbb/---b";
+    let line = crate::games::format::parse_board::<Oska>(board, Side::White)
+        .unwrap()
+        .line;
+    assert_eq!(library_move(&line, EvalKind::Material, 1), "b3b5");
+    assert_ne!(library_move(&line, EvalKind::ClassicRace, 1), "b3b5");
+
+    let mut live = Live::start();
+    live.send(&format!("position board {board} w"));
+    // Every evaluator, spelt in odd cases, in turn and then backwards, without newgame: each
+    // change also forgets what the searcher learnt with the previous evaluator (its table holds
+    // that evaluator's values), so the session answers as a fresh library searcher with the new
+    // evaluator given the same searches; setting the same evaluator again changes nothing.
+    let order: Vec<EvalKind> = EvalKind::ALL
+        .into_iter()
+        .chain(EvalKind::ALL.into_iter().rev())
+        .collect();
+    let mut model = library_searcher::<Oska>(EvalKind::Tuned);
+    let mut current = EvalKind::Tuned;
+    for (i, kind) in order.into_iter().enumerate() {
+        if kind != current {
+            model = library_searcher(kind);
+            current = kind;
+        }
+        let name = if i % 2 == 0 {
+            kind.name().to_ascii_uppercase()
+        } else {
+            kind.name().to_string()
+        };
+        live.send(&format!("setoption NAME evaluator value {name}"));
+        let err = live.sync();
+        assert_eq!(err.len(), 1, "{err:?}");
+        assert!(err[0].starts_with("error syntax"), "{err:?}");
+        live.send(&format!("setoption name evaluator value {name}"));
+        assert!(live.sync().is_empty(), "{name} is accepted");
+        for depth in [1, 3] {
+            live.send(&format!("go depth {depth}"));
+            let seen = live.until("bestmove");
+            assert_eq!(
+                bestmove(&seen),
+                searcher_move(&mut model, &line, depth),
+                "{kind} at depth {depth} (round {i})"
+            );
+        }
+    }
+    live.send("setoption name Evaluator value material");
+    live.send("go depth 1");
+    assert_eq!(bestmove(&live.until("bestmove")), "b3b5");
+    live.send("setoption name Evaluator value classic-race");
+    live.send("go depth 1");
+    assert_ne!(bestmove(&live.until("bestmove")), "b3b5");
+    assert!(live.close().is_empty());
+}
+
+#[test]
+fn every_evaluator_plays_a_legal_move_in_every_game() {
+    for kind in EvalKind::ALL {
+        for (game, size) in [("oska", 5), ("hexapawn", 4), ("ctf", 5)] {
+            let out = session(format!(
+                "setoption name Evaluator value {kind}\nnewgame {game} {size}\nposition startpos\nlegal\ngo depth 1\n"
+            ));
+            assert!(errors(&out).is_empty(), "{kind} {game}: {out:?}");
+            let legal = out.iter().find(|l| l.starts_with("legal ")).unwrap();
+            let best = bestmove(&out);
+            assert!(
+                legal.split(' ').skip(1).any(|m| m == best),
+                "{kind} {game}: {best} is not in '{legal}'"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_evaluator_is_refused_and_changes_nothing() {
+    let board = "ww--/--w/-w/bbb/---b";
+    let out = session(format!(
+        "setoption name Evaluator value material\nposition board {board} w\nsetoption name Evaluator value classic\nsetoption name Evaluator value best-one\nsetoption name Evaluators value tuned\ngo depth 1\n"
+    ));
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 3, "{out:?}");
+    for e in &errs[..2] {
+        assert!(e.starts_with("error bad-value Evaluator '"), "{e}");
+        for k in EvalKind::ALL {
+            assert!(e.contains(k.name()), "{e} lists {k}");
+        }
+        assert!(e.ends_with("unchanged"), "{e}");
+    }
+    assert_eq!(
+        errs[2],
+        "error unsupported there is no option 'Evaluators' (options: Hash, Trace, Evaluator)"
+    );
+    assert_eq!(bestmove(&out), "b3b5", "still material: {out:?}");
+}
+
+#[test]
+fn board_call_programs_have_no_evaluator_option() {
+    let backend = crate::adapter::BoardCall {
+        program: "true".into(),
+        args: Vec::new(),
+        format: crate::adapter::SeedFormat::Slash,
+        depth: 1,
+        input: crate::adapter::InputMode::Args,
+    };
+    let out = session_with(
+        "uci\nsetoption name Evaluator value material\nsetoption name Hash value 8\nsetoption name Trace value true\nsetoption name Threads value 2\n",
+        backend,
+    );
+    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()));
+    assert!(!out.iter().any(|l| l.contains("Evaluator type")), "{out:?}");
+    assert_eq!(
+        errors(&out),
+        [
+            "error unsupported the option 'Evaluator' is not supported by a board-call program (options: Hash, Trace)",
+            "error unsupported there is no option 'Threads' (options: Hash, Trace)",
+        ]
+    );
 }
