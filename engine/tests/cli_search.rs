@@ -4,7 +4,7 @@ use std::process::Command;
 
 use engine::games::format::{Format, parse_board, print_board};
 use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
-use engine::search::{Evaluate, Limits, Searcher};
+use engine::search::{EvalKind, Evaluate, Limits, Searcher};
 use engine::with_game;
 
 fn run(args: &[&str]) -> (bool, String, String) {
@@ -21,8 +21,21 @@ fn run(args: &[&str]) -> (bool, String, String) {
 
 /// The board `engine best` should print: the library's choice at the same depth and table size.
 fn expected<G: Game + Evaluate>(text: &str, side: Side, depth: u32, format: &Format) -> String {
+    expected_with::<G>(EvalKind::Tuned, text, side, depth, format)
+}
+
+/// [`expected`] with the evaluator `eval`.
+fn expected_with<G: Game + Evaluate>(
+    eval: EvalKind,
+    text: &str,
+    side: Side,
+    depth: u32,
+    format: &Format,
+) -> String {
     let parsed = parse_board::<G>(text, side).unwrap();
-    let r = Searcher::<G>::new(16).search(
+    let mut searcher = Searcher::<G>::new(16);
+    searcher.set_evaluator(eval.function());
+    let r = searcher.search(
         &parsed.line,
         &Limits {
             depth: Some(depth),
@@ -126,6 +139,51 @@ fn bad_input_is_refused_cleanly() {
         assert!(out.is_empty(), "{args:?}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn best_takes_an_evaluator() {
+    // White can jump b3b5, winning a piece (material's choice), or race (the race count's).
+    let board = "ww--/--w/-w/bbb/---b";
+    let best = |extra: &[&str]| {
+        let args = [&["best", "oska", board, "w", "1"][..], extra].concat();
+        let (ok, out, err) = run(&args);
+        assert!(ok, "{args:?}: {err}");
+        out.lines().last().unwrap().to_string()
+    };
+    for kind in EvalKind::ALL {
+        let want = expected_with::<Oska>(kind, board, Side::White, 1, &Format::Slash);
+        assert_eq!(best(&["--eval", kind.name()]), want, "{kind}");
+        assert_eq!(
+            best(&["--eval", &kind.name().to_uppercase()]),
+            want,
+            "{kind}"
+        );
+    }
+    assert_eq!(
+        best(&[]),
+        expected::<Oska>(board, Side::White, 1, &Format::Slash),
+        "tuned by default"
+    );
+    let material = best(&["--eval", "material"]);
+    assert_eq!(material, "ww--/--w/--/b-b/-w-b", "the jump");
+    assert_ne!(best(&["--eval", "classic-race"]), material);
+
+    // A bad name: nothing on stdout, the names on stderr, a failing status.
+    let (ok, out, err) = run(&["best", "oska", board, "w", "1", "--eval", "nope"]);
+    assert!(!ok);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.starts_with("error: invalid value 'nope' for '--eval <NAME>'"),
+        "{err}"
+    );
+    let (ok, help, _) = run(&["best", "--help"]);
+    assert!(ok);
+    for kind in EvalKind::ALL {
+        assert!(err.contains(kind.name()), "{err}");
+        assert!(help.contains(kind.name()), "{help}");
+    }
+    assert!(help.contains("--eval <NAME>"), "{help}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
 use engine::games::{Game, GameKind, MoveList, Side};
-use engine::search::{Evaluate, Event, Limits, Score, Searcher};
+use engine::search::{EvalKind, Evaluate, Event, Limits, Score, Searcher};
 use engine::with_game;
 use std::sync::atomic::AtomicBool;
 
@@ -83,7 +83,8 @@ pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -
     Ok(())
 }
 
-/// `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB]`.
+/// `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--eval NAME]`.
+#[allow(clippy::too_many_arguments)]
 pub fn best(
     game: &str,
     board: &str,
@@ -92,6 +93,7 @@ pub fn best(
     trace: bool,
     size: Option<usize>,
     hash: usize,
+    eval: EvalKind,
 ) -> Result<()> {
     let kind = GameKind::parse(game)?;
     if depth == 0 {
@@ -107,6 +109,7 @@ pub fn best(
         }
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_trace(trace);
+        searcher.set_evaluator(eval.function::<G>());
         let mut out = String::new();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {

@@ -5,7 +5,9 @@ mod commands;
 
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
+use engine::search::EvalKind;
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
 ///
@@ -88,6 +90,12 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// The static evaluator: tuned (the game's own, fitted to exact values), legacy (the
+        /// first version's), or one of the seeds' classic ones: material, classic-advance
+        /// (material and rows advanced), classic-race (the race count). Any case.
+        #[arg(long, value_name = "NAME", default_value = "tuned", ignore_case = true,
+              value_parser = eval_kind())]
+        eval: EvalKind,
     },
     /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
     /// to the end with best play). Progress goes to stderr.
@@ -110,6 +118,12 @@ enum Command {
     /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
     /// (N is a signature of the search, checked against engine/bench.sig).
     Bench,
+}
+
+/// Reads an evaluator's name; `--help` and errors list every name.
+fn eval_kind() -> impl TypedValueParser<Value = EvalKind> {
+    PossibleValuesParser::new(EvalKind::ALL.map(EvalKind::name))
+        .map(|name| EvalKind::parse(&name).expect("a listed name"))
 }
 
 fn main() -> ExitCode {
@@ -138,7 +152,8 @@ fn main() -> ExitCode {
             trace,
             size,
             hash,
-        }) => commands::best(&game, &board, &side, depth, trace, size, hash),
+            eval,
+        }) => commands::best(&game, &board, &side, depth, trace, size, hash, eval),
         Some(Command::Solve {
             game,
             board,
