@@ -21,3 +21,4 @@ pub mod protocol;
 pub mod record;
 pub mod search;
 pub mod session;
+pub mod tuning;

@@ -2,7 +2,9 @@
 //! and stdout; with a subcommand it runs one-shot commands that mirror the seeds' functions.
 
 mod commands;
+mod tune;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -118,6 +120,59 @@ enum Command {
     /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
     /// (N is a signature of the search, checked against engine/bench.sig).
     Bench,
+    /// Make a set of positions labelled with exact values (random and engine play from the start,
+    /// each kept position solved with all its moves) for `engine blunders` and `engine tune`.
+    Positions {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// The size (pieces a side for Oska, board width otherwise).
+        size: usize,
+        /// Positions wanted.
+        #[arg(long, default_value_t = 2000)]
+        count: usize,
+        /// Seed of the random choices (the same seed gives the same set).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The most nodes one solve may take; positions that need more are left out.
+        #[arg(long, default_value_t = 2_000_000)]
+        budget: u64,
+        /// Capture the Flag: earlier boards kept with each position (the history rule).
+        #[arg(long, default_value_t = 4)]
+        history: usize,
+        /// Transposition table of the solver in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print blunder rates: for each evaluator and depth, the share of a set's critical positions
+    /// (where some move throws the value away) in which the searched move throws it away.
+    Blunders {
+        /// Set files made by `engine positions`.
+        files: Vec<PathBuf>,
+        /// Evaluators, comma-separated, or all: tuned, legacy, material, classic-advance,
+        /// classic-race.
+        #[arg(long, default_value = "all")]
+        evals: String,
+        /// Depths: a range such as 1-6 or a list such as 3,4.
+        #[arg(long, default_value = "1-6")]
+        depths: String,
+    },
+    /// Fit the weights of GAME's tuned evaluator to set files by logistic regression on the
+    /// exact values; prints the fit and, with --write, writes the weights file.
+    Tune {
+        /// oska, hexapawn or ctf.
+        game: String,
+        /// Set files made by `engine positions`.
+        files: Vec<PathBuf>,
+        /// Seed deciding the held-out fifth.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the weights to this file (engine/src/search/weights_GAME.rs).
+        #[arg(long)]
+        write: Option<PathBuf>,
+    },
 }
 
 /// Reads an evaluator's name; `--help` and errors list every name.
@@ -162,6 +217,37 @@ fn main() -> ExitCode {
             threads,
         }) => commands::solve(&game, &board, &side, hash, threads as usize),
         Some(Command::Bench) => commands::bench(),
+        Some(Command::Positions {
+            game,
+            size,
+            count,
+            seed,
+            budget,
+            history,
+            hash,
+            out,
+        }) => {
+            let spec = engine::tuning::positions::SetSpec {
+                size,
+                count,
+                seed,
+                budget,
+                history,
+                hash_mib: hash,
+            };
+            tune::positions(&game, &spec, &out)
+        }
+        Some(Command::Blunders {
+            files,
+            evals,
+            depths,
+        }) => tune::blunders(&files, &evals, &depths),
+        Some(Command::Tune {
+            game,
+            files,
+            seed,
+            write,
+        }) => tune::tune(&game, &files, seed, write.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

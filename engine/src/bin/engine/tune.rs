@@ -1,0 +1,167 @@
+//! The evaluator commands: `engine positions` (make a labelled set), `engine blunders` (blunder
+//! rates of evaluators on sets) and `engine tune` (fit an evaluator's weights to sets).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use engine::games::{Game, GameKind};
+use engine::search::{EvalKind, Evaluate};
+use engine::tuning::blunders::rates;
+use engine::tuning::fit::{fit, loss_of, weights_file};
+use engine::tuning::positions::{Labelled, SetSpec, generate, read, write};
+use engine::with_game;
+
+/// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE`.
+pub fn positions(game: &str, spec: &SetSpec, out: &Path) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    kind.check_size(spec.size)?;
+    let started = std::time::Instant::now();
+    let text = with_game!(kind, G => {
+        let set = generate::<G>(spec, &mut |kept, tried| {
+            if kept % 100 == 0 {
+                eprintln!("{kept} positions kept of {tried} tried, {:.0} s", started.elapsed().as_secs_f64());
+            }
+        });
+        let critical = set.iter().filter(|l| l.critical()).count();
+        write(&set, &[
+            format!(
+                "{kind} size {}: {} positions ({critical} where a move throws the value away)",
+                spec.size, set.len()
+            ),
+            format!(
+                "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}",
+                spec.size, spec.count, spec.seed, spec.budget, spec.history
+            ),
+            "BOARD SIDE VALUE MOVE=VALUE...: values are exact, wK/lK win/lose in K plies, d draw".into(),
+        ])
+    });
+    std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!("wrote {} in {:.1} s", out.display(), started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Reads a set file, naming the file in errors.
+fn load<G: Game>(path: &Path) -> Result<Vec<Labelled<G>>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    read::<G>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// The game a set file holds, from its first position line.
+fn game_of(path: &Path) -> Result<GameKind> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("# ") && l.contains(" size "))
+        .with_context(|| format!("{}: no '# GAME size N' header line", path.display()))?;
+    let word = first[2..].split_whitespace().next().unwrap_or_default();
+    Ok(GameKind::parse(word)?)
+}
+
+/// Parses `1-6` or `3` or `1,3,5`.
+pub fn parse_depths(text: &str) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let bad = || anyhow::anyhow!("--depths '{text}': use a range such as 1-6 or a list 3,4");
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+                if a == 0 || a > b || b > 64 {
+                    return Err(bad());
+                }
+                out.extend(a..=b);
+            }
+            None => {
+                let d: u32 = part.parse().map_err(|_| bad())?;
+                if d == 0 || d > 64 {
+                    return Err(bad());
+                }
+                out.push(d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `tuned,legacy` (or `all`).
+pub fn parse_evals(text: &str) -> Result<Vec<EvalKind>> {
+    if text == "all" {
+        return Ok(EvalKind::ALL.to_vec());
+    }
+    text.split(',')
+        .map(|t| EvalKind::parse(t).map_err(|e| anyhow::anyhow!("--evals: {e}")))
+        .collect()
+}
+
+fn blunders_of<G: Evaluate>(path: &Path, evals: &[EvalKind], depths: &[u32]) -> Result<String> {
+    let set = load::<G>(path)?;
+    let mut out = format!("{}: {} positions", path.display(), set.len());
+    let critical = set.iter().filter(|l| l.critical()).count();
+    out.push_str(&format!(", {critical} critical\n"));
+    out.push_str(&format!("{:<16}", "evaluator"));
+    for d in depths {
+        out.push_str(&format!(" {:>7}", format!("d{d}")));
+    }
+    out.push('\n');
+    for &e in evals {
+        out.push_str(&format!("{:<16}", e.name()));
+        for r in rates(&set, e, depths.iter().copied()) {
+            out.push_str(&format!(" {:>6.1}%", r.percent()));
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// `engine blunders FILE... [--evals E,...] [--depths 1-6]`.
+pub fn blunders(files: &[PathBuf], evals: &str, depths: &str) -> Result<()> {
+    let evals = parse_evals(evals)?;
+    let depths = parse_depths(depths)?;
+    if files.is_empty() {
+        bail!("give at least one set file (made by engine positions)");
+    }
+    for path in files {
+        let kind = game_of(path)?;
+        let table = with_game!(kind, G => blunders_of::<G>(path, &evals, &depths))?;
+        println!("{table}");
+    }
+    Ok(())
+}
+
+/// `engine tune GAME FILE... [--seed S] [--write]`.
+pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    if files.is_empty() {
+        bail!("give at least one set file of {kind} (made by engine positions)");
+    }
+    with_game!(kind, G => {
+        let mut set = Vec::new();
+        for path in files {
+            let k = game_of(path)?;
+            if k != kind {
+                bail!("{} holds {k} positions, not {kind}", path.display());
+            }
+            set.extend(load::<G>(path)?);
+        }
+        let before = loss_of(&set, G::weights());
+        let f = fit(&set, seed);
+        println!("{kind}: {} positions fitted, {} held out (seed {seed})", f.train, f.valid);
+        println!("log-loss: fitted {:.4}, held out {:.4}; current weights {:.4} on all", f.train_loss, f.valid_loss, before);
+        println!("held-out decided positions whose winner the score's sign predicts: {:.1}%", 100.0 * f.valid_accuracy);
+        println!("{:<16} {:>8} {:>8}", "feature", "current", "fitted");
+        for (i, name) in G::FEATURE_NAMES.iter().enumerate() {
+            println!("{name:<16} {:>8} {:>8}", G::weights()[i], f.weights[i]);
+        }
+        if let Some(path) = write_to {
+            let names: Vec<String> = files.iter().map(|p| {
+                p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+            }).collect();
+            let by = format!("engine tune {kind} {} --seed {seed}", names.join(" "));
+            std::fs::write(path, weights_file::<G>(&f.weights, &by))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates the labelled position sets in engine/data/positions (used by `engine blunders` and
+# `engine tune`). Each is reproducible from its seed; the whole run takes about half an hour on
+# one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+E=${1:-target/release/engine}
+D=engine/data/positions
+mkdir -p "$D"
+"$E" positions oska 4 --count 3000 --seed 1 --budget 500000 --out "$D/oska-4.txt"
+"$E" positions oska 5 --count 2000 --seed 2 --budget 500000 --out "$D/oska-5.txt"
+"$E" positions hexapawn 4 --count 2000 --seed 3 --budget 500000 --out "$D/hexapawn-4.txt"
+"$E" positions hexapawn 5 --count 3000 --seed 4 --budget 500000 --out "$D/hexapawn-5.txt"
+"$E" positions hexapawn 6 --count 2000 --seed 5 --budget 500000 --out "$D/hexapawn-6.txt"
+"$E" positions ctf 4 --count 1500 --seed 6 --budget 300000 --history 4 --out "$D/ctf-4.txt"
+"$E" positions ctf 5 --count 1500 --seed 7 --budget 300000 --history 4 --out "$D/ctf-5.txt"
