@@ -316,6 +316,111 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
     assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
 }
 
+/// The move our library chooses at depth 1 with evaluator `kind` (what the engine must play).
+fn depth1_move(board: &str, kind: engine::search::EvalKind) -> String {
+    use engine::games::{Oska, Side};
+    let line = engine::games::format::parse_board::<Oska>(board, Side::White)
+        .unwrap()
+        .line;
+    let mut s = engine::search::Searcher::<Oska>::new(16);
+    s.set_evaluator(kind.function());
+    let limits = engine::search::Limits {
+        depth: Some(1),
+        ..Default::default()
+    };
+    let r = s.search(
+        &line,
+        &limits,
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut |_| {},
+    );
+    engine::games::notation::move_name(line.current(), r.best.unwrap())
+}
+
+#[test]
+fn evaluator_option_reaches_the_engine() {
+    use engine::search::EvalKind;
+    // White can jump b3b5 (material's choice at depth 1) or race (the race count's choice).
+    let board = "ww--/--w/-w/bbb/---b";
+    let race_move = depth1_move(board, EvalKind::ClassicRace);
+    assert_eq!(depth1_move(board, EvalKind::Material), "b3b5");
+    assert_ne!(race_move, "b3b5");
+
+    let s = Scratch::new("evaluator");
+    let e = s.engine();
+    let openings = s.write("openings.txt", &format!("{board} w\n"));
+    let rec = s.path("games.txt");
+    let o = arena(&[
+        "match",
+        "--game",
+        "oska",
+        "--size",
+        "4",
+        "--tournament",
+        "gauntlet",
+        "--games",
+        "2",
+        "--openings",
+        &openings,
+        "--records",
+        rec.to_str().unwrap(),
+        "--engine",
+        &format!("cmd={e}"),
+        "name=material",
+        "depth=1",
+        "option.Evaluator=material",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=race",
+        "depth=1",
+        "option.Evaluator=CLASSIC-RACE",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=bad",
+        "depth=1",
+        "option.Evaluator=best",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for name in ["material", "race", "bad"] {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(name)),
+            "{name} in the table:\n{out}"
+        );
+    }
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 4, "{out}");
+    for r in &recs {
+        match (r.white.as_str(), r.black.as_str()) {
+            ("material", "race") | ("race", "material") => {
+                assert!(r.tag("Fault").is_none(), "{r}");
+                let want = if r.white == "material" {
+                    "b3b5"
+                } else {
+                    &race_move
+                };
+                assert_eq!(r.moves.first().map(String::as_str), Some(want), "{r}");
+                engine::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
+            }
+            (w, b) => {
+                assert!(w == "bad" || b == "bad", "{r}");
+                assert_eq!(r.tag("Fault"), Some("failed start"), "{r}");
+                let reason = r.tag("Reason").unwrap();
+                assert!(
+                    reason.contains("error bad-value Evaluator 'best' must be one of tuned,"),
+                    "{reason}"
+                );
+            }
+        }
+    }
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+}
+
 #[test]
 fn board_call_adapter_plays_a_seed_program() {
     let s = Scratch::new("boardcall");
