@@ -24,7 +24,11 @@
 //!   the opponent has none;
 //! - `home`: pieces already home (own minus the opponent's): they are out of play;
 //! - `count_rule`: piece difference when both sides are one piece from being all home, where
-//!   the both-home count rule can decide.
+//!   the both-home count rule can decide;
+//! - `contact_pieces`: material again, but only while the sides can still meet (after that only
+//!   the race counts);
+//! - `few_pieces`: -1 when the side to move is down to two pieces or fewer (a side with no pieces
+//!   left loses, and a lone piece in contact is hunted), +1 when the opponent is.
 //!
 //! The weights come from `weights_oska.rs`, fitted by `engine tune`. It never searches.
 
@@ -32,7 +36,7 @@ use crate::games::oska::{NONE, tables};
 use crate::games::{Bits, Game, Oska, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 13] = [
+pub const FEATURES: [&str; 15] = [
     "tempo",
     "race",
     "race_lead",
@@ -46,6 +50,8 @@ pub const FEATURES: [&str; 13] = [
     "must_pass",
     "home",
     "count_rule",
+    "contact_pieces",
+    "few_pieces",
 ];
 
 /// What one side's pieces look like.
@@ -134,7 +140,7 @@ pub fn steps(pos: &Oska, side: Side) -> i32 {
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Oska) -> [i32; 13] {
+pub fn features(pos: &Oska) -> [i32; 15] {
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
     let op = side_info(pos, me_side.opposite());
@@ -171,5 +177,7 @@ pub fn features(pos: &Oska) -> [i32; 13] {
         must_pass,
         me.home - op.home,
         count_rule,
+        if contact { me.pieces - op.pieces } else { 0 },
+        i32::from(op.pieces <= 2) - i32::from(me.pieces <= 2),
     ]
 }

@@ -5,6 +5,10 @@
 //! history list, most recent first, without blanks), the side to move, the exact value of the
 //! position for the side to move (`win K`, `loss K` or `draw` written `wK`, `lK`, `d`), then every
 //! legal move with the exact value it keeps for the mover. Lines starting with `#` are comments.
+//!
+//! Sizes too large to solve get *result* sets instead: positions of games between engines at
+//! small depths, each labelled with the game's result for the side to move (`rw`, `rd`, `rl`)
+//! and no moves. They serve the fit (as in Texel tuning), not the blunder rate.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -14,7 +18,7 @@ use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{Evaluate, Limits, Score, Searcher};
+use crate::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,8 +57,10 @@ impl Wdl {
 pub struct Labelled<G: Game> {
     /// The position with the earlier boards that count for the history rule.
     pub line: Line<G>,
-    /// The exact value for the side to move.
+    /// The exact value for the side to move; for a result label, `Win(0)`, `Draw` or `Loss(0)`.
     pub value: Score,
+    /// Whether `value` is the exact game value (false: the result of one game played on).
+    pub exact: bool,
     /// Every legal move and the exact value it keeps for the mover.
     pub moves: Vec<(Move, Score)>,
 }
@@ -63,7 +69,9 @@ impl<G: Game> Labelled<G> {
     /// Whether some legal move throws the value away (a position where a blunder is possible).
     pub fn critical(&self) -> bool {
         let best = Wdl::of(self.value);
-        self.moves.iter().any(|&(_, s)| Wdl::of(s) < best)
+        self.exact
+            && self
+                .moves.iter().any(|&(_, s)| Wdl::of(s) < best)
     }
 
     /// The exact value `mv` keeps for the mover.
@@ -136,6 +144,7 @@ pub fn label<G: Game + Evaluate>(
     Some(Labelled {
         line: line.clone(),
         value,
+        exact: true,
         moves: labelled,
     })
 }
@@ -223,6 +232,93 @@ pub fn generate<G: Game + Evaluate>(
     out
 }
 
+/// Generates a result set: games between engines (each side a random one of `evals`, depth 2
+/// to 4, after 2 to 5 random plies), a random quarter of their positions kept, each labelled with
+/// the game's result for its side to move. Games longer than 300 plies are left out.
+pub fn generate_results<G: Game + Evaluate>(
+    spec: &SetSpec,
+    evals: &[EvalKind],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Vec<Labelled<G>> {
+    let mut rng = Rng::new(spec.seed ^ 0x7E5_0175);
+    let mut players = [Searcher::<G>::new(1), Searcher::<G>::new(1)];
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut games = 0;
+    let start = G::start(spec.size).expect("the size was checked");
+    let stop = AtomicBool::new(false);
+    while out.len() < spec.count && games < 100 * spec.count {
+        games += 1;
+        let depths = [2 + rng.below(3) as u32, 2 + rng.below(3) as u32];
+        for p in &mut players {
+            p.clear();
+            p.set_evaluator(evals[rng.below(evals.len())].function::<G>());
+        }
+        let mut game = Line::new(start);
+        let opening = 2 + rng.below(4);
+        while game.outcome().is_none() && game.len() < 300 {
+            let mut moves = MoveList::new();
+            game.legal_moves(&mut moves);
+            let mv = if game.len() < opening {
+                moves.as_slice()[rng.below(moves.len())]
+            } else {
+                let s = game.current().side_to_move().index();
+                let limits = Limits {
+                    depth: Some(depths[s]),
+                    ..Limits::default()
+                };
+                players[s]
+                    .search(&game, &limits, &stop, &mut |_| {})
+                    .best
+                    .unwrap_or(moves.as_slice()[0])
+            };
+            game.push(mv);
+        }
+        let Some(outcome) = game.outcome() else {
+            continue;
+        };
+        let positions: Vec<G> = game.earlier().to_vec();
+        for (i, pos) in positions.iter().enumerate() {
+            if i < opening || rng.below(4) != 0 || !seen.insert(Game::hash(pos)) {
+                continue;
+            }
+            let value = match outcome.winner() {
+                None => Score::Draw,
+                Some(w) if w == pos.side_to_move() => Score::Win(0),
+                Some(_) => Score::Loss(0),
+            };
+            let keep = (i + 1).saturating_sub(spec.history + 1);
+            let line = if G::NO_REPEAT {
+                Line::from_history(&positions[keep..=i]).expect("boards of a game")
+            } else {
+                Line::new(*pos)
+            };
+            out.push(Labelled {
+                line,
+                value,
+                exact: false,
+                moves: Vec::new(),
+            });
+            progress(out.len(), games);
+            if out.len() == spec.count {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn label_text(l: &Labelled<impl Game>) -> String {
+    if l.exact {
+        return score_text(l.value);
+    }
+    match Wdl::of(l.value) {
+        Some(Wdl::Win) => "rw".into(),
+        Some(Wdl::Draw) => "rd".into(),
+        _ => "rl".into(),
+    }
+}
+
 fn score_text(s: Score) -> String {
     match s {
         Score::Win(k) => format!("w{k}"),
@@ -263,7 +359,7 @@ pub fn write<G: Game>(set: &[Labelled<G>], header: &[String]) -> String {
             out,
             "{board} {} {}",
             pos.side_to_move().letter(),
-            score_text(l.value)
+            label_text(l)
         );
         for &(m, s) in &l.moves {
             let _ = write!(out, " {}={}", move_name(pos, m), score_text(s));
@@ -292,6 +388,24 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
         let line = parse_board::<G>(board, side)
             .map_err(|e| at(e.to_string()))?
             .line;
+        let result = match value {
+            "rw" => Some(Score::Win(0)),
+            "rd" => Some(Score::Draw),
+            "rl" => Some(Score::Loss(0)),
+            _ => None,
+        };
+        if let Some(value) = result {
+            if words.next().is_some() {
+                return Err(at("a result label (rw, rd, rl) takes no moves".into()));
+            }
+            set.push(Labelled {
+                line,
+                value,
+                exact: false,
+                moves: Vec::new(),
+            });
+            continue;
+        }
         let value = parse_score(value).map_err(at)?;
         let mut moves = Vec::new();
         for w in words {
@@ -310,7 +424,12 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
                 legal.len()
             )));
         }
-        set.push(Labelled { line, value, moves });
+        set.push(Labelled {
+            line,
+            value,
+            exact: true,
+            moves,
+        });
     }
     Ok(set)
 }

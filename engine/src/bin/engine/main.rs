@@ -142,6 +142,10 @@ enum Command {
         /// Transposition table of the solver in MiB.
         #[arg(long, default_value_t = 256)]
         hash: usize,
+        /// Label positions with the results of games between engines using these evaluators
+        /// (comma-separated, or all) instead of exact values: for sizes too large to solve.
+        #[arg(long)]
+        results: Option<String>,
         /// The file to write.
         #[arg(long)]
         out: PathBuf,
@@ -225,6 +229,7 @@ fn main() -> ExitCode {
             budget,
             history,
             hash,
+            results,
             out,
         }) => {
             let spec = engine::tuning::positions::SetSpec {
@@ -235,7 +240,7 @@ fn main() -> ExitCode {
                 history,
                 hash_mib: hash,
             };
-            tune::positions(&game, &spec, &out)
+            tune::positions(&game, &spec, results.as_deref(), &out)
         }
         Some(Command::Blunders {
             files,

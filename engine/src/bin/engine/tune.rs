@@ -8,20 +8,26 @@ use engine::games::{Game, GameKind};
 use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::{fit, loss_of, weights_file};
-use engine::tuning::positions::{Labelled, SetSpec, generate, read, write};
+use engine::tuning::positions::{Labelled, SetSpec, generate, generate_results, read, write};
 use engine::with_game;
 
-/// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE`.
-pub fn positions(game: &str, spec: &SetSpec, out: &Path) -> Result<()> {
+/// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
+/// [--results EVALS]`.
+pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) -> Result<()> {
+    let evals = results.map(parse_evals).transpose()?;
     let kind = GameKind::parse(game)?;
     kind.check_size(spec.size)?;
     let started = std::time::Instant::now();
     let text = with_game!(kind, G => {
-        let set = generate::<G>(spec, &mut |kept, tried| {
+        let mut report = |kept: usize, tried: usize| {
             if kept % 100 == 0 {
-                eprintln!("{kept} positions kept of {tried} tried, {:.0} s", started.elapsed().as_secs_f64());
+                eprintln!("{kept} positions kept, {tried} tried, {:.0} s", started.elapsed().as_secs_f64());
             }
-        });
+        };
+        let set = match &evals {
+            Some(e) => generate_results::<G>(spec, e, &mut report),
+            None => generate::<G>(spec, &mut report),
+        };
         let critical = set.iter().filter(|l| l.critical()).count();
         write(&set, &[
             format!(
@@ -29,8 +35,9 @@ pub fn positions(game: &str, spec: &SetSpec, out: &Path) -> Result<()> {
                 spec.size, set.len()
             ),
             format!(
-                "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}",
-                spec.size, spec.count, spec.seed, spec.budget, spec.history
+                "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}{}",
+                spec.size, spec.count, spec.seed, spec.budget, spec.history,
+                results.map_or(String::new(), |r| format!(" --results {r}"))
             ),
             "BOARD SIDE VALUE MOVE=VALUE...: values are exact, wK/lK win/lose in K plies, d draw".into(),
         ])

@@ -1,0 +1,104 @@
+//! A quick in-process match between two evaluators at equal depth, for trying evaluator changes
+//! before an `arena` gauntlet: `cargo run --release --example duel -- GAME SIZE DEPTH A B
+//! [OPENINGS] [SEED] [PLIES]`. Each opening (PLIES random plies from the start, default 2) is
+//! played twice, A as White and as Black; prints A's wins, draws and losses and its score.
+
+use std::sync::atomic::AtomicBool;
+
+use engine::arena::openings::Rng;
+use engine::games::{GameKind, Line, MoveList, Side};
+use engine::search::{EvalKind, Evaluate, Limits, Searcher};
+use engine::with_game;
+
+fn play<G: Evaluate>(
+    mut line: Line<G>,
+    a_side: Side,
+    depth: u32,
+    a: EvalKind,
+    b: EvalKind,
+) -> Option<Side> {
+    let mut sa = Searcher::<G>::new(4);
+    sa.set_evaluator(a.function::<G>());
+    let mut sb = Searcher::<G>::new(4);
+    sb.set_evaluator(b.function::<G>());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for _ in 0..400 {
+        if let Some(o) = line.outcome() {
+            if std::env::var_os("DUEL_VERBOSE").is_some() {
+                eprintln!("{o} after {} plies; A is {a_side}", line.len());
+            }
+            return o.winner();
+        }
+        let s = if line.current().side_to_move() == a_side {
+            &mut sa
+        } else {
+            &mut sb
+        };
+        // ORACLE=1: A plays perfectly (the exact solver), the ceiling of any evaluator.
+        let oracle = Limits {
+            solve: true,
+            ..Limits::default()
+        };
+        let perfect = std::env::var_os("ORACLE").is_some() && line.current().side_to_move() == a_side;
+        let r = s.search(&line, if perfect { &oracle } else { &limits }, &stop, &mut |_| {});
+        line.push(r.best.expect("the game is not over"));
+    }
+    None
+}
+
+fn run<G: Evaluate>(size: usize, depth: u32, a: EvalKind, b: EvalKind, n: usize, seed: u64, plies: usize) {
+    let mut rng = Rng::new(seed);
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    let mut played = 0;
+    while played < n {
+        let mut line = Line::new(G::start(size).expect("size"));
+        let mut ok = true;
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            line.legal_moves(&mut moves);
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            line.push(moves.as_slice()[rng.below(moves.len())]);
+        }
+        if !ok || line.outcome().is_some() {
+            continue;
+        }
+        played += 1;
+        for side in [Side::White, Side::Black] {
+            match play(line.clone(), side, depth, a, b) {
+                Some(s) if s == side => w += 1,
+                Some(_) => l += 1,
+                None => d += 1,
+            }
+        }
+    }
+    let score = (w as f64 + d as f64 / 2.0) / (w + d + l) as f64;
+    println!(
+        "{} {size} depth {depth}: {a} vs {b}: +{w} ={d} -{l} score {:.1}%",
+        G::KIND,
+        100.0 * score
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 5 {
+        eprintln!("usage: duel GAME SIZE DEPTH EVAL_A EVAL_B [OPENINGS] [SEED] [PLIES]");
+        std::process::exit(2);
+    }
+    let kind = GameKind::parse(&args[0]).expect("game");
+    let size: usize = args[1].parse().expect("size");
+    let depth: u32 = args[2].parse().expect("depth");
+    let a = EvalKind::parse(&args[3]).expect("evaluator A");
+    let b = EvalKind::parse(&args[4]).expect("evaluator B");
+    let n = args.get(5).map_or(20, |s| s.parse().expect("openings"));
+    let seed = args.get(6).map_or(1, |s| s.parse().expect("seed"));
+    let plies = args.get(7).map_or(2, |s| s.parse().expect("plies"));
+    with_game!(kind, G => run::<G>(size, depth, a, b, n, seed, plies));
+}
