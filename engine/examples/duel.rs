@@ -43,14 +43,28 @@ fn play<G: Evaluate>(
             solve: true,
             ..Limits::default()
         };
-        let perfect = std::env::var_os("ORACLE").is_some() && line.current().side_to_move() == a_side;
-        let r = s.search(&line, if perfect { &oracle } else { &limits }, &stop, &mut |_| {});
+        let perfect =
+            std::env::var_os("ORACLE").is_some() && line.current().side_to_move() == a_side;
+        let r = s.search(
+            &line,
+            if perfect { &oracle } else { &limits },
+            &stop,
+            &mut |_| {},
+        );
         line.push(r.best.expect("the game is not over"));
     }
     None
 }
 
-fn run<G: Evaluate>(size: usize, depth: u32, a: EvalKind, b: EvalKind, n: usize, seed: u64, plies: usize) {
+fn run<G: Evaluate>(
+    size: usize,
+    depth: u32,
+    a: EvalKind,
+    b: EvalKind,
+    n: usize,
+    seed: u64,
+    plies: usize,
+) {
     let mut rng = Rng::new(seed);
     let (mut w, mut d, mut l) = (0, 0, 0);
     let mut played = 0;

@@ -58,7 +58,10 @@ fn check_symmetry<G: Evaluate>(seed: u64) {
                     G::KIND
                 );
             }
-            let (mut a, mut b) = (vec![0; G::FEATURE_NAMES.len()], vec![0; G::FEATURE_NAMES.len()]);
+            let (mut a, mut b) = (
+                vec![0; G::FEATURE_NAMES.len()],
+                vec![0; G::FEATURE_NAMES.len()],
+            );
             pos.features(&mut a);
             m.features(&mut b);
             assert_eq!(a, b, "features of {pos:?} and its mirror");
@@ -174,7 +177,10 @@ fn tuned_evaluators_blunder_less_than_legacy() {
         let legacy = rates(&set, EvalKind::Legacy, [3])[0];
         eprintln!("{name}: depth 3 tuned {tuned:?}, legacy {legacy:?}");
         assert!(tuned.positions > 100, "{name}: {tuned:?}");
-        assert!(tuned.blunders < legacy.blunders, "{name}: {tuned:?} {legacy:?}");
+        assert!(
+            tuned.blunders < legacy.blunders,
+            "{name}: {tuned:?} {legacy:?}"
+        );
     }
     check::<Oska>("oska-4.txt");
     check::<Hexapawn>("hexapawn-5.txt");
@@ -197,13 +203,20 @@ fn sets_and_fits_are_reproducible_from_their_seeds() {
     let back = read::<Oska>(&text).expect("reads back");
     assert_eq!(write(&back, &["test".into()]), text, "round trip");
     let other = generate::<Oska>(&SetSpec { seed: 10, ..spec }, &mut |_, _| {});
-    assert_ne!(write(&other, &[]), write(&a, &[]), "another seed, another set");
+    assert_ne!(
+        write(&other, &[]),
+        write(&a, &[]),
+        "another seed, another set"
+    );
 
     let f1 = fit(&a, 3);
     let f2 = fit(&back, 3);
     assert_eq!(f1, f2, "same data and seed, same fit");
     assert_eq!(f1.weights.len(), Oska::FEATURE_NAMES.len());
-    assert!(f1.train_loss < std::f64::consts::LN_2, "the fit beats a coin: {f1:?}");
+    assert!(
+        f1.train_loss < std::f64::consts::LN_2,
+        "the fit beats a coin: {f1:?}"
+    );
 
     // Capture the Flag sets keep the history (written as a history list) and read back.
     let ctf = generate::<Ctf>(

@@ -176,7 +176,10 @@ impl Evaluate for Oska {
 
     #[inline]
     fn evaluate(&self) -> i32 {
-        dot(&super::eval_oska::features(self), &super::weights_oska::WEIGHTS)
+        dot(
+            &super::eval_oska::features(self),
+            &super::weights_oska::WEIGHTS,
+        )
     }
 
     fn legacy(&self) -> i32 {
@@ -229,7 +232,10 @@ impl Evaluate for Ctf {
 
     #[inline]
     fn evaluate(&self) -> i32 {
-        dot(&super::eval_ctf::features(self), &super::weights_ctf::WEIGHTS)
+        dot(
+            &super::eval_ctf::features(self),
+            &super::weights_ctf::WEIGHTS,
+        )
     }
 
     fn legacy(&self) -> i32 {

@@ -157,7 +157,11 @@ pub fn features(pos: &Ctf) -> [i32; 13] {
         me.pawns - op.pawns,
         me.advance - op.advance,
         op.flag_to_go - me.flag_to_go,
-        if me.flag_to_go <= op.flag_to_go { 1 } else { -1 },
+        if me.flag_to_go <= op.flag_to_go {
+            1
+        } else {
+            -1
+        },
         i32::from(me.flag_takers > 0),
         op.flag_takers - me.flag_takers,
         me.stoppers - op.stoppers,

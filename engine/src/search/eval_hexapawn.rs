@@ -123,7 +123,11 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
 /// The rows the most advanced pawn of `side` still has to go (the plain race count).
 pub fn closest(pos: &Hexapawn, side: Side) -> i32 {
     let i = side_info(pos, side);
-    if i.pawns == 0 { pos.size() as i32 } else { i.nearest }
+    if i.pawns == 0 {
+        pos.size() as i32
+    } else {
+        i.nearest
+    }
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].

@@ -150,9 +150,8 @@ pub fn features(pos: &Oska) -> [i32; 15] {
     // an enemy piece: white advance a and black advance b on the same board meet when
     // a + b < rows - 1.
     let rows = pos.layout().rows() as i32;
-    let contact = me.rearmost != i32::MAX
-        && op.rearmost != i32::MAX
-        && me.rearmost + op.rearmost < rows - 1;
+    let contact =
+        me.rearmost != i32::MAX && op.rearmost != i32::MAX && me.rearmost + op.rearmost < rows - 1;
     let pure = if contact { 0 } else { lead };
     let swing = if me.jumps > 0 { me.best_swing } else { 0 };
     let must_pass = i32::from(op.moves == 0 && op.pieces > op.home)

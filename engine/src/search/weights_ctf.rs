@@ -2,10 +2,25 @@
 //! Written by `engine tune`; rerun it rather than editing by hand.
 
 /// The fitting that produced these weights.
-pub const FITTED_BY: &str = "engine tune ctf ctf-4.txt ctf-5-results.txt ctf-7-results.txt --seed 1";
+pub const FITTED_BY: &str =
+    "engine tune ctf ctf-4.txt ctf-5-results.txt ctf-7-results.txt --seed 1";
 
 /// The feature names the weights belong to (checked against the evaluator by a test).
-pub const NAMES: [&str; 13] = ["tempo", "pawns", "advance", "flag_to_go", "flag_race", "take_flag", "flag_threats", "stoppers", "guards", "attack", "takes", "mobility", "flag_room"];
+pub const NAMES: [&str; 13] = [
+    "tempo",
+    "pawns",
+    "advance",
+    "flag_to_go",
+    "flag_race",
+    "take_flag",
+    "flag_threats",
+    "stoppers",
+    "guards",
+    "attack",
+    "takes",
+    "mobility",
+    "flag_room",
+];
 
 /// One weight a feature.
 pub const WEIGHTS: [i32; 13] = [-4, 145, -24, 60, 48, 454, -33, 19, 45, 5, 48, 6, 50];

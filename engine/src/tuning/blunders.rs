@@ -26,11 +26,7 @@ impl Rate {
 
 /// Whether the move a depth-`depth` search with `eval` chooses in `pos` throws the value away.
 /// The searcher's table is cleared first, so the answer depends on the position alone.
-pub fn blunders_at<G: Evaluate>(
-    searcher: &mut Searcher<G>,
-    pos: &Labelled<G>,
-    depth: u32,
-) -> bool {
+pub fn blunders_at<G: Evaluate>(searcher: &mut Searcher<G>, pos: &Labelled<G>, depth: u32) -> bool {
     searcher.clear();
     let limits = Limits {
         depth: Some(depth),

@@ -87,12 +87,14 @@ fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         if p.abs() < 1e-300 {
             continue;
         }
-        for row in col + 1..k {
-            let factor = a[row][col] / p;
-            for c in col..k {
-                a[row][c] -= factor * a[col][c];
+        let (top, rest) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (i, row) in rest.iter_mut().enumerate() {
+            let factor = row[col] / p;
+            for (cell, &above) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *cell -= factor * above;
             }
-            b[row] -= factor * b[col];
+            b[col + 1 + i] -= factor * b[col];
         }
     }
     let mut x = vec![0.0; k];
@@ -135,8 +137,8 @@ pub fn fit<G: Evaluate>(set: &[Labelled<G>], seed: u64) -> Fit {
         }
         for i in 0..k {
             grad[i] = grad[i] / n + RIDGE * w[i];
-            for j in 0..k {
-                hess[i][j] /= n;
+            for h in &mut hess[i] {
+                *h /= n;
             }
             hess[i][i] += RIDGE;
         }
@@ -169,7 +171,10 @@ pub fn loss_of<G: Evaluate>(set: &[Labelled<G>], weights: &[i32]) -> f64 {
 /// The text of a `weights_GAME.rs` file for these weights.
 pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str) -> String {
     let game = G::KIND.name();
-    let names: Vec<String> = G::FEATURE_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+    let names: Vec<String> = G::FEATURE_NAMES
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect();
     let k = names.len();
     format!(
         "//! The tuned weights of the {game} evaluator, in the order of its features.\n\

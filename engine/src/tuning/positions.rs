@@ -69,9 +69,7 @@ impl<G: Game> Labelled<G> {
     /// Whether some legal move throws the value away (a position where a blunder is possible).
     pub fn critical(&self) -> bool {
         let best = Wdl::of(self.value);
-        self.exact
-            && self
-                .moves.iter().any(|&(_, s)| Wdl::of(s) < best)
+        self.exact && self.moves.iter().any(|&(_, s)| Wdl::of(s) < best)
     }
 
     /// The exact value `mv` keeps for the mover.
@@ -107,14 +105,20 @@ fn for_mover(child: Score) -> Score {
 }
 
 /// Solves a line within `budget` nodes: the exact value, or `None`.
-fn solve<G: Game + Evaluate>(searcher: &mut Searcher<G>, line: &Line<G>, budget: u64) -> Option<Score> {
+fn solve<G: Game + Evaluate>(
+    searcher: &mut Searcher<G>,
+    line: &Line<G>,
+    budget: u64,
+) -> Option<Score> {
     let limits = Limits {
         solve: true,
         nodes: Some(budget),
         ..Limits::default()
     };
     let r = searcher.search(line, &limits, &AtomicBool::new(false), &mut |_| {});
-    (r.exact || r.score.is_decided()).then_some(r.score).filter(|s| s.is_decided())
+    (r.exact || r.score.is_decided())
+        .then_some(r.score)
+        .filter(|s| s.is_decided())
 }
 
 /// Labels a position: its value and every move's, or `None` when a solve exceeds the budget.
@@ -160,7 +164,7 @@ pub fn generate<G: Game + Evaluate>(
     spec: &SetSpec,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
-    let mut rng = Rng::new(spec.seed ^ 0x5EED_0F5E_7);
+    let mut rng = Rng::new(spec.seed ^ 0x0005_EED0_F5E7);
     let mut solver = Searcher::<G>::new(spec.hash_mib);
     let mut player = Searcher::<G>::new(1);
     let mut seen = HashSet::new();
@@ -211,7 +215,9 @@ pub fn generate<G: Game + Evaluate>(
             let key = line
                 .earlier()
                 .iter()
-                .fold(Game::hash(line.current()), |h, p| h.rotate_left(7) ^ p.board_hash());
+                .fold(Game::hash(line.current()), |h, p| {
+                    h.rotate_left(7) ^ p.board_hash()
+                });
             if !seen.insert(key) {
                 continue;
             }

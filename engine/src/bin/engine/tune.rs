@@ -20,7 +20,7 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
     let started = std::time::Instant::now();
     let text = with_game!(kind, G => {
         let mut report = |kept: usize, tried: usize| {
-            if kept % 100 == 0 {
+            if kept.is_multiple_of(100) {
                 eprintln!("{kept} positions kept, {tried} tried, {:.0} s", started.elapsed().as_secs_f64());
             }
         };
@@ -43,7 +43,11 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
         ])
     });
     std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!("wrote {} in {:.1} s", out.display(), started.elapsed().as_secs_f64());
+    eprintln!(
+        "wrote {} in {:.1} s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -73,7 +77,8 @@ pub fn parse_depths(text: &str) -> Result<Vec<u32>> {
         let bad = || anyhow::anyhow!("--depths '{text}': use a range such as 1-6 or a list 3,4");
         match part.split_once('-') {
             Some((a, b)) => {
-                let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+                let (a, b): (u32, u32) =
+                    (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
                 if a == 0 || a > b || b > 64 {
                     return Err(bad());
                 }
