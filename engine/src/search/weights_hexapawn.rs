@@ -5,20 +5,9 @@
 pub const FITTED_BY: &str = "engine tune hexapawn hexapawn-4.txt hexapawn-5.txt hexapawn-6.txt hexapawn-5-results.txt hexapawn-6-results.txt --seed 1";
 
 /// The feature names the weights belong to (checked against the evaluator by a test).
-pub const NAMES: [&str; 12] = [
-    "tempo",
-    "pawns",
-    "advance",
-    "advance2",
-    "passed",
-    "race",
-    "win_next",
-    "threats",
-    "attacked",
-    "blocked",
-    "mobility",
-    "few_moves",
-];
+#[rustfmt::skip]
+pub const NAMES: [&str; 12] = ["tempo", "pawns", "advance", "advance2", "passed", "race", "win_next", "threats", "attacked", "blocked", "mobility", "few_moves"];
 
 /// One weight a feature.
+#[rustfmt::skip]
 pub const WEIGHTS: [i32; 12] = [105, 86, 48, 8, -8, 509, 452, 93, 98, -41, 50, -8];

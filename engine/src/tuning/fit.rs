@@ -182,8 +182,10 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str) -> String {
          /// The fitting that produced these weights.\n\
          pub const FITTED_BY: &str = \"{fitted_by}\";\n\n\
          /// The feature names the weights belong to (checked against the evaluator by a test).\n\
+         #[rustfmt::skip]\n\
          pub const NAMES: [&str; {k}] = [{}];\n\n\
          /// One weight a feature.\n\
+         #[rustfmt::skip]\n\
          pub const WEIGHTS: [i32; {k}] = [{}];\n",
         names.join(", "),
         weights
