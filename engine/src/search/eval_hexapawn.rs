@@ -21,14 +21,18 @@
 //!   opponent's): locked files;
 //! - `mobility`: moves of the side minus the opponent's; `few_moves`: 1 when the side to move has
 //!   at most one move (no-move danger: a side without a move has lost), minus the same for the
-//!   opponent.
+//!   opponent;
+//! - `defended`: pawns with an own pawn diagonally behind them, which can answer a capture;
+//! - `free_takes`: 1 when the side to move can take an undefended enemy pawn, minus the own
+//!   undefended pawns the opponent could take;
+//! - `open_files`: pawns with nothing ahead on their column.
 //!
 //! The weights come from `weights_hexapawn.rs`, fitted by `engine tune`. It never searches.
 
 use crate::games::{Bits, Game, Hexapawn, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 12] = [
+pub const FEATURES: [&str; 15] = [
     "tempo",
     "pawns",
     "advance",
@@ -41,6 +45,9 @@ pub const FEATURES: [&str; 12] = [
     "blocked",
     "mobility",
     "few_moves",
+    "defended",
+    "free_takes",
+    "open_files",
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -59,6 +66,25 @@ struct SideInfo {
     takes: i32,
     blocked: i32,
     moves: i32,
+    /// Pawns with an own pawn diagonally behind them (a capture there can be answered).
+    defended: i32,
+    /// Enemy pawns this side can take that no enemy pawn defends.
+    free_takes: i32,
+    /// Pawns with no pawn of either side ahead on their column.
+    open: i32,
+}
+
+/// Whether a pawn of `side` (pawns `own`) on `sq` has an own pawn diagonally behind it.
+fn is_defended(n: usize, own: u128, sq: usize, side: Side) -> bool {
+    let (r, c) = (sq / n, sq % n);
+    let back = if side == Side::White {
+        r.checked_sub(1)
+    } else {
+        Some(r + 1).filter(|&b| b < n)
+    };
+    back.is_some_and(|b| {
+        (c > 0 && own & bit(b * n + c - 1) != 0) || (c + 1 < n && own & bit(b * n + c + 1) != 0)
+    })
 }
 
 fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
@@ -85,6 +111,15 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
             let (r2, c2) = ((o / n) as isize, (o % n) as isize);
             (c2 - c as isize).abs() > 1 || (r2 - r as isize) * dir <= 0
         });
+        if is_defended(n, own, sq, side) {
+            info.defended += 1;
+        }
+        let column_ahead = (0..n)
+            .filter(|&r2| (r2 as isize - r as isize) * dir > 0)
+            .any(|r2| !empty & bit(r2 * n + c) != 0);
+        if !column_ahead {
+            info.open += 1;
+        }
         if passed {
             info.passed += 1;
             info.nearest_passed = info.nearest_passed.min(to_go);
@@ -104,6 +139,9 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
                 let t = fr * n + cc as usize;
                 if opp & bit(t) != 0 {
                     moves += 1;
+                    if taken & bit(t) == 0 && !is_defended(n, opp, t, side.opposite()) {
+                        info.free_takes += 1;
+                    }
                     taken |= bit(t);
                 }
             }
@@ -131,7 +169,7 @@ pub fn closest(pos: &Hexapawn, side: Side) -> i32 {
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Hexapawn) -> [i32; 12] {
+pub fn features(pos: &Hexapawn) -> [i32; 15] {
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
     let op = side_info(pos, me_side.opposite());
@@ -153,5 +191,8 @@ pub fn features(pos: &Hexapawn) -> [i32; 12] {
         me.blocked - op.blocked,
         me.moves - op.moves,
         i32::from(me.moves <= 1) - i32::from(op.moves <= 1),
+        me.defended - op.defended,
+        i32::from(me.free_takes > 0) - op.free_takes,
+        me.open - op.open,
     ]
 }
