@@ -25,14 +25,17 @@
 //! - `defended`: pawns with an own pawn diagonally behind them, which can answer a capture;
 //! - `free_takes`: 1 when the side to move can take an undefended enemy pawn, minus the own
 //!   undefended pawns the opponent could take;
-//! - `open_files`: pawns with nothing ahead on their column.
+//! - `open_files`: pawns with nothing ahead on their column;
+//! - `spare`: waiting moves (empty squares ahead of pawns whose column is closed further on),
+//!   own minus the opponent's, and `spare_lead`: +1 when the side to move has more of them (it
+//!   must move first, so a tie runs it out first), -1 otherwise.
 //!
 //! The weights come from `weights_hexapawn.rs`, fitted by `engine tune`. It never searches.
 
 use crate::games::{Bits, Game, Hexapawn, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 15] = [
+pub const FEATURES: [&str; 17] = [
     "tempo",
     "pawns",
     "advance",
@@ -48,6 +51,8 @@ pub const FEATURES: [&str; 15] = [
     "defended",
     "free_takes",
     "open_files",
+    "spare",
+    "spare_lead",
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -72,6 +77,9 @@ struct SideInfo {
     free_takes: i32,
     /// Pawns with no pawn of either side ahead on their column.
     open: i32,
+    /// Empty squares straight ahead of the pawns whose column is closed further on: steps that
+    /// can be spent waiting.
+    spare: i32,
 }
 
 /// Whether a pawn of `side` (pawns `own`) on `sq` has an own pawn diagonally behind it.
@@ -117,7 +125,14 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
         let column_ahead = (0..n)
             .filter(|&r2| (r2 as isize - r as isize) * dir > 0)
             .any(|r2| !empty & bit(r2 * n + c) != 0);
-        if !column_ahead {
+        if column_ahead {
+            info.spare += (1..n as isize)
+                .map(|k| r as isize + k * dir)
+                .take_while(|&r2| {
+                    r2 >= 0 && r2 < n as isize && empty & bit(r2 as usize * n + c) != 0
+                })
+                .count() as i32;
+        } else {
             info.open += 1;
         }
         if passed {
@@ -169,7 +184,7 @@ pub fn closest(pos: &Hexapawn, side: Side) -> i32 {
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Hexapawn) -> [i32; 15] {
+pub fn features(pos: &Hexapawn) -> [i32; 17] {
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
     let op = side_info(pos, me_side.opposite());
@@ -194,5 +209,7 @@ pub fn features(pos: &Hexapawn) -> [i32; 15] {
         me.defended - op.defended,
         i32::from(me.free_takes > 0) - op.free_takes,
         me.open - op.open,
+        me.spare - op.spare,
+        if me.spare > op.spare { 1 } else { -1 },
     ]
 }
