@@ -163,86 +163,37 @@ pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
     }
 }
 
-impl Evaluate for Oska {
-    const FEATURE_NAMES: &'static [&'static str] = &super::eval_oska::FEATURES;
+/// The [`Evaluate`] implementation of a game from its evaluator module, weights module, legacy
+/// module and plain race count.
+macro_rules! evaluate_impl {
+    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident) => {
+        impl Evaluate for $game {
+            const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
 
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&super::eval_oska::features(self));
-    }
+            fn features(&self, out: &mut [i32]) {
+                out.copy_from_slice(&super::$eval::features(self));
+            }
 
-    fn weights() -> &'static [i32] {
-        &super::weights_oska::WEIGHTS
-    }
+            fn weights() -> &'static [i32] {
+                &super::$weights::WEIGHTS
+            }
 
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        dot(
-            &super::eval_oska::features(self),
-            &super::weights_oska::WEIGHTS,
-        )
-    }
+            #[inline]
+            fn evaluate(&self) -> i32 {
+                dot(&super::$eval::features(self), &super::$weights::WEIGHTS)
+            }
 
-    fn legacy(&self) -> i32 {
-        legacy::oska::evaluate(self)
-    }
+            fn legacy(&self) -> i32 {
+                legacy::$legacy::evaluate(self)
+            }
 
-    fn race_steps(&self, side: Side) -> i32 {
-        super::eval_oska::steps(self, side)
-    }
+            fn race_steps(&self, side: Side) -> i32 {
+                super::$eval::$race(self, side)
+            }
+        }
+    };
 }
 
-impl Evaluate for Hexapawn {
-    const FEATURE_NAMES: &'static [&'static str] = &super::eval_hexapawn::FEATURES;
-
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&super::eval_hexapawn::features(self));
-    }
-
-    fn weights() -> &'static [i32] {
-        &super::weights_hexapawn::WEIGHTS
-    }
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        dot(
-            &super::eval_hexapawn::features(self),
-            &super::weights_hexapawn::WEIGHTS,
-        )
-    }
-
-    fn legacy(&self) -> i32 {
-        legacy::hexapawn::evaluate(self)
-    }
-
-    fn race_steps(&self, side: Side) -> i32 {
-        super::eval_hexapawn::closest(self, side)
-    }
-}
-
-impl Evaluate for Ctf {
-    const FEATURE_NAMES: &'static [&'static str] = &super::eval_ctf::FEATURES;
-
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&super::eval_ctf::features(self));
-    }
-
-    fn weights() -> &'static [i32] {
-        &super::weights_ctf::WEIGHTS
-    }
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        dot(
-            &super::eval_ctf::features(self),
-            &super::weights_ctf::WEIGHTS,
-        )
-    }
-
-    fn legacy(&self) -> i32 {
-        legacy::ctf::evaluate(self)
-    }
-
-    fn race_steps(&self, side: Side) -> i32 {
-        super::eval_ctf::flag_to_go(self, side)
-    }
-}
+evaluate_impl!(Oska, eval_oska, weights_oska, oska, steps);
+evaluate_impl!(Hexapawn, eval_hexapawn, weights_hexapawn, hexapawn, closest);
+evaluate_impl!(Ctf, eval_ctf, weights_ctf, ctf, flag_to_go);
