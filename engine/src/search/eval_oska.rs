@@ -28,9 +28,7 @@
 //! - `contact_pieces`: material again, but only while the sides can still meet (after that only
 //!   the race counts);
 //! - `few_pieces`: -1 when the side to move is down to two pieces or fewer (a side with no pieces
-//!   left loses, and a lone piece in contact is hunted), +1 when the opponent is;
-//! - `race_close`: the race count clamped to three steps either way (a close race is worth more
-//!   a step than a lopsided one).
+//!   left loses, and a lone piece in contact is hunted), +1 when the opponent is.
 //!
 //! The weights come from `weights_oska.rs`, fitted by `engine tune`. It never searches.
 
@@ -38,7 +36,7 @@ use crate::games::oska::{NONE, tables};
 use crate::games::{Bits, Game, Oska, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 16] = [
+pub const FEATURES: [&str; 15] = [
     "tempo",
     "race",
     "race_lead",
@@ -54,7 +52,6 @@ pub const FEATURES: [&str; 16] = [
     "count_rule",
     "contact_pieces",
     "few_pieces",
-    "race_close",
 ];
 
 /// What one side's pieces look like.
@@ -143,7 +140,7 @@ pub fn steps(pos: &Oska, side: Side) -> i32 {
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Oska) -> [i32; 16] {
+pub fn features(pos: &Oska) -> [i32; 15] {
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
     let op = side_info(pos, me_side.opposite());
@@ -181,6 +178,5 @@ pub fn features(pos: &Oska) -> [i32; 16] {
         count_rule,
         if contact { me.pieces - op.pieces } else { 0 },
         i32::from(op.pieces <= 2) - i32::from(me.pieces <= 2),
-        race.clamp(-3, 3),
     ]
 }

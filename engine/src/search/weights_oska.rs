@@ -7,8 +7,8 @@ pub const FITTED_BY: &str =
 
 /// The feature names the weights belong to (checked against the evaluator by a test).
 #[rustfmt::skip]
-pub const NAMES: [&str; 16] = ["tempo", "race", "race_lead", "pure_race", "pieces", "jumps", "exposed", "capture_swing", "mobility", "blocked", "must_pass", "home", "count_rule", "contact_pieces", "few_pieces", "race_close"];
+pub const NAMES: [&str; 15] = ["tempo", "race", "race_lead", "pure_race", "pieces", "jumps", "exposed", "capture_swing", "mobility", "blocked", "must_pass", "home", "count_rule", "contact_pieces", "few_pieces"];
 
 /// One weight a feature.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 16] = [48, 0, 57, 204, 25, 4, 37, 20, 6, -35, 197, -80, -45, 95, -149, 110];
+pub const WEIGHTS: [i32; 15] = [19, 15, 153, 229, -23, -9, 38, 16, 12, -28, 181, -59, -46, 86, -107];
