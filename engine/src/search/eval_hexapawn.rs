@@ -106,6 +106,8 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
         ..SideInfo::default()
     };
     let dir: isize = if side == Side::White { 1 } else { -1 };
+    // The first column's squares.
+    let col0 = (0..n).fold(0u128, |m, r| m | bit(r * n));
     let mut taken = 0u128;
     for sq in Bits(own) {
         let (r, c) = (sq / n, sq % n);
@@ -115,16 +117,25 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
         info.advance += adv;
         info.advance2 += adv * adv;
         info.nearest = info.nearest.min(to_go);
-        let passed = Bits(opp).all(|o| {
-            let (r2, c2) = ((o / n) as isize, (o % n) as isize);
-            (c2 - c as isize).abs() > 1 || (r2 - r as isize) * dir <= 0
-        });
+        // Squares of this column, of the neighbouring columns, and of the rows ahead.
+        let column = col0 << c;
+        let mut near = column;
+        if c > 0 {
+            near |= col0 << (c - 1);
+        }
+        if c + 1 < n {
+            near |= col0 << (c + 1);
+        }
+        let ahead_rows = if side == Side::White {
+            !((1u128 << ((r + 1) * n)) - 1)
+        } else {
+            (1u128 << (r * n)) - 1
+        };
+        let passed = opp & near & ahead_rows == 0;
         if is_defended(n, own, sq, side) {
             info.defended += 1;
         }
-        let column_ahead = (0..n)
-            .filter(|&r2| (r2 as isize - r as isize) * dir > 0)
-            .any(|r2| !empty & bit(r2 * n + c) != 0);
+        let column_ahead = (own | opp) & column & ahead_rows != 0;
         if column_ahead {
             info.spare += (1..n as isize)
                 .map(|k| r as isize + k * dir)
