@@ -254,3 +254,74 @@ fn bad_arguments_fail_cleanly() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// `engine positions`, `engine blunders` and `engine tune` through the binary: a small set made
+/// and read back, blunder rates printed for each evaluator asked, a fit printed for each feature;
+/// bad input named.
+#[test]
+fn positions_blunders_and_tune() {
+    let dir = std::env::temp_dir().join(format!("cli-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let set = dir.join("hex4.txt");
+    let set_s = set.to_str().expect("utf-8 path");
+    let out = run(&[
+        "positions",
+        "hexapawn",
+        "4",
+        "--count",
+        "40",
+        "--seed",
+        "2",
+        "--out",
+        set_s,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&set).expect("the set was written");
+    assert!(
+        text.starts_with("# hexapawn size 4: 40 positions"),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 40);
+
+    let lines = ok(&[
+        "blunders",
+        set_s,
+        "--evals",
+        "tuned,material",
+        "--depths",
+        "1,2",
+    ]);
+    assert!(lines[0].contains("40 positions"), "{lines:?}");
+    assert!(
+        lines[1].contains("d1") && lines[1].contains("d2"),
+        "{lines:?}"
+    );
+    for (row, name) in lines[2..4].iter().zip(["tuned", "material"]) {
+        assert!(row.starts_with(name), "{lines:?}");
+        assert_eq!(row.matches('%').count(), 2, "{row}");
+    }
+
+    let fit = ok(&["tune", "hexapawn", set_s, "--seed", "1"]);
+    assert!(
+        fit[0].starts_with("hexapawn: 32 positions fitted, 8 held out"),
+        "{fit:?}"
+    );
+    for name in engine::search::weights_hexapawn::NAMES {
+        assert!(
+            fit.iter().any(|l| l.starts_with(name)),
+            "{name} missing: {fit:?}"
+        );
+    }
+
+    let err = fails(&["tune", "oska", set_s]);
+    assert!(err.contains("holds hexapawn positions, not oska"), "{err}");
+    let err = fails(&["blunders", "/no/such/set.txt"]);
+    assert!(err.contains("cannot read /no/such/set.txt"), "{err}");
+    let err = fails(&["blunders", set_s, "--depths", "0-3"]);
+    assert!(err.contains("--depths '0-3'"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

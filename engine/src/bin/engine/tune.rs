@@ -39,7 +39,11 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
                 spec.size, spec.count, spec.seed, spec.budget, spec.history,
                 results.map_or(String::new(), |r| format!(" --results {r}"))
             ),
-            "BOARD SIDE VALUE MOVE=VALUE...: values are exact, wK/lK win/lose in K plies, d draw".into(),
+            if results.is_some() {
+                "BOARD SIDE RESULT: the result of the game the position came from, for SIDE (rw, rd, rl)".into()
+            } else {
+                "BOARD SIDE VALUE MOVE=VALUE...: values are exact, wK/lK win/lose in K plies, d draw".into()
+            },
         ])
     });
     std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
