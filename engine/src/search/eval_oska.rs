@@ -65,9 +65,9 @@ struct SideInfo {
     blocked: i32,
     /// Enemy pieces this side can jump now.
     jumps: i32,
-    /// The best race change a capture of this side gives: rows gained by the jumper (one more
-    /// than a step) plus the victim's steps taken off... counted for the capturer (negative when
-    /// the victim had far to go).
+    /// The best race change, for this side, of one of its captures: the jumper gains one row more
+    /// than a step would, and the victim's remaining steps leave the opponent's race (so the
+    /// change is negative when the victim still had far to go).
     best_swing: i32,
     /// The least advanced non-home piece's row, as rows advanced (for the contact test).
     rearmost: i32,
