@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates the labelled position sets in engine/data/positions (used by `engine blunders` and
-# `engine tune`). Each is reproducible from its seed; the whole run takes about half an hour on
-# one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
+# `engine tune`). Each is reproducible from its seed by the same engine; the whole run takes about
+# half an hour on one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
+#
+# The committed sets were made while the evaluators were being written, by engines whose
+# shallow-search player used the evaluators of the day, so this script makes sets of the same
+# kind and size but not the same positions. Exact sets now use the frozen legacy evaluator for
+# that player and stay the same from one engine version to the next; result sets made with
+# --results all include the tuned evaluator and so follow its weights.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 E=${1:-target/release/engine}

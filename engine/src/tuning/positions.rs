@@ -154,7 +154,7 @@ pub fn label<G: Game + Evaluate>(
 }
 
 /// Generates a set: games from the start in which each move is random or chosen by a shallow
-/// search (half and half, depth 1 to 3). Each game is then walked back from its end: positions
+/// search with the `legacy` evaluator (half and half, depth 1 to 3). Each game is then walked back from its end: positions
 /// with at least two legal moves, not seen before, are labelled (two in three of them, at random)
 /// until one needs more than the budget, as earlier positions of the game mostly would too. So
 /// the sets lean to the later part of games where the solver cannot reach the start. Stops early
@@ -166,7 +166,10 @@ pub fn generate<G: Game + Evaluate>(
 ) -> Vec<Labelled<G>> {
     let mut rng = Rng::new(spec.seed ^ 0x0005_EED0_F5E7);
     let mut solver = Searcher::<G>::new(spec.hash_mib);
+    // The player uses the frozen first-version evaluator, so that a set does not change when the
+    // tuned weights do.
     let mut player = Searcher::<G>::new(1);
+    player.set_evaluator(EvalKind::Legacy.function::<G>());
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut tried = 0usize;
