@@ -321,6 +321,29 @@ fn positions_blunders_and_tune() {
     assert!(err.contains("holds hexapawn positions, not oska"), "{err}");
     let err = fails(&["blunders", "/no/such/set.txt"]);
     assert!(err.contains("cannot read /no/such/set.txt"), "{err}");
+    let results = dir.join("results.txt");
+    let results_s = results.to_str().expect("utf-8 path");
+    let out = run(&[
+        "positions",
+        "oska",
+        "4",
+        "--count",
+        "20",
+        "--results",
+        "material",
+        "--out",
+        results_s,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = fails(&["blunders", results_s]);
+    assert!(
+        err.contains("holds game results, not exact values"),
+        "{err}"
+    );
     let err = fails(&["blunders", set_s, "--depths", "0-3"]);
     assert!(err.contains("--depths '0-3'"), "{err}");
     std::fs::remove_dir_all(&dir).ok();

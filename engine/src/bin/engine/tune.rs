@@ -112,6 +112,12 @@ pub fn parse_evals(text: &str) -> Result<Vec<EvalKind>> {
 
 fn blunders_of<G: Evaluate>(path: &Path, evals: &[EvalKind], depths: &[u32]) -> Result<String> {
     let set = load::<G>(path)?;
+    if !set.iter().any(|l| l.exact) {
+        bail!(
+            "{} holds game results, not exact values: blunder rates need a set made without --results",
+            path.display()
+        );
+    }
     let mut out = format!("{}: {} positions", path.display(), set.len());
     let critical = set.iter().filter(|l| l.critical()).count();
     out.push_str(&format!(", {critical} critical\n"));
