@@ -255,6 +255,16 @@ fn bad_arguments_fail_cleanly() {
     }
 }
 
+/// Runs a command that must succeed and may report progress on stderr.
+fn succeeds(args: &[&str]) {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `engine positions`, `engine blunders` and `engine tune` through the binary: a small set made
 /// and read back, blunder rates printed for each evaluator asked, a fit printed for each feature;
 /// bad input named.
@@ -264,7 +274,7 @@ fn positions_blunders_and_tune() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let set = dir.join("hex4.txt");
     let set_s = set.to_str().expect("utf-8 path");
-    let out = run(&[
+    succeeds(&[
         "positions",
         "hexapawn",
         "4",
@@ -275,11 +285,6 @@ fn positions_blunders_and_tune() {
         "--out",
         set_s,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = std::fs::read_to_string(&set).expect("the set was written");
     assert!(
         text.starts_with("# hexapawn size 4: 40 positions"),
@@ -323,7 +328,7 @@ fn positions_blunders_and_tune() {
     assert!(err.contains("cannot read /no/such/set.txt"), "{err}");
     let results = dir.join("results.txt");
     let results_s = results.to_str().expect("utf-8 path");
-    let out = run(&[
+    succeeds(&[
         "positions",
         "oska",
         "4",
@@ -334,11 +339,6 @@ fn positions_blunders_and_tune() {
         "--out",
         results_s,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let err = fails(&["blunders", results_s]);
     assert!(
         err.contains("holds game results, not exact values"),

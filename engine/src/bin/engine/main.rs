@@ -121,7 +121,8 @@ enum Command {
     /// (N is a signature of the search, checked against engine/bench.sig).
     Bench,
     /// Make a set of positions labelled with exact values (random and engine play from the start,
-    /// each kept position solved with all its moves) for `engine blunders` and `engine tune`.
+    /// each kept position solved with all its moves), or with game results (--results), for
+    /// `engine blunders` and `engine tune`.
     Positions {
         /// oska, hexapawn or ctf.
         game: String,

@@ -55,23 +55,31 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
     Ok(())
 }
 
-/// Reads a set file, naming the file in errors.
-fn load<G: Game>(path: &Path) -> Result<Vec<Labelled<G>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    read::<G>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+/// A set file read from disk: its game (from the `# GAME size N` header) and its text.
+struct SetFile<'a> {
+    path: &'a Path,
+    kind: GameKind,
+    text: String,
 }
 
-/// The game a set file holds, from its first position line.
-fn game_of(path: &Path) -> Result<GameKind> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let first = text
-        .lines()
-        .find(|l| l.starts_with("# ") && l.contains(" size "))
-        .with_context(|| format!("{}: no '# GAME size N' header line", path.display()))?;
-    let word = first[2..].split_whitespace().next().unwrap_or_default();
-    Ok(GameKind::parse(word)?)
+impl<'a> SetFile<'a> {
+    /// Reads the file and its header, naming the file in errors.
+    fn open(path: &'a Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let first = text
+            .lines()
+            .find(|l| l.starts_with("# ") && l.contains(" size "))
+            .with_context(|| format!("{}: no '# GAME size N' header line", path.display()))?;
+        let word = first[2..].split_whitespace().next().unwrap_or_default();
+        let kind = GameKind::parse(word)?;
+        Ok(SetFile { path, kind, text })
+    }
+
+    /// The positions, naming the file in errors.
+    fn positions<G: Game>(&self) -> Result<Vec<Labelled<G>>> {
+        read::<G>(&self.text).map_err(|e| anyhow::anyhow!("{}: {e}", self.path.display()))
+    }
 }
 
 /// Parses `1-6` or `3` or `1,3,5`.
@@ -110,8 +118,9 @@ pub fn parse_evals(text: &str) -> Result<Vec<EvalKind>> {
         .collect()
 }
 
-fn blunders_of<G: Evaluate>(path: &Path, evals: &[EvalKind], depths: &[u32]) -> Result<String> {
-    let set = load::<G>(path)?;
+fn blunders_of<G: Evaluate>(file: &SetFile, evals: &[EvalKind], depths: &[u32]) -> Result<String> {
+    let path = file.path;
+    let set = file.positions::<G>()?;
     if !set.iter().any(|l| l.exact) {
         bail!(
             "{} holds game results, not exact values: blunder rates need a set made without --results",
@@ -144,8 +153,8 @@ pub fn blunders(files: &[PathBuf], evals: &str, depths: &str) -> Result<()> {
         bail!("give at least one set file (made by engine positions)");
     }
     for path in files {
-        let kind = game_of(path)?;
-        let table = with_game!(kind, G => blunders_of::<G>(path, &evals, &depths))?;
+        let file = SetFile::open(path)?;
+        let table = with_game!(file.kind, G => blunders_of::<G>(&file, &evals, &depths))?;
         println!("{table}");
     }
     Ok(())
@@ -160,11 +169,11 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
     with_game!(kind, G => {
         let mut set = Vec::new();
         for path in files {
-            let k = game_of(path)?;
-            if k != kind {
-                bail!("{} holds {k} positions, not {kind}", path.display());
+            let file = SetFile::open(path)?;
+            if file.kind != kind {
+                bail!("{} holds {} positions, not {kind}", path.display(), file.kind);
             }
-            set.extend(load::<G>(path)?);
+            set.extend(file.positions::<G>()?);
         }
         let before = loss_of(&set, G::weights());
         let f = fit(&set, seed);
