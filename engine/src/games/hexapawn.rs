@@ -67,6 +67,12 @@ impl Hexapawn {
         self.0.own_opp(side).0
     }
 
+    /// The position with pieces on the squares of `white` and `black`, unchecked: the sets must
+    /// be disjoint, inside the layout and hold at most `size` pieces each.
+    pub fn from_bits(size: usize, white: u128, black: u128, side: Side) -> Self {
+        Hexapawn(TwoSides::from_bits(size, white, black, side))
+    }
+
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Move)) {
         let t = tables(self.0.size());

@@ -101,6 +101,12 @@ impl Oska {
         self.0.own_opp(side).0
     }
 
+    /// The position with pieces on the squares of `white` and `black`, unchecked: the sets must
+    /// be disjoint, inside the layout and hold at most `size` pieces each.
+    pub fn from_bits(size: usize, white: u128, black: u128, side: Side) -> Self {
+        Oska(TwoSides::from_bits(size, white, black, side))
+    }
+
     /// Whether `side` has any piece move on this board.
     fn has_move(&self, side: Side) -> bool {
         let t = tables(self.0.size());

@@ -53,16 +53,22 @@ impl TwoSides {
                 });
             }
         }
+        Ok(Self::from_bits(size, white, black, side))
+    }
+
+    /// A board from the two sides' squares, unchecked: the sets must be disjoint, inside the
+    /// layout and hold at most `size` pieces each (the tablebase builder's fast path).
+    pub fn from_bits(size: usize, white: u128, black: u128, side: Side) -> Self {
         let board_hash = zobrist::hash_bits(Piece::WhitePawn.index(), white)
             ^ zobrist::hash_bits(Piece::BlackPawn.index(), black)
             ^ zobrist::size_key(size);
-        Ok(TwoSides {
+        TwoSides {
             white,
             black,
             board_hash,
             n: size as u8,
             side,
-        })
+        }
     }
 
     /// The size.

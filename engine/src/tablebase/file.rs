@@ -1,0 +1,201 @@
+//! The table file: a 56-byte header, then one byte a position.
+//!
+//! Header, little-endian: the magic `BGTB`, the format version (u32), the game's name padded with
+//! zero bytes to 16, the size, the White and the Black piece counts (u32 each), the number of
+//! positions (u64), a checksum of the values (u64) and 4 zero bytes. File name: `GAME-SIZE-wWbB.tb`.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::TablebaseError;
+use crate::games::GameKind;
+
+/// The bytes every table file starts with.
+pub const MAGIC: &[u8; 4] = b"BGTB";
+/// The version of the file format this build reads and writes.
+pub const VERSION: u32 = 1;
+/// The length of the header in bytes.
+pub const HEADER_LEN: usize = 56;
+
+/// What a table file's header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game.
+    pub game: GameKind,
+    /// Its size.
+    pub size: usize,
+    /// White pieces.
+    pub white: usize,
+    /// Black pieces.
+    pub black: usize,
+    /// Number of positions (values) in the file.
+    pub count: u64,
+    /// Checksum of the values.
+    pub checksum: u64,
+}
+
+/// The file name of a material's table.
+pub fn file_name(game: GameKind, size: usize, white: usize, black: usize) -> String {
+    format!("{game}-{size}-w{white}b{black}.tb")
+}
+
+/// A checksum of the values (a 64-bit multiply-xor hash over 8-byte words).
+pub fn checksum(values: &[u8]) -> u64 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ values.len() as u64;
+    let mut chunks = values.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("chunks of 8"));
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ u64::from(b))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    h ^ (h >> 32)
+}
+
+impl Header {
+    fn to_bytes(self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[0..4].copy_from_slice(MAGIC);
+        out[4..8].copy_from_slice(&VERSION.to_le_bytes());
+        let name = self.game.to_string();
+        out[8..8 + name.len()].copy_from_slice(name.as_bytes());
+        out[24..28].copy_from_slice(&(self.size as u32).to_le_bytes());
+        out[28..32].copy_from_slice(&(self.white as u32).to_le_bytes());
+        out[32..36].copy_from_slice(&(self.black as u32).to_le_bytes());
+        out[36..44].copy_from_slice(&self.count.to_le_bytes());
+        out[44..52].copy_from_slice(&self.checksum.to_le_bytes());
+        out
+    }
+
+    fn parse(bytes: &[u8; HEADER_LEN], path: &Path) -> Result<Header, TablebaseError> {
+        let bad = |why: String| TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why,
+        };
+        if &bytes[0..4] != MAGIC {
+            return Err(bad("not a table file (no BGTB magic)".into()));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        let version = u32_at(4);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads version {VERSION}: rebuild the table"
+            )));
+        }
+        let name: String = bytes[8..24]
+            .iter()
+            .take_while(|&&b| b != 0)
+            .map(|&b| b as char)
+            .collect();
+        let game = GameKind::parse(&name).map_err(|e| bad(format!("game: {e}")))?;
+        Ok(Header {
+            game,
+            size: u32_at(24) as usize,
+            white: u32_at(28) as usize,
+            black: u32_at(32) as usize,
+            count: u64::from_le_bytes(bytes[36..44].try_into().expect("8 bytes")),
+            checksum: u64::from_le_bytes(bytes[44..52].try_into().expect("8 bytes")),
+        })
+    }
+}
+
+/// Writes a table file into `dir` (created if missing); returns its path. The file is written
+/// under a temporary name and renamed, so a table file is never half written.
+pub fn write(dir: &Path, header: Header, values: &[u8]) -> Result<PathBuf, TablebaseError> {
+    let io = |path: &Path, e: std::io::Error| TablebaseError::Io {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let path = dir.join(file_name(
+        header.game,
+        header.size,
+        header.white,
+        header.black,
+    ));
+    let temp = path.with_extension("tb.part");
+    let mut f = File::create(&temp).map_err(|e| io(&temp, e))?;
+    f.write_all(&header.to_bytes()).map_err(|e| io(&temp, e))?;
+    f.write_all(values).map_err(|e| io(&temp, e))?;
+    f.sync_all().map_err(|e| io(&temp, e))?;
+    std::fs::rename(&temp, &path).map_err(|e| io(&path, e))?;
+    Ok(path)
+}
+
+/// Reads a table file's header, checking that the file is as long as it says.
+pub fn read_header(path: &Path) -> Result<(Header, File), TablebaseError> {
+    let io = |e: std::io::Error| TablebaseError::Io {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    };
+    let mut f = File::open(path).map_err(io)?;
+    let mut bytes = [0u8; HEADER_LEN];
+    f.read_exact(&mut bytes)
+        .map_err(|_| TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why: "shorter than a table header".into(),
+        })?;
+    let header = Header::parse(&bytes, path)?;
+    let len = f.metadata().map_err(io)?.len();
+    if len != HEADER_LEN as u64 + header.count {
+        return Err(TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why: format!(
+                "{len} bytes where the header promises {} values: the file is truncated or damaged",
+                header.count
+            ),
+        });
+    }
+    Ok((header, f))
+}
+
+/// Reads a whole table file and checks its checksum.
+pub fn read(path: &Path) -> Result<(Header, Vec<u8>), TablebaseError> {
+    let (header, mut f) = read_header(path)?;
+    let mut values = vec![0u8; header.count as usize];
+    f.read_exact(&mut values).map_err(|e| TablebaseError::Io {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    })?;
+    if checksum(&values) != header.checksum {
+        return Err(TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why: "checksum mismatch: the values are damaged".into(),
+        });
+    }
+    Ok((header, values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trips_and_damage_is_found() {
+        let dir = std::env::temp_dir().join(format!("tb-file-test-{}", std::process::id()));
+        let values: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let header = Header {
+            game: GameKind::Hexapawn,
+            size: 4,
+            white: 2,
+            black: 3,
+            count: values.len() as u64,
+            checksum: checksum(&values),
+        };
+        let path = write(&dir, header, &values).unwrap();
+        assert_eq!(path.file_name().unwrap(), "hexapawn-4-w2b3.tb");
+        assert_eq!(read(&path).unwrap(), (header, values.clone()));
+        // One flipped byte fails the checksum; a cut file fails the length check.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 500] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(&path).unwrap_err().to_string().contains("checksum"));
+        std::fs::write(&path, &bytes[..HEADER_LEN + 10]).unwrap();
+        assert!(read(&path).unwrap_err().to_string().contains("truncated"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,176 @@
+//! Numbering the positions of one material by combinatorial ranking.
+//!
+//! A material `(w, b)` is w White and b Black pieces, White to move (Black to move is the
+//! colour mirror of a White-to-move position). Its positions are numbered
+//! `rank(W) * C(S - w, b) + rank'(B)`, where `S` is the number of squares, `rank` is the colex rank
+//! of the White squares among all squares and `rank'` that of the Black squares among the squares
+//! White leaves free. Every number in `0 .. C(S, w) * C(S - w, b)` is one placement, so a table is
+//! a plain array with no hash and no gap.
+
+use crate::games::{Bits, Layout};
+
+/// The most pieces a side a table may hold.
+pub const MAX_PIECES: usize = 8;
+
+/// The board geometry a table is indexed by.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    squares: usize,
+    rows: usize,
+    /// `mirror[sq]`: the square in the same column of the mirrored row (top and bottom swapped).
+    mirror: Vec<u8>,
+    /// `row[sq]`: the row of a square, 0 at the top (White's home).
+    row: Vec<u8>,
+    /// `binomial[n][k]` = C(n, k) for k up to `MAX_PIECES`.
+    binomial: Vec<[u64; MAX_PIECES + 1]>,
+}
+
+impl Shape {
+    /// The shape of a board layout (at most 128 squares).
+    pub fn new(layout: &Layout) -> Shape {
+        let squares = layout.squares();
+        let rows = layout.rows();
+        let mut binomial = vec![[0u64; MAX_PIECES + 1]; squares + 1];
+        for n in 0..=squares {
+            binomial[n][0] = 1;
+            for k in 1..=MAX_PIECES {
+                binomial[n][k] = if n == 0 {
+                    0
+                } else {
+                    binomial[n - 1][k - 1].saturating_add(binomial[n - 1][k])
+                };
+            }
+        }
+        let row = (0..squares).map(|sq| layout.coords(sq).0 as u8).collect();
+        let mirror = (0..squares)
+            .map(|sq| {
+                let (r, c) = layout.coords(sq);
+                layout
+                    .square_at(rows - 1 - r, c)
+                    .expect("the rows of the layouts are symmetric top to bottom")
+                    as u8
+            })
+            .collect();
+        Shape {
+            squares,
+            rows,
+            mirror,
+            row,
+            binomial,
+        }
+    }
+
+    /// The number of squares.
+    pub fn squares(&self) -> usize {
+        self.squares
+    }
+
+    /// C(n, k).
+    #[inline]
+    pub fn choose(&self, n: usize, k: usize) -> u64 {
+        self.binomial[n][k]
+    }
+
+    /// The number of positions of material `(w, b)`.
+    pub fn len(&self, w: usize, b: usize) -> u64 {
+        self.choose(self.squares, w)
+            .saturating_mul(self.choose(self.squares - w, b))
+    }
+
+    /// The set with every square moved to its mirror square.
+    #[inline]
+    pub fn mirror(&self, set: u128) -> u128 {
+        Bits(set).fold(0, |m, sq| m | 1u128 << self.mirror[sq])
+    }
+
+    /// The number of a placement: `white` and `black` disjoint, of the material's sizes.
+    #[inline]
+    pub fn index(&self, white: u128, black: u128) -> u64 {
+        let w = white.count_ones() as usize;
+        let b = black.count_ones() as usize;
+        let mut high = 0;
+        for (k, sq) in Bits(white).enumerate() {
+            high += self.binomial[sq][k + 1];
+        }
+        let mut low = 0;
+        for (k, sq) in Bits(black).enumerate() {
+            let below = (white & ((1u128 << sq) - 1)).count_ones() as usize;
+            low += self.binomial[sq - below][k + 1];
+        }
+        debug_assert!(low < self.choose(self.squares - w, b));
+        high * self.choose(self.squares - w, b) + low
+    }
+
+    /// How far a side's pieces have come: the sum of their rows counted from the side's home.
+    #[inline]
+    pub fn progress(&self, set: u128, white: bool) -> usize {
+        Bits(set)
+            .map(|sq| {
+                let r = self.row[sq] as usize;
+                if white { r } else { self.rows - 1 - r }
+            })
+            .sum()
+    }
+
+    /// The most progress `k` pieces of a side can have.
+    pub fn max_progress(&self, k: usize) -> usize {
+        k * (self.rows - 1)
+    }
+
+    /// Every set of `k` squares, grouped by the progress it has for White (`white`) or Black:
+    /// `result[p]` holds the sets of progress `p`, in increasing order.
+    pub fn sets_by_progress(&self, k: usize, white: bool) -> Vec<Vec<u128>> {
+        let mut out = vec![Vec::new(); self.max_progress(k) + 1];
+        if k == 0 {
+            out[0].push(0);
+            return out;
+        }
+        let limit = 1u128 << self.squares;
+        let mut set: u128 = (1u128 << k) - 1;
+        while set < limit {
+            out[self.progress(set, white)].push(set);
+            // Gosper's hack: the next larger set of the same size.
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            set = (((ripple ^ set) >> 2) / low) | ripple;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, Hexapawn, Oska};
+
+    /// Every placement of a small material gets a distinct number below the material's size.
+    #[test]
+    fn index_is_a_bijection() {
+        for layout in [Oska::layout_of(4), Hexapawn::layout_of(3)] {
+            let shape = Shape::new(layout);
+            for (w, b) in [(1, 1), (2, 1), (2, 3), (3, 3)] {
+                let mut seen = vec![false; shape.len(w, b) as usize];
+                let whites: Vec<u128> = shape.sets_by_progress(w, true).concat();
+                let blacks: Vec<u128> = shape.sets_by_progress(b, false).concat();
+                for &white in &whites {
+                    for &black in blacks.iter().filter(|&&s| s & white == 0) {
+                        let i = shape.index(white, black) as usize;
+                        assert!(!seen[i], "index {i} given twice");
+                        seen[i] = true;
+                    }
+                }
+                assert!(seen.iter().all(|&s| s), "every number is a placement");
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_swaps_progress() {
+        let shape = Shape::new(Oska::layout_of(5));
+        for set in shape.sets_by_progress(3, true).concat() {
+            let m = shape.mirror(set);
+            assert_eq!(shape.mirror(m), set);
+            assert_eq!(shape.progress(set, true), shape.progress(m, false));
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Tablebases: the exact value of every position of Oska and Hexapawn (or every position with at
+//! most K pieces a side), computed by retrograde analysis and probed by the solver, the search
+//! and the one-shot commands.
+//!
+//! - [`index`]: positions of a material numbered by combinatorial ranking.
+//! - [`value`]: one byte a position (win or loss with its distance in plies, or draw).
+//! - [`build`]: the builder, in order of progress (pieces only move forward).
+//! - [`file`]: the file format (header, values, checksum).
+//!
+//! Tables hold White-to-move positions only; a Black-to-move position is probed as its colour
+//! mirror (board turned upside down, colours swapped), which has the same value.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod value;
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
+use crate::search::Score;
+use index::Shape;
+
+/// Tables up to this many bytes are read into memory when opened; larger ones are read a value
+/// at a time from the file.
+pub const MEMORY_LIMIT: u64 = 256 << 20;
+
+/// A game whose positions a tablebase covers: two sides of plain pieces, moving forward only.
+pub trait Retro: Game {
+    /// The position with White on the squares of `white`, Black on `black`, White to move
+    /// (unchecked: disjoint sets inside the layout, at most `size` pieces each).
+    fn from_sets(size: usize, white: u128, black: u128) -> Self;
+
+    /// The White and the Black squares.
+    fn sets(&self) -> (u128, u128);
+}
+
+impl Retro for Oska {
+    fn from_sets(size: usize, white: u128, black: u128) -> Self {
+        Oska::from_bits(size, white, black, Side::White)
+    }
+
+    fn sets(&self) -> (u128, u128) {
+        (self.bits(Side::White), self.bits(Side::Black))
+    }
+}
+
+impl Retro for Hexapawn {
+    fn from_sets(size: usize, white: u128, black: u128) -> Self {
+        Hexapawn::from_bits(size, white, black, Side::White)
+    }
+
+    fn sets(&self) -> (u128, u128) {
+        (self.bits(Side::White), self.bits(Side::Black))
+    }
+}
+
+/// What can go wrong building, writing or reading tables.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// A file or directory could not be read or written.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        error: String,
+    },
+    /// A file that is not a sound table.
+    #[error("{}: {why}", path.display())]
+    BadFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A game the tables do not cover.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A win or loss longer than a table byte holds.
+    #[error("a win or loss longer than {max} plies does not fit the table format")]
+    TooLong {
+        /// The longest distance the format holds.
+        max: u32,
+    },
+    /// A defect of the builder.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Where one material's values are.
+#[derive(Debug)]
+enum Table {
+    Memory(Vec<u8>),
+    Disk(File),
+}
+
+/// The tables of one game and size, opened for probing.
+#[derive(Debug)]
+pub struct Tablebase {
+    game: GameKind,
+    size: usize,
+    shape: Shape,
+    /// `tables[w][b]`.
+    tables: Vec<Vec<Option<Table>>>,
+}
+
+impl Tablebase {
+    /// An empty set of tables for a game and size.
+    fn empty<G: Retro>(size: usize) -> Tablebase {
+        Tablebase {
+            game: G::KIND,
+            size,
+            shape: Shape::new(G::layout_of(size)),
+            tables: (0..=size)
+                .map(|_| (0..=size).map(|_| None).collect())
+                .collect(),
+        }
+    }
+
+    /// Whether a game has tables at all.
+    pub fn supports(game: GameKind) -> bool {
+        matches!(game, GameKind::Oska | GameKind::Hexapawn)
+    }
+
+    /// Opens the tables of `G` at `size` found in `dir` (files named as [`file::file_name`]
+    /// says). Tables up to [`MEMORY_LIMIT`] are read and checked now; larger ones are read
+    /// from disk when probed (check them with [`Tablebase::verify`]).
+    pub fn open<G: Retro>(dir: &Path, size: usize) -> Result<Tablebase, TablebaseError> {
+        let mut tb = Tablebase::empty::<G>(size);
+        let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
+            path: dir.to_path_buf(),
+            error: e.to_string(),
+        })?;
+        let prefix = format!("{}-{size}-w", G::KIND);
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(&prefix) || !name.ends_with(".tb") {
+                continue;
+            }
+            let path = entry.path();
+            let (header, file) = file::read_header(&path)?;
+            tb.check_header(&header, &path)?;
+            let table = if header.count <= MEMORY_LIMIT {
+                Table::Memory(file::read(&path)?.1)
+            } else {
+                Table::Disk(file)
+            };
+            tb.tables[header.white][header.black] = Some(table);
+        }
+        Ok(tb)
+    }
+
+    /// Checks a header against this game, size and the material's number of positions.
+    fn check_header(&self, h: &file::Header, path: &Path) -> Result<(), TablebaseError> {
+        let bad = |why: String| TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why,
+        };
+        if h.game != self.game || h.size != self.size {
+            return Err(bad(format!(
+                "holds {} size {}, not {} size {}",
+                h.game, h.size, self.game, self.size
+            )));
+        }
+        if !(1..=self.size).contains(&h.white) || !(1..=self.size).contains(&h.black) {
+            return Err(bad(format!(
+                "material w{}b{} is out of range",
+                h.white, h.black
+            )));
+        }
+        if h.count != self.shape.len(h.white, h.black) {
+            return Err(bad(format!(
+                "{} values where material w{}b{} has {} positions",
+                h.count,
+                h.white,
+                h.black,
+                self.shape.len(h.white, h.black)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Tables built in memory (see [`build::build`]), for probing without files.
+    pub fn from_tables<G: Retro>(
+        size: usize,
+        tables: impl IntoIterator<Item = (file::Header, Vec<u8>)>,
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut tb = Tablebase::empty::<G>(size);
+        for (header, values) in tables {
+            tb.check_header(&header, Path::new("(memory)"))?;
+            tb.tables[header.white][header.black] = Some(Table::Memory(values));
+        }
+        Ok(tb)
+    }
+
+    /// The materials present, as (White, Black) piece counts of the White-to-move tables.
+    pub fn materials(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (w, row) in self.tables.iter().enumerate() {
+            for (b, t) in row.iter().enumerate() {
+                if t.is_some() {
+                    out.push((w, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads every disk table whole and checks its checksum.
+    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<usize, TablebaseError> {
+        let mut n = 0;
+        let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
+            path: dir.to_path_buf(),
+            error: e.to_string(),
+        })?;
+        let prefix = format!("{game}-{size}-w");
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix) && name.ends_with(".tb") {
+                file::read(&entry.path())?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// The exact value of `pos` for its side to move, if a table covers it (a finished game is
+    /// always covered: the rules decide it).
+    pub fn probe<G: Retro>(&self, pos: &G) -> Option<Score> {
+        self.probe_value(pos).and_then(value::score)
+    }
+
+    /// [`Tablebase::probe`] as a table byte.
+    fn probe_value<G: Retro>(&self, pos: &G) -> Option<u8> {
+        if G::KIND != self.game || pos.size() != self.size {
+            return None;
+        }
+        if let Some(o) = pos.board_outcome() {
+            return Some(value::of_outcome(o, pos.side_to_move()));
+        }
+        let (white, black) = pos.sets();
+        let (w, b) = match pos.side_to_move() {
+            Side::White => (white, black),
+            Side::Black => (self.shape.mirror(black), self.shape.mirror(white)),
+        };
+        let table = self
+            .tables
+            .get(w.count_ones() as usize)?
+            .get(b.count_ones() as usize)?
+            .as_ref()?;
+        let index = self.shape.index(w, b);
+        let v = match table {
+            Table::Memory(values) => *values.get(index as usize)?,
+            Table::Disk(f) => {
+                let mut byte = [0u8];
+                f.read_exact_at(&mut byte, file::HEADER_LEN as u64 + index)
+                    .ok()?;
+                byte[0]
+            }
+        };
+        (v != value::UNSET).then_some(v)
+    }
+
+    /// Every legal move of `pos` with its exact value for the side to move (the value of the
+    /// position after it, seen from before it), best first; `None` unless a table covers every
+    /// position reached.
+    pub fn probe_moves<G: Retro>(&self, pos: &G) -> Option<Vec<(Move, Score)>> {
+        if pos.board_outcome().is_some() {
+            return Some(Vec::new());
+        }
+        let mut moves = MoveList::new();
+        pos.generate(&mut moves);
+        let mut out = Vec::new();
+        for &mv in moves.as_slice() {
+            let after = self.probe_value(&pos.play(mv))?;
+            out.push((mv, value::score(value::before(after)?)?));
+        }
+        out.sort_by_key(|&(_, s)| std::cmp::Reverse(s.value()));
+        Some(out)
+    }
+}

@@ -1,0 +1,183 @@
+//! Tablebases checked against independent evidence: a naive memoised negamax for every position
+//! of the Oska 4 and Hexapawn 4 tables (both sides to move), the alpha-beta solver for a sample,
+//! and the files written to disk read back.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use engine::games::{Game, Hexapawn, Line, MoveList, Oska, Side};
+use engine::search::{Evaluate, Limits, Score, Searcher};
+use engine::tablebase::build::{Plan, build};
+use engine::tablebase::file::Header;
+use engine::tablebase::index::Shape;
+use engine::tablebase::{Retro, Tablebase};
+
+/// The exact value by plain recursion over every move, remembered per position.
+fn naive<G: Game>(pos: G, memo: &mut HashMap<G, Score>) -> Score {
+    if let Some(&s) = memo.get(&pos) {
+        return s;
+    }
+    let s = if let Some(o) = pos.board_outcome() {
+        match o.winner() {
+            None => Score::Draw,
+            Some(w) if w == pos.side_to_move() => Score::Win(0),
+            Some(_) => Score::Loss(0),
+        }
+    } else {
+        let mut moves = MoveList::new();
+        pos.generate(&mut moves);
+        let mut best: Option<Score> = None;
+        for &mv in moves.as_slice() {
+            let v = match naive(pos.play(mv), memo) {
+                Score::Win(k) => Score::Loss(k + 1),
+                Score::Loss(k) => Score::Win(k + 1),
+                other => other,
+            };
+            if best.is_none_or(|b| v.value() > b.value()) {
+                best = Some(v);
+            }
+        }
+        best.unwrap_or(Score::Loss(0))
+    };
+    memo.insert(pos, s);
+    s
+}
+
+/// Builds the whole game at `size` in memory.
+fn tables<G: Retro>(size: usize) -> (Vec<(Header, Vec<u8>)>, Tablebase) {
+    let mut out = Vec::new();
+    let plan = Plan {
+        size,
+        max_pieces: size,
+        threads: 2,
+    };
+    build::<G>(plan, &|_| {}, &mut |h, v| {
+        out.push((h, v.to_vec()));
+        Ok(())
+    })
+    .expect("the build succeeds");
+    let tb = Tablebase::from_tables::<G>(size, out.clone()).expect("the tables are sound");
+    (out, tb)
+}
+
+/// Every position of every material, both sides to move, against the naive solver.
+fn every_position<G: Retro>(size: usize) -> usize {
+    let (_, tb) = tables::<G>(size);
+    let shape = Shape::new(G::layout_of(size));
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for w in 1..=size {
+        for b in 1..=size {
+            let whites = shape.sets_by_progress(w, true).concat();
+            let blacks = shape.sets_by_progress(b, false).concat();
+            for &white in &whites {
+                for &black in blacks.iter().filter(|&&s| s & white == 0) {
+                    let pos = G::from_sets(size, white, black);
+                    for p in [pos, pos.with_side(Side::Black)] {
+                        assert_eq!(tb.probe(&p), Some(naive(p, &mut memo)), "{p:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn oska_4_every_position_matches_a_naive_solver() {
+    assert_eq!(every_position::<Oska>(4), 2 * 2_262_220);
+}
+
+#[test]
+fn hexapawn_4_every_position_matches_a_naive_solver() {
+    assert_eq!(every_position::<Hexapawn>(4), 2 * 2_262_220);
+}
+
+/// A sample of positions against the alpha-beta solver, and the start values the README gives.
+fn sample_against_solver<G: Retro + Evaluate>(size: usize, start: Score) {
+    let (_, tb) = tables::<G>(size);
+    let shape = Shape::new(G::layout_of(size));
+    assert_eq!(tb.probe(&G::start(size).unwrap()), Some(start));
+    let mut searcher = Searcher::<G>::new(16);
+    let limits = Limits {
+        solve: true,
+        ..Limits::default()
+    };
+    let whites = shape.sets_by_progress(size - 1, true).concat();
+    let blacks = shape.sets_by_progress(size - 1, false).concat();
+    let mut n = 0;
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    while n < 60 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let white = whites[(seed % whites.len() as u64) as usize];
+        let black = blacks[((seed >> 32) % blacks.len() as u64) as usize];
+        if black & white != 0 {
+            continue;
+        }
+        let pos = G::from_sets(size, white, black);
+        if pos.board_outcome().is_some() {
+            continue;
+        }
+        let r = searcher.search(
+            &Line::new(pos),
+            &limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(tb.probe(&pos), Some(r.score), "{pos:?}");
+        // The best move by the tables leads where the solver says.
+        let moves = tb.probe_moves(&pos).expect("covered");
+        assert_eq!(moves.first().map(|m| m.1), Some(r.score));
+        n += 1;
+    }
+}
+
+#[test]
+fn oska_4_sample_matches_the_alpha_beta_solver() {
+    sample_against_solver::<Oska>(4, Score::Win(21));
+}
+
+#[test]
+fn hexapawn_4_sample_matches_the_alpha_beta_solver() {
+    sample_against_solver::<Hexapawn>(4, Score::Win(11));
+}
+
+#[test]
+fn tables_round_trip_through_files_and_partial_builds_agree() {
+    let dir = std::env::temp_dir().join(format!("tb-roundtrip-{}", std::process::id()));
+    let (built, memory) = tables::<Hexapawn>(4);
+    for (h, v) in &built {
+        engine::tablebase::file::write(&dir, *h, v).unwrap();
+    }
+    let disk = Tablebase::open::<Hexapawn>(&dir, 4).unwrap();
+    assert_eq!(disk.materials().len(), 16);
+    // Tables up to 2 pieces a side alone give the same values for those materials.
+    let mut small = Vec::new();
+    build::<Hexapawn>(
+        Plan {
+            size: 4,
+            max_pieces: 2,
+            threads: 1,
+        },
+        &|_| {},
+        &mut |h, v| {
+            small.push((h, v.to_vec()));
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(small.len(), 4);
+    for (h, v) in &small {
+        let whole = built
+            .iter()
+            .find(|(g, _)| g == h)
+            .expect("same material, same checksum");
+        assert_eq!(&whole.1, v);
+    }
+    let start = Hexapawn::start(4).unwrap();
+    assert_eq!(disk.probe(&start), memory.probe(&start));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
