@@ -104,18 +104,20 @@ pub fn build<G: Retro>(
                 overflow: AtomicBool::new(false),
                 _game: std::marker::PhantomData,
             };
-            // Work items: a table of the pair, a White progress, a slice of those White sets.
+            // Work items: a table of the pair, a Black progress, a slice of those Black sets. The
+            // White sets vary fastest, so the positions after White's moves (looked up as their
+            // mirrors, numbered by the Black set first) stay within a few rows of their table.
             let mut items = Vec::new();
             for &(tw, tb) in &pair {
-                for (a, whites) in white_sets[tw].iter().enumerate().take(level + 1) {
-                    let black_progress = level - a;
-                    if black_progress > shape.max_progress(tb)
-                        || black_sets[tb][black_progress].is_empty()
+                for (c, blacks) in black_sets[tb].iter().enumerate().take(level + 1) {
+                    let white_progress = level - c;
+                    if white_progress > shape.max_progress(tw)
+                        || white_sets[tw][white_progress].is_empty()
                     {
                         continue;
                     }
-                    for chunk in whites.chunks(64) {
-                        items.push((tw, tb, chunk, &black_sets[tb][black_progress]));
+                    for chunk in blacks.chunks(16) {
+                        items.push((tw, tb, &white_sets[tw][white_progress], chunk));
                     }
                 }
             }
@@ -134,8 +136,8 @@ pub fn build<G: Retro>(
                                 break;
                             };
                             let table = &tables[slot(tw, tb)];
-                            for &white in whites {
-                                for &black in blacks {
+                            for &black in blacks {
+                                for &white in whites {
                                     if white & black != 0 {
                                         continue;
                                     }
@@ -238,13 +240,15 @@ impl<G: Retro> Level<'_, G> {
         Some(best)
     }
 
-    /// The finished value of a position, for its side to move.
+    /// The finished value of a position, for its side to move. Finished games are in the tables
+    /// too, except those where a side has no piece left (no table has a material with 0).
     #[inline]
     fn lookup(&self, pos: &G) -> u8 {
-        if let Some(o) = pos.board_outcome() {
+        let (white, black) = pos.sets();
+        if white == 0 || black == 0 {
+            let o = pos.board_outcome().expect("a side without pieces has lost");
             return value::of_outcome(o, pos.side_to_move());
         }
-        let (white, black) = pos.sets();
         let (w, b) = match pos.side_to_move() {
             Side::White => (white, black),
             Side::Black => (self.shape.mirror(black), self.shape.mirror(white)),

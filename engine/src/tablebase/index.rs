@@ -21,8 +21,9 @@ pub struct Shape {
     mirror: Vec<u8>,
     /// `row[sq]`: the row of a square, 0 at the top (White's home).
     row: Vec<u8>,
-    /// `binomial[n][k]` = C(n, k) for k up to `MAX_PIECES`.
-    binomial: Vec<[u64; MAX_PIECES + 1]>,
+    /// `binomial[n][k]` = C(n, k) for k up to `MAX_PIECES` (128 rows and 16 columns, so that
+    /// masked indices need no bounds checks).
+    binomial: Box<[[u64; 16]; 128]>,
 }
 
 impl Shape {
@@ -30,8 +31,12 @@ impl Shape {
     pub fn new(layout: &Layout) -> Shape {
         let squares = layout.squares();
         let rows = layout.rows();
-        let mut binomial = vec![[0u64; MAX_PIECES + 1]; squares + 1];
-        for n in 0..=squares {
+        assert!(
+            squares < 128,
+            "a tablebase board has fewer than 128 squares"
+        );
+        let mut binomial = Box::new([[0u64; 16]; 128]);
+        for n in 0..128 {
             binomial[n][0] = 1;
             for k in 1..=MAX_PIECES {
                 binomial[n][k] = if n == 0 {
@@ -88,17 +93,35 @@ impl Shape {
     pub fn index(&self, white: u128, black: u128) -> u64 {
         let w = white.count_ones() as usize;
         let b = black.count_ones() as usize;
-        let mut high = 0;
-        for (k, sq) in Bits(white).enumerate() {
-            high += self.binomial[sq][k + 1];
-        }
-        let mut low = 0;
-        for (k, sq) in Bits(black).enumerate() {
-            let below = (white & ((1u128 << sq) - 1)).count_ones() as usize;
-            low += self.binomial[sq - below][k + 1];
-        }
+        let (high, low) = if self.squares <= 64 {
+            // The same sums on 64-bit words, for the boards that fit (all but the largest Oska).
+            (
+                self.colex(white as u64, 0),
+                self.colex(black as u64, white as u64),
+            )
+        } else {
+            (self.colex(white, 0), self.colex(black, white))
+        };
         debug_assert!(low < self.choose(self.squares - w, b));
         high * self.choose(self.squares - w, b) + low
+    }
+
+    /// The colex rank of `set` among the squares not in `skip`: the sum of C(c, k + 1) over its
+    /// squares in increasing order, c being the square's number with the `skip` squares below it
+    /// left out.
+    #[inline(always)]
+    fn colex<S: Word>(&self, set: S, skip: S) -> u64 {
+        let mut sum = 0;
+        let mut rest = set;
+        let mut k = 0;
+        while !rest.is_zero() {
+            let sq = rest.lowest();
+            rest = rest.without_lowest();
+            let c = sq - skip.count_below(sq);
+            sum += self.binomial[c & 127][(k + 1) & 15];
+            k += 1;
+        }
+        sum
     }
 
     /// How far a side's pieces have come: the sum of their rows counted from the side's home.
@@ -137,6 +160,42 @@ impl Shape {
         out
     }
 }
+
+/// A set of squares as a machine word.
+trait Word: Copy {
+    fn is_zero(self) -> bool;
+    /// The lowest square in the set.
+    fn lowest(self) -> usize;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
+    /// How many squares of the set are below `sq`.
+    fn count_below(self, sq: usize) -> usize;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
+            }
+            #[inline(always)]
+            fn count_below(self, sq: usize) -> usize {
+                (self & ((1 << sq) - 1)).count_ones() as usize
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
 
 #[cfg(test)]
 mod tests {

@@ -23,9 +23,9 @@ use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
 use crate::search::Score;
 use index::Shape;
 
-/// Tables up to this many bytes are read into memory when opened; larger ones are read a value
-/// at a time from the file.
-pub const MEMORY_LIMIT: u64 = 256 << 20;
+/// The default for [`Tablebase::open`]'s `memory_limit` when a search probes the tables at its
+/// nodes: tables up to this many bytes are read into memory.
+pub const MEMORY_LIMIT: u64 = 1 << 30;
 
 /// A game whose positions a tablebase covers: two sides of plain pieces, moving forward only.
 pub trait Retro: Game {
@@ -126,9 +126,14 @@ impl Tablebase {
     }
 
     /// Opens the tables of `G` at `size` found in `dir` (files named as [`file::file_name`]
-    /// says). Tables up to [`MEMORY_LIMIT`] are read and checked now; larger ones are read
-    /// from disk when probed (check them with [`Tablebase::verify`]).
-    pub fn open<G: Retro>(dir: &Path, size: usize) -> Result<Tablebase, TablebaseError> {
+    /// says). Tables up to `memory_limit` bytes are read and checked now; larger ones are read a
+    /// value at a time from disk when probed (check them with [`Tablebase::verify`]). A limit of
+    /// 0 reads only the headers: quickest for a few probes.
+    pub fn open<G: Retro>(
+        dir: &Path,
+        size: usize,
+        memory_limit: u64,
+    ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty::<G>(size);
         let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
             path: dir.to_path_buf(),
@@ -143,7 +148,7 @@ impl Tablebase {
             let path = entry.path();
             let (header, file) = file::read_header(&path)?;
             tb.check_header(&header, &path)?;
-            let table = if header.count <= MEMORY_LIMIT {
+            let table = if header.count <= memory_limit {
                 Table::Memory(file::read(&path)?.1)
             } else {
                 Table::Disk(file)

@@ -14,12 +14,12 @@ use engine::with_game;
 use std::sync::atomic::AtomicBool;
 
 /// Reads GAME, BOARD and SIDE.
-fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
+pub(crate) fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
     let side = Side::parse(side)?;
     Ok(parse_board::<G>(board, side)?)
 }
 
-fn emit(out: String) -> Result<()> {
+pub(crate) fn emit(out: String) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
     stdout.flush()?;

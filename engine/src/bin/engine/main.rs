@@ -2,6 +2,7 @@
 //! and stdout; with a subcommand it runs one-shot commands that mirror the seeds' functions.
 
 mod commands;
+mod tablebase;
 mod tune;
 
 use std::path::PathBuf;
@@ -178,12 +179,66 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Exact tables of Oska and Hexapawn (every position, or every position with at most K
+    /// pieces a side), built by retrograde analysis: `build`, `probe`, `verify`. The directory is
+    /// --dir, else $TABLEBASE_PATH, else ./tablebases.
+    Tablebase {
+        #[command(subcommand)]
+        action: TablebaseAction,
+    },
 }
 
 /// Reads an evaluator's name; `--help` and errors list every name.
 fn eval_kind() -> impl TypedValueParser<Value = EvalKind> {
     PossibleValuesParser::new(EvalKind::ALL.map(EvalKind::name))
         .map(|name| EvalKind::parse(&name).expect("a listed name"))
+}
+
+/// What `engine tablebase` does.
+#[derive(Subcommand, Debug)]
+enum TablebaseAction {
+    /// Compute the value (win or loss with its distance in plies, or draw) of every position of
+    /// GAME at SIZE with at most K pieces a side, both sides to move, and write one file per
+    /// material. Memory: one byte per position with White to move (Black to move is its mirror).
+    Build {
+        /// oska or hexapawn.
+        game: String,
+        /// The size (pieces a side for Oska, board width for Hexapawn).
+        size: usize,
+        /// Build only positions with at most this many pieces a side (default: the whole game).
+        #[arg(long, value_name = "K")]
+        max_pieces: Option<usize>,
+        /// The directory for the table files.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Worker threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+    },
+    /// Print every legal move of the position with its exact value for SIDE, best first, then
+    /// the position's value (`win K`, `loss K` or `draw`) as the last line.
+    Probe {
+        /// oska or hexapawn.
+        game: String,
+        /// The board, in any seed format.
+        #[arg(allow_hyphen_values = true)]
+        board: String,
+        /// The side to move: w or b.
+        side: String,
+        /// The directory of the table files.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Read every table of GAME at SIZE whole and check its checksum.
+    Verify {
+        /// oska or hexapawn.
+        game: String,
+        /// The size.
+        size: usize,
+        /// The directory of the table files.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -254,6 +309,30 @@ fn main() -> ExitCode {
             seed,
             write,
         }) => tune::tune(&game, &files, seed, write.as_deref()),
+        Some(Command::Tablebase { action }) => match action {
+            TablebaseAction::Build {
+                game,
+                size,
+                max_pieces,
+                dir,
+                threads,
+            } => tablebase::build(
+                &game,
+                size,
+                max_pieces,
+                &tablebase::dir_of(dir),
+                threads as usize,
+            ),
+            TablebaseAction::Probe {
+                game,
+                board,
+                side,
+                dir,
+            } => tablebase::probe(&game, &board, &side, &tablebase::dir_of(dir)),
+            TablebaseAction::Verify { game, size, dir } => {
+                tablebase::verify(&game, size, &tablebase::dir_of(dir))
+            }
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
