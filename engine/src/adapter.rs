@@ -1,35 +1,43 @@
 //! The board-call adapter: a [`Backend`] that lets a seed-shaped program (board in, board out)
 //! act as an engine.
 //!
-//! For each `go`, [`BoardCall`] runs the program once with the position's board in a seed
-//! format, the side to move (`w` or `b`) and the depth (from `go depth N`, otherwise the default
-//! depth), either as three more command-line arguments or as one line `BOARD SIDE DEPTH` on its
-//! standard input. The last non-blank line the program prints is its answer: the board after its
-//! move. The adapter turns it into a move by matching it against every legal move's resulting
-//! board: first as text (the board printed in the same format, both sides with blanks and quote
-//! characters removed), then by reading the answer as a board in any seed format and comparing
-//! positions.
+//! For each `go`, [`BoardCall`] runs the program once, in its own process group, with the
+//! position's board in a seed format, the side to move (`w` or `b`) and the depth (from
+//! `go depth N`, otherwise the default depth), either as three more command-line arguments or as
+//! one line `BOARD SIDE DEPTH` on its standard input. Its answer, the board after its move, is
+//! the board that ends last in what it prints: one line, or one row per line, in any seed format
+//! or as a Python tuple ([`find_answer`]). The adapter turns it into a move by comparing it with
+//! every legal move's resulting board.
 //!
 //! When the answer matches no legal move, or the program fails (cannot start, exits with an
-//! error status, prints nothing), the adapter prints one `info string board-call: ...` line
-//! saying what happened (with the program's answer) and answers `bestmove none`, which a referee
-//! rejects: `none` is only allowed on a finished game. On `stop` before the program answered, the
-//! program is killed and the first legal move is played (with an `info string` saying so).
+//! error status, prints no board), the adapter prints one `info string board-call: ...` line
+//! saying what happened (with the program's answer, or its exit status and the end of its
+//! standard error) and answers `bestmove none`, which a referee rejects: `none` is only allowed
+//! on a finished game. On `stop` before the program answered, the program's process group is
+//! killed and the first legal move is played (with an `info string` saying so). When the program
+//! ends, its group is killed too, so nothing it started outlives the call.
 
-use std::io::{Read, Write};
+mod answer;
+mod process;
+
+use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command as Process, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use crate::games::format::{Format, parse_board, print_board, print_history};
+use crate::games::format::{Format, print_board, print_history};
 use crate::games::notation::move_name;
-use crate::games::{Game, GameKind, Line, Move, MoveList};
+use crate::games::{Game, GameKind, Line, MoveList};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
 use crate::session::AnyLine;
 use crate::session::backend::Backend;
+
+pub use answer::{Answer, find_answer};
+use process::Capture;
 
 /// The board format sent to the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,16 +122,14 @@ pub struct BoardCall {
     pub input: InputMode,
 }
 
-/// Blanks and quote characters removed (a Lisp board's `'` as well).
-fn normalise(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '\'' | '"'))
-        .collect()
-}
-
 /// What a call of the program gave.
 enum Called {
-    Answer(String),
+    /// It exited with success: its standard output, and its standard error's tail for messages
+    /// (`; its standard error ends: '...'`, or empty).
+    Answer {
+        output: String,
+        stderr: String,
+    },
     Failed(String),
     Stopped,
 }
@@ -137,12 +143,14 @@ impl BoardCall {
         }
     }
 
-    /// Runs the program once; polls `stop` while it runs.
+    /// Runs the program once in its own process group; polls `stop` while it runs. The group is
+    /// ended when the call ends, so nothing the program started outlives it.
     fn call(&self, board: &str, side: char, depth: u32, stop: &AtomicBool) -> Called {
         let mut cmd = Process::new(&self.program);
         cmd.args(&self.args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::piped())
+            .process_group(0);
         let request = format!("{board} {side} {depth}");
         match self.input {
             InputMode::Args => {
@@ -160,40 +168,42 @@ impl BoardCall {
             }
         };
         if let Some(mut stdin) = child.stdin.take() {
-            // A program that does not read its input gets a broken pipe: not an error here.
-            let _ = writeln!(stdin, "{request}");
+            // On a thread: a long history must not block a program that does not read it. A
+            // program that does not read its input gets a broken pipe: not an error here.
+            let line = format!("{request}\n");
+            thread::spawn(move || {
+                let _ = stdin.write_all(line.as_bytes());
+            });
         }
-        let mut stdout = child.stdout.take().expect("stdout is piped");
-        let reader = thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stdout.read_to_string(&mut text);
-            text
-        });
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let out = Capture::start(stdout, process::STDOUT_KEPT, false);
+        let err = Capture::start(stderr, process::STDERR_KEPT, true);
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break Some(status),
                 Ok(None) if stop.load(Ordering::Relaxed) => {
-                    let _ = child.kill();
+                    process::kill_group(child.id());
                     let _ = child.wait();
-                    let _ = reader.join();
                     return Called::Stopped;
                 }
                 Ok(None) => thread::sleep(Duration::from_millis(1)),
                 Err(_) => break None,
             }
         };
-        let text = reader.join().unwrap_or_default();
-        let answer = text
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .map(|l| l.trim().to_string());
-        match (status, answer) {
-            (Some(s), Some(a)) if s.success() => Called::Answer(a),
-            (Some(s), _) if !s.success() => {
-                Called::Failed(format!("the program failed ({s}) on '{request}'"))
-            }
-            _ => Called::Failed(format!("the program printed no board for '{request}'")),
+        // What the program left running (a child holding its output open, say) ends with it.
+        process::kill_group(child.id());
+        let output = out.finish();
+        let stderr = match process::tail(&err.finish()) {
+            Some(t) => format!("; its standard error ends: '{t}'"),
+            None => String::new(),
+        };
+        match status {
+            Some(s) if s.success() => Called::Answer { output, stderr },
+            Some(s) => Called::Failed(format!("the program failed ({s}) on '{request}'{stderr}")),
+            None => Called::Failed(format!(
+                "the program could not be waited for on '{request}'{stderr}"
+            )),
         }
     }
 
@@ -213,8 +223,9 @@ impl BoardCall {
         };
         let board = self.board_text(line);
         let mut say = |text: String| report(Info::String(format!("board-call: {text}")));
-        let answer = match self.call(&board, pos.side_to_move().letter(), depth, stop) {
-            Called::Answer(a) => a,
+        let side = pos.side_to_move().letter();
+        let (output, stderr) = match self.call(&board, side, depth, stop) {
+            Called::Answer { output, stderr } => (output, stderr),
             Called::Failed(why) => {
                 say(why);
                 return "none".into();
@@ -225,42 +236,48 @@ impl BoardCall {
                 return first.map_or_else(|| "none".into(), |m| move_name(&pos, m));
             }
         };
-        match self.match_answer(line, &moves, &answer) {
+        let Some(answer) = self.read_answer(line, &moves, &output) else {
+            let last = output.lines().rev().find(|l| !l.trim().is_empty());
+            say(match last {
+                Some(l) => format!(
+                    "the program printed no {} board of size {} for '{board} {side} {depth}' (its last line: '{}'){stderr}",
+                    G::KIND,
+                    pos.size(),
+                    process::escape(&bounded(l.trim()))
+                ),
+                None => format!("the program printed nothing for '{board} {side} {depth}'{stderr}"),
+            });
+            return "none".into();
+        };
+        match answer.best {
             Some(m) => move_name(&pos, m),
             None => {
                 say(format!(
-                    "the program's board '{answer}' is not the result of any legal move from '{board}'"
+                    "the program's board '{}' is not the result of any legal move from '{board}'",
+                    process::escape(&answer.text)
                 ));
                 "none".into()
             }
         }
     }
 
-    /// The legal move whose resulting board is `answer`, if any.
-    pub fn match_answer<G: Game>(
+    /// The program's answer in its standard output `output` (see [`find_answer`]).
+    pub fn read_answer<G: Game>(
         &self,
         line: &Line<G>,
         moves: &MoveList,
-        answer: &str,
-    ) -> Option<Move> {
-        let pos = line.current();
-        let wanted = normalise(answer);
-        let format = self.format.board_format(G::KIND);
-        if let Some(&m) = moves
-            .as_slice()
-            .iter()
-            .find(|&&m| normalise(&print_board(&pos.play(m), &format)) == wanted)
-        {
-            return Some(m);
-        }
-        let side = pos.side_to_move().opposite();
-        let parsed = parse_board::<G>(answer, side).ok()?;
-        let theirs = parsed.line.current();
-        moves
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|&m| pos.play(m) == *theirs)
+        output: &str,
+    ) -> Option<Answer> {
+        find_answer(output, line, moves, &self.format.board_format(G::KIND))
+    }
+}
+
+/// At most 200 characters of `text` (its start, then `...`).
+fn bounded(text: &str) -> String {
+    if text.chars().count() > 200 {
+        format!("{}...", text.chars().take(197).collect::<String>())
+    } else {
+        text.to_string()
     }
 }
 
@@ -351,19 +368,16 @@ mod tests {
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);
         let a = adapter(SeedFormat::Python);
-        let m = a
-            .match_answer(&line, &moves, " [ \"-www\" , \"w--\",'--','---','bbbb'] ")
+        let best = |output: &str| a.read_answer(&line, &moves, output).map(|a| a.best);
+        let m = best(" [ \"-www\" , \"w--\",'--','---','bbbb'] ")
+            .unwrap()
             .unwrap();
         assert_eq!(move_name(line.current(), m), "a1a2");
         // Another format than the one sent is read too.
-        let m = a
-            .match_answer(&line, &moves, "www-/--w/--/---/bbbb")
-            .unwrap();
+        let m = best("www-/--w/--/---/bbbb").unwrap().unwrap();
         assert_eq!(move_name(line.current(), m), "d1c2");
-        assert!(
-            a.match_answer(&line, &moves, "wwww/---/--/---/bbbb")
-                .is_none()
-        );
-        assert!(a.match_answer(&line, &moves, "nonsense").is_none());
+        // A board no legal move gives, and no board at all.
+        assert_eq!(best("wwww/---/--/---/bbbb"), Some(None));
+        assert_eq!(best("nonsense"), None);
     }
 }

@@ -625,3 +625,48 @@ fn check_tells_a_conforming_engine_from_a_broken_one() {
     assert!(out.contains("does NOT conform"), "{out}");
     assert!(s.leftovers().is_empty());
 }
+
+#[test]
+fn board_call_shorthand_takes_a_quoted_path_with_blanks() {
+    let s = Scratch::new("boardcall-blanks");
+    let e = s.engine();
+    fs::create_dir_all(s.path("my games")).unwrap();
+    let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed_player.py");
+    let player = s.write(
+        "my games/seed player.py",
+        &fs::read_to_string(player).unwrap(),
+    );
+    let rec = s.path("games.txt");
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--games",
+        "2",
+        "--engine",
+        &format!("boardcall=python3 '{player}'"),
+        "format=python",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=ours",
+        "depth=1",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("Score of seed player.py vs ours"), "{out}");
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert!(r.tag("Fault").is_none(), "{r}");
+        assert_ne!(r.result, RecordResult::Unfinished);
+    }
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+}

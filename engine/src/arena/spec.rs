@@ -12,6 +12,13 @@ use super::ArenaError;
 /// says otherwise. It also bounds the handshake and every `isready`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The margin of a `boardcall=` engine unless `timeout=` says otherwise. Seed programs are
+/// plain minimax, often in Python: measured on this project's machine, a straightforward
+/// Python Oska player takes 34 s at depth 5 on the 8-piece board and 31 s at depth 7 on the
+/// 5-piece board, from the start (more in the middle game), where 10 s would forfeit the game.
+/// Two minutes leave room for that, at the cost of waiting that long for a program that hangs.
+pub const BOARDCALL_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// One engine of a match: how to start it, how to set it up and how long it may think.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -47,7 +54,8 @@ fn number(word: &str, value: &str) -> Result<u64, ArenaError> {
 impl EngineSpec {
     /// Reads the words of one `--engine`. `engine_exe` is our `engine` binary, used for the
     /// `boardcall=PROGRAM` shorthand (which runs `engine board-call --format FORMAT -- PROGRAM`,
-    /// PROGRAM split on blanks).
+    /// PROGRAM split into words as [`split_words`] says, with [`BOARDCALL_TIMEOUT`] as the
+    /// default margin).
     ///
     /// Keys: `cmd=`, `name=`, `arg=` (repeatable), `option.NAME=VALUE`, `depth=`, `nodes=`,
     /// `movetime=` (milliseconds), `timeout=` (milliseconds), `boardcall=`, `format=`.
@@ -57,7 +65,7 @@ impl EngineSpec {
         let mut args = Vec::new();
         let mut options = Vec::new();
         let mut limit = None;
-        let mut timeout = DEFAULT_TIMEOUT;
+        let mut timeout = None;
         let mut boardcall: Option<String> = None;
         let mut format: Option<String> = None;
         for word in words {
@@ -78,7 +86,7 @@ impl EngineSpec {
                 }
                 "nodes" => limit = Some(Go::Nodes(number(word, value)?)),
                 "movetime" => limit = Some(Go::MoveTime(number(word, value)?)),
-                "timeout" => timeout = Duration::from_millis(number(word, value)?),
+                "timeout" => timeout = Some(Duration::from_millis(number(word, value)?)),
                 "boardcall" => boardcall = Some(value.to_string()),
                 "format" => format = Some(value.to_string()),
                 k if k.starts_with("option.") => {
@@ -98,7 +106,7 @@ impl EngineSpec {
                     "give either cmd= or boardcall=, not both",
                 ));
             }
-            let words: Vec<&str> = prog.split_whitespace().collect();
+            let words = split_words(&prog).map_err(|why| bad(&format!("boardcall={prog}"), why))?;
             if words.is_empty() {
                 return Err(bad("boardcall=", "the program is empty"));
             }
@@ -112,13 +120,19 @@ impl EngineSpec {
                 a.push(d.to_string());
             }
             a.push("--".into());
-            a.extend(words.iter().map(|w| w.to_string()));
+            a.extend(words.iter().cloned());
             a.append(&mut args);
             args = a;
             program = Some(engine_exe.to_path_buf());
             if name.is_none() {
-                name = Some(words.last().copied().unwrap_or("boardcall").to_string());
+                // The file name of the last word, usually the script.
+                name = words.last().map(|w| {
+                    Path::new(w)
+                        .file_name()
+                        .map_or_else(|| w.clone(), |n| n.to_string_lossy().into_owned())
+                });
             }
+            timeout = timeout.or(Some(BOARDCALL_TIMEOUT));
         } else if format.is_some() {
             return Err(bad("format=", "format= goes with boardcall="));
         }
@@ -134,7 +148,7 @@ impl EngineSpec {
             args,
             options,
             limit: limit.unwrap_or(Go::Depth(3)),
-            timeout,
+            timeout: timeout.unwrap_or(DEFAULT_TIMEOUT),
         })
     }
 
@@ -145,6 +159,61 @@ impl EngineSpec {
             _ => self.timeout,
         }
     }
+}
+
+/// Splits the value of `boardcall=` into the program and its arguments, as a shell would: words
+/// are separated by blanks; `'...'` keeps everything inside as it is; `"..."` too, except that a
+/// backslash before `"` or `\` stands for that character; outside quotes a backslash keeps the
+/// next character (a blank, a quote) as it is. So `python3 '/home/me/my games/oska.py'` and
+/// `python3 /home/me/my\ games/oska.py` are two words.
+pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a ' is not closed".into()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err("a \" is not closed".into()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a \" is not closed".into()),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err("a \\ ends the program: nothing follows it".into()),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
 }
 
 #[cfg(test)]
@@ -202,6 +271,58 @@ mod tests {
             ]
         );
         assert_eq!(s.name, "p.py");
+        // A board-call program gets a longer margin, unless timeout= says otherwise.
+        assert_eq!(s.go_budget(), BOARDCALL_TIMEOUT);
+        assert!(BOARDCALL_TIMEOUT >= Duration::from_secs(60));
+        let s = EngineSpec::parse(
+            &["boardcall=./p".to_string(), "timeout=2500".into()],
+            Path::new("/t/engine"),
+        )
+        .unwrap();
+        assert_eq!(s.go_budget(), Duration::from_millis(2500));
+        let s = EngineSpec::parse(&words("cmd=./p"), Path::new("/t/engine")).unwrap();
+        assert_eq!(s.go_budget(), DEFAULT_TIMEOUT);
+    }
+
+    #[test]
+    fn boardcall_program_with_blanks() {
+        let s = EngineSpec::parse(
+            &["boardcall=python3 -u '/my games/a b.py'".to_string()],
+            Path::new("/t/engine"),
+        )
+        .unwrap();
+        assert_eq!(
+            s.args,
+            ["board-call", "--", "python3", "-u", "/my games/a b.py"]
+        );
+        assert_eq!(s.name, "a b.py");
+        let e = EngineSpec::parse(
+            &["boardcall=python3 'my games/a.py".to_string()],
+            Path::new("/t/engine"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--engine: 'boardcall=python3 'my games/a.py': a ' is not closed"
+        );
+        let e = EngineSpec::parse(&["boardcall= ".to_string()], Path::new("e")).unwrap_err();
+        assert!(e.to_string().contains("the program is empty"), "{e}");
+    }
+
+    #[test]
+    fn words_split_as_a_shell_does() {
+        let split = |t: &str| split_words(t).unwrap();
+        assert_eq!(split("  a  b\tc "), ["a", "b", "c"]);
+        assert_eq!(split(r#"a\ b 'c d' "e f""#), ["a b", "c d", "e f"]);
+        assert_eq!(split(r#"x'y z'"w""#), ["xy zw"]);
+        assert_eq!(split(r#"'' """#), ["", ""]);
+        assert_eq!(split(r#""a \" \\ \n" 'b\'"#), [r#"a " \ \n"#, r"b\"]);
+        assert!(split("").is_empty());
+        assert_eq!(split_words(r#"a "b"#).unwrap_err(), "a \" is not closed");
+        assert_eq!(
+            split_words(r"a\").unwrap_err(),
+            r"a \ ends the program: nothing follows it"
+        );
     }
 
     #[test]

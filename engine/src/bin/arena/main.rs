@@ -49,7 +49,9 @@ struct MatchArgs {
     #[arg(long, default_value_t = 4)]
     size: usize,
     /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE depth=N|nodes=N|movetime=MS
-    /// timeout=MS, or boardcall="PROGRAM ARGS" format=python ... (repeat for each engine).
+    /// timeout=MS (default 10000), or boardcall="PROGRAM ARGS" format=python ... (PROGRAM ARGS
+    /// split as a shell does, so 'a path with blanks' is one word; timeout= defaults to 120000)
+    /// (repeat for each engine).
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// The words of each `--engine`, grouped (filled from the matches, not by clap).

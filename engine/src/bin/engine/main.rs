@@ -57,7 +57,9 @@ enum Command {
     },
     /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
     /// once per `go`: PROGRAM [ARGS...] BOARD SIDE DEPTH (or that line on its stdin), whose last
-    /// printed line is the board after its move. See protocol.md, "The board-call adapter".
+    /// printed board (one line in any seed format or a Python tuple, or one row per line; traces
+    /// and trailers ignored) is the board after its move. See protocol.md, "The board-call
+    /// adapter".
     BoardCall {
         /// The board format sent to the program: slash, python, haskell, lisp or flat.
         #[arg(long, default_value = "slash")]
