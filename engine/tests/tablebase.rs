@@ -152,7 +152,7 @@ fn tables_round_trip_through_files_and_partial_builds_agree() {
     for (h, v) in &built {
         engine::tablebase::file::write(&dir, *h, v).unwrap();
     }
-    let disk = Tablebase::open::<Hexapawn>(&dir, 4).unwrap();
+    let disk = Tablebase::open::<Hexapawn>(&dir, 4, 0).unwrap();
     assert_eq!(disk.materials().len(), 16);
     // Tables up to 2 pieces a side alone give the same values for those materials.
     let mut small = Vec::new();
@@ -177,7 +177,81 @@ fn tables_round_trip_through_files_and_partial_builds_agree() {
             .expect("same material, same checksum");
         assert_eq!(&whole.1, v);
     }
+    let loaded = Tablebase::open::<Hexapawn>(&dir, 4, u64::MAX).unwrap();
     let start = Hexapawn::start(4).unwrap();
     assert_eq!(disk.probe(&start), memory.probe(&start));
+    assert_eq!(loaded.probe(&start), memory.probe(&start));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With the tables as its probe, a depth-1 search knows the exact value and plays a best move;
+/// the exact solver agrees and needs fewer nodes.
+fn search_with_tables<G: Retro + Evaluate>(size: usize) {
+    let (_, tb) = tables::<G>(size);
+    let tb = std::sync::Arc::new(tb);
+    let start = G::start(size).unwrap();
+    let truth = tb.probe(&start).unwrap();
+    let best: Vec<_> = tb
+        .probe_moves(&start)
+        .unwrap()
+        .into_iter()
+        .filter(|&(_, s)| s == truth)
+        .map(|(m, _)| m)
+        .collect();
+    let mut searcher = Searcher::<G>::new(16);
+    let probe_tb = tb.clone();
+    searcher.set_probe(Some(std::sync::Arc::new(move |p: &G| probe_tb.probe(p))));
+    let mut hits = 0;
+    let depth1 = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let r = searcher.search(
+        &Line::new(start),
+        &depth1,
+        &AtomicBool::new(false),
+        &mut |e| {
+            if let engine::search::Event::Iteration(i) = e {
+                hits = i.tbhits;
+            }
+        },
+    );
+    assert_eq!((r.score, r.exact), (truth, true));
+    assert!(
+        best.contains(&r.best.unwrap()),
+        "{:?} is a best move",
+        r.best
+    );
+    assert!(hits > 0);
+    let solve = Limits {
+        solve: true,
+        ..Limits::default()
+    };
+    let with = searcher.search(
+        &Line::new(start),
+        &solve,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let mut plain = Searcher::<G>::new(16);
+    let without = plain.search(
+        &Line::new(start),
+        &solve,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(with.score, truth);
+    assert_eq!(without.score, truth);
+    assert!(
+        with.nodes < without.nodes,
+        "{} < {}",
+        with.nodes,
+        without.nodes
+    );
+}
+
+#[test]
+fn searches_probe_the_tables() {
+    search_with_tables::<Oska>(4);
+    search_with_tables::<Hexapawn>(4);
 }

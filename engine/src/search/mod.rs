@@ -54,6 +54,10 @@ pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
 
+/// Exact values the search may use at its nodes: a tablebase's probe. `Some` only for exact
+/// values (`Score::Win`, `Score::Loss` or `Score::Draw`).
+pub type Probe<G> = Arc<dyn Fn(&G) -> Option<Score> + Send + Sync>;
+
 /// The value of a game won now by the side to move; a win in `k` plies is `WIN - k`.
 pub const WIN: i32 = 1_000_000;
 /// Larger than any score: the initial window is `(-INFINITY, INFINITY)`.
@@ -190,6 +194,8 @@ pub struct IterationInfo {
     pub score: Score,
     /// Nodes searched so far in this search.
     pub nodes: u64,
+    /// Positions answered by the tablebase so far (see [`Searcher::set_probe`]).
+    pub tbhits: u64,
     /// Time since the search started.
     pub time: Duration,
     /// The principal variation (legal from the root; may stop early at a table hit).
@@ -259,8 +265,10 @@ pub struct Searcher<G: Game> {
     history: Vec<u32>,
     trace: bool,
     eval: fn(&G) -> i32,
+    probe: Option<Probe<G>>,
     // State of the running search.
     nodes: u64,
+    tbhits: u64,
     horizon: bool,
     aborted: bool,
     solve: bool,
@@ -293,7 +301,9 @@ impl<G: Game + Evaluate> Searcher<G> {
             history: vec![0; HISTORY_SIZE],
             trace: false,
             eval: <G as Evaluate>::evaluate,
+            probe: None,
             nodes: 0,
+            tbhits: 0,
             horizon: false,
             aborted: false,
             solve: false,
@@ -335,6 +345,12 @@ impl<G: Game + Evaluate> Searcher<G> {
         self.eval = eval;
     }
 
+    /// Gives the search exact values to use at its nodes (a tablebase): a position the probe
+    /// answers is not searched further, and its value counts as exact. `None` turns probing off.
+    pub fn set_probe(&mut self, probe: Option<Probe<G>>) {
+        self.probe = probe;
+    }
+
     /// Searches the line's current position within `limits`, polling `stop` every 1024 nodes.
     /// Reports each finished iteration (and each node when tracing) through `report`. Never
     /// prints.
@@ -349,6 +365,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         self.deadline = limits.movetime.map(|t| self.started + t);
         self.node_limit = limits.nodes;
         self.nodes = 0;
+        self.tbhits = 0;
         self.aborted = false;
         self.solve = limits.solve;
         self.path.clear();
@@ -405,6 +422,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 depth,
                 score,
                 nodes: self.nodes,
+                tbhits: self.tbhits,
                 time: self.started.elapsed(),
                 pv: pv.clone(),
                 exact,
@@ -510,6 +528,15 @@ impl<G: Game + Evaluate> Searcher<G> {
         };
         if let Some(outcome) = pos.board_outcome() {
             return end(outcome_value(outcome, &pos, ply));
+        }
+        if ply > 0
+            && let Some(value) = self.probe_value(&pos, ply)
+        {
+            return NodeResult {
+                value,
+                kind: NodeKind::Table,
+                best: None,
+            };
         }
         let loss = -(WIN - ply as i32);
         let mut moves = MoveList::new();
@@ -629,6 +656,18 @@ impl<G: Game + Evaluate> Searcher<G> {
             kind: NodeKind::Node,
             best: best_move,
         }
+    }
+
+    /// The exact value at `ply` of a position the probe answers (counted as a table hit).
+    #[inline]
+    fn probe_value(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        let score = self.probe.as_ref()?(pos)?;
+        self.tbhits += 1;
+        Some(match score {
+            Score::Win(k) => WIN - ply as i32 - k as i32,
+            Score::Loss(k) => -(WIN - ply as i32 - k as i32),
+            _ => 0,
+        })
     }
 
     /// Killer and history update for a quiet move that caused a cutoff.

@@ -92,6 +92,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     fn helper(&self, skew: u64) -> Searcher<G> {
         let mut h = Searcher::<G>::with_table(self.table.clone());
         h.eval = self.eval;
+        h.probe = self.probe.clone();
         h.skew = skew;
         h.started = self.started;
         h
@@ -139,6 +140,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                     },
                     score,
                     nodes,
+                    tbhits: self.tbhits,
                     time: self.started.elapsed(),
                     pv: pv.clone(),
                     exact: true,
@@ -251,6 +253,11 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
         if let Some(outcome) = pos.board_outcome() {
             return outcome_value(outcome, pos, ply);
+        }
+        if ply > 0
+            && let Some(value) = self.probe_value(pos, ply)
+        {
+            return value;
         }
         if ply >= MAX_PLY {
             // Longer than any line the search follows: give up (the solve reports no result).
