@@ -438,6 +438,29 @@ fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
     Ok(())
 }
 
+/// The words after `position` (each preceded by a space).
+fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[String]) -> fmt::Result {
+    match setup {
+        Setup::StartPos => f.write_str(" startpos")?,
+        Setup::Board {
+            board,
+            side,
+            history,
+        } => {
+            write!(f, " board {board} {}", side.letter())?;
+            if !history.is_empty() {
+                f.write_str(" history")?;
+                write_words(f, history)?;
+            }
+        }
+    }
+    if !moves.is_empty() {
+        f.write_str(" moves")?;
+        write_words(f, moves)?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -447,25 +470,7 @@ impl fmt::Display for Command {
             Command::NewGame { game, size } => write!(f, "newgame {game} {size}"),
             Command::Position { setup, moves } => {
                 f.write_str("position")?;
-                match setup {
-                    Setup::StartPos => f.write_str(" startpos")?,
-                    Setup::Board {
-                        board,
-                        side,
-                        history,
-                    } => {
-                        write!(f, " board {board} {}", side.letter())?;
-                        if !history.is_empty() {
-                            f.write_str(" history")?;
-                            write_words(f, history)?;
-                        }
-                    }
-                }
-                if !moves.is_empty() {
-                    f.write_str(" moves")?;
-                    write_words(f, moves)?;
-                }
-                Ok(())
+                write_position(f, setup, moves)
             }
             Command::Go(go) => match go {
                 Go::Depth(n) => write!(f, "go depth {n}"),
@@ -675,18 +680,19 @@ pub enum Reply {
     },
     /// `nodes TOTAL`: the perft total.
     Nodes(u64),
-    /// `board GAME SIZE BOARD SIDE [history B1 ...]`: the state, after `show`.
+    /// `board GAME SIZE BOARD SIDE [from SETUP moves M1 ...]`: the state, after `show`.
     Board {
         /// The game.
         game: GameKind,
         /// Its size.
         size: u32,
-        /// The board, `/`-joined.
+        /// The current board, `/`-joined.
         board: String,
         /// The side to move.
         side: Side,
-        /// Earlier boards, most recent first.
-        history: Vec<String>,
+        /// How the line began and the moves played since, when there are earlier boards:
+        /// `position` with these words restores the line.
+        from: Option<(Setup, Vec<String>)>,
     },
     /// `legal M1 M2 ...` (nothing after `legal` when the game is over).
     Legal(Vec<String>),
@@ -826,25 +832,20 @@ impl Reply {
                 let size = number(words.next(), "the size")?;
                 let board = check_board(words.next().unwrap_or("?"))?;
                 let side = parse_side(words.next())?;
-                let mut history = Vec::new();
-                match words.next() {
-                    None => {}
-                    Some("history") => {
-                        for w in words {
-                            history.push(check_board(w)?);
-                        }
-                        if history.is_empty() {
-                            return Err(syntax("'history' without boards"));
-                        }
-                    }
-                    Some(w) => return Err(syntax(format!("unexpected '{w}'"))),
-                }
+                let from = match words.next() {
+                    None => None,
+                    Some("from") => match Command::parse_position(&mut words)? {
+                        Command::Position { setup, moves } => Some((setup, moves)),
+                        _ => unreachable!("parse_position gives a position"),
+                    },
+                    Some(w) => return Err(syntax(format!("unexpected '{w}': expected 'from'"))),
+                };
                 Reply::Board {
                     game,
                     size,
                     board,
                     side,
-                    history,
+                    from,
                 }
             }
             "legal" => {
@@ -972,12 +973,12 @@ impl fmt::Display for Reply {
                 size,
                 board,
                 side,
-                history,
+                from,
             } => {
                 write!(f, "board {game} {size} {board} {}", side.letter())?;
-                if !history.is_empty() {
-                    f.write_str(" history")?;
-                    write_words(f, history)?;
+                if let Some((setup, moves)) = from {
+                    f.write_str(" from")?;
+                    write_position(f, setup, moves)?;
                 }
                 Ok(())
             }

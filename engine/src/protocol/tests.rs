@@ -40,8 +40,8 @@ fn go() -> impl Strategy<Value = Go> {
     ]
 }
 
-fn command() -> impl Strategy<Value = Command> {
-    let setup = prop_oneof![
+fn setup() -> impl Strategy<Value = Setup> {
+    prop_oneof![
         Just(Setup::StartPos),
         (board(), side(), prop::collection::vec(board(), 0..4)).prop_map(
             |(board, side, history)| Setup::Board {
@@ -50,7 +50,11 @@ fn command() -> impl Strategy<Value = Command> {
                 history
             }
         ),
-    ];
+    ]
+}
+
+fn command() -> impl Strategy<Value = Command> {
+    let setup = setup();
     prop_oneof![
         Just(Command::Uci),
         Just(Command::IsReady),
@@ -152,14 +156,14 @@ fn reply() -> impl Strategy<Value = Reply> {
             any::<u32>(),
             board(),
             side(),
-            prop::collection::vec(board(), 0..4)
+            prop::option::of((setup(), prop::collection::vec(mv(), 0..4)))
         )
-            .prop_map(|(game, size, board, side, history)| Reply::Board {
+            .prop_map(|(game, size, board, side, from)| Reply::Board {
                 game,
                 size,
                 board,
                 side,
-                history
+                from
             }),
         prop::collection::vec(mv(), 0..8).prop_map(Reply::Legal),
         (

@@ -193,15 +193,54 @@ fn result_of<G: Game>(line: &Line<G>) -> Option<GameResult> {
     })
 }
 
+/// The `board` line of `show`: the current board, and when the line has earlier boards, its first
+/// board (`startpos` when that is the game's start) with the moves played since.
 fn board_reply<G: Game>(line: &Line<G>) -> Reply {
     let pos = line.current();
+    let from = line.earlier().first().map(|first| {
+        let later = line.earlier().iter().skip(1).chain([pos]);
+        let moves = line
+            .earlier()
+            .iter()
+            .zip(later)
+            .map(|(a, b)| move_name(a, move_between(a, b)))
+            .collect();
+        let is_start = G::start(pos.size())
+            .is_ok_and(|s| s.same_board(first) && s.side_to_move() == first.side_to_move());
+        let setup = if is_start {
+            Setup::StartPos
+        } else {
+            Setup::Board {
+                board: slash(first),
+                side: first.side_to_move(),
+                history: Vec::new(),
+            }
+        };
+        (setup, moves)
+    });
     Reply::Board {
         game: G::KIND,
         size: pos.size() as u32,
         board: slash(pos),
         side: pos.side_to_move(),
-        history: line.earlier().iter().rev().map(slash).collect(),
+        from,
     }
+}
+
+/// The move that leads from `a` to `b`, consecutive positions of a line (the session builds lines
+/// from legal moves only).
+fn move_between<G: Game>(a: &G, b: &G) -> Move {
+    let mut moves = MoveList::new();
+    a.generate(&mut moves);
+    moves
+        .as_slice()
+        .iter()
+        .copied()
+        .find(|&m| {
+            let next = a.play(m);
+            next.same_board(b) && next.side_to_move() == b.side_to_move()
+        })
+        .expect("consecutive boards of a line are one move apart")
 }
 
 fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
