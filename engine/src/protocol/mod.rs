@@ -126,11 +126,51 @@ fn split_word(s: &str) -> (&str, &str) {
     }
 }
 
-/// Normalises a raw line: drops the line ending and surrounding blanks. Returns `None` for a
-/// blank line or a `#` comment, which are ignored.
+/// The blanks that separate words: ASCII space and tab, nothing else.
+const BLANKS: [char; 2] = [' ', '\t'];
+
+/// Normalises a line read without its `\n` (and without the one `\r` allowed before it): drops
+/// the blanks (spaces and tabs) at either end. Returns `None` for a blank line or a `#` comment,
+/// which are ignored whatever they contain.
 pub fn meaningful(line: &str) -> Option<&str> {
-    let t = line.trim_matches([' ', '\t', '\r', '\n']);
+    let t = line.trim_matches(BLANKS);
     (!t.is_empty() && !t.starts_with('#')).then_some(t)
+}
+
+/// The one rule for the characters of a command line: printable ASCII, spaces and tabs only. Any
+/// other character (a control character such as a stray `\r`, or anything outside ASCII) is a
+/// syntax error that names its byte position (from 1) and the character, escaped.
+fn check_characters(line: &str) -> Result<(), ProtocolError> {
+    match line
+        .char_indices()
+        .find(|&(_, c)| !(c == ' ' || c == '\t' || c.is_ascii_graphic()))
+    {
+        None => Ok(()),
+        Some((i, c)) => Err(syntax(format!(
+            "byte {} is {}: a command has printable ASCII characters, spaces and tabs only",
+            i + 1,
+            printable(c.encode_utf8(&mut [0; 4]))
+        ))),
+    }
+}
+
+/// `text` with every byte outside printable ASCII and space written as `\xNN` (two lower-case
+/// hex digits; a character outside ASCII gives one escape per byte of its UTF-8 form) and every
+/// backslash as `\\`, so that a line the engine echoes never contains a line break or another
+/// control character. Text without such bytes is returned unchanged.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'\\') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for b in text.bytes() {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b' '..=b'~' => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Reads an unsigned number; `what` names it in messages.
@@ -150,6 +190,10 @@ fn no_more<'a>(mut words: impl Iterator<Item = &'a str>, after: &str) -> Result<
         Some(w) => Err(syntax(format!("unexpected '{w}' after {after}"))),
         None => Ok(()),
     }
+}
+
+fn no_moves() -> ProtocolError {
+    syntax("'moves' must be followed by at least one move (leave 'moves' out for none)")
 }
 
 fn check_move(word: &str, index: usize) -> Result<String, ProtocolError> {
@@ -246,9 +290,11 @@ pub enum Command {
 
 impl Command {
     /// Reads one line (already stripped of its line ending; surrounding blanks are allowed). Blank
-    /// and comment lines are not commands: filter them with [`meaningful`] first.
+    /// and comment lines are not commands: filter them with [`meaningful`] first. Characters other
+    /// than printable ASCII, space and tab are refused (`error syntax`), wherever they are.
     pub fn parse(line: &str) -> Result<Command, ProtocolError> {
-        let line = line.trim_matches([' ', '\t', '\r', '\n']);
+        check_characters(line)?;
+        let line = line.trim_matches(BLANKS);
         let (head, rest) = split_word(line);
         let mut words = rest.split([' ', '\t']).filter(|w| !w.is_empty());
         let simple = |cmd: Command, words: &mut dyn Iterator<Item = &str>| {
@@ -382,6 +428,9 @@ impl Command {
                 if seen_history && history.is_empty() {
                     return Err(syntax("'history' must be followed by at least one board"));
                 }
+                if in_moves && moves.is_empty() {
+                    return Err(no_moves());
+                }
                 return Ok(Command::Position {
                     setup: Setup::Board {
                         board,
@@ -402,6 +451,9 @@ impl Command {
             Some("moves") => {
                 for w in words {
                     moves.push(check_move(w, moves.len() + 1)?);
+                }
+                if moves.is_empty() {
+                    return Err(no_moves());
                 }
             }
             Some(other) => return Err(syntax(format!("unexpected '{other}': expected 'moves'"))),

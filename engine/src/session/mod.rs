@@ -30,7 +30,7 @@ use crate::games::{
 };
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
-    Reply, Setup, meaningful,
+    Reply, Setup, meaningful, printable,
 };
 use crate::search::EvalKind;
 
@@ -133,7 +133,7 @@ impl<W: Write> Clone for Out<W> {
 
 impl<W: Write> Out<W> {
     fn send(&self, reply: &Reply) {
-        let mut text = reply.to_string();
+        let mut text = printable(&reply.to_string()).into_owned();
         text.push('\n');
         let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if w.write_all(text.as_bytes())

@@ -648,3 +648,33 @@ fn board_call_programs_have_no_evaluator_option() {
         ]
     );
 }
+
+#[test]
+fn echoed_control_characters_are_escaped() {
+    let sink = Sink::default();
+    run(
+        Cursor::new(b"foo\rbestmove a1a2\nh\x0bllo\nposition startpos moves a1a2\xe3\x80\x80\n".to_vec()),
+        sink.clone(),
+        SearchBackend::default(),
+    );
+    let bytes = sink.0.lock().unwrap().clone();
+    assert!(
+        bytes.iter().all(|&b| b == b'\n' || (b' '..=b'~').contains(&b)),
+        "{bytes:?}"
+    );
+    let text = String::from_utf8(bytes).unwrap();
+    // A reader that splits lines at \r as well as \n sees no line starting with bestmove.
+    assert!(!text.split(['\r', '\n']).any(|l| l.starts_with("bestmove")), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("error syntax byte ")), "{lines:?}");
+    assert!(lines[0].contains("\\x0d"), "{}", lines[0]);
+}
+
+#[test]
+fn only_one_carriage_return_before_the_line_feed() {
+    let out = session("uci \r\nisready\r\r\nisready\r \n\t isready\t\r\n");
+    assert_eq!(out.iter().filter(|l| *l == "uciok").count(), 1);
+    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 1, "{out:?}");
+    assert_eq!(errors(&out).len(), 2, "{out:?}");
+}
