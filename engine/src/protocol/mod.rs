@@ -159,7 +159,10 @@ fn check_characters(line: &str) -> Result<(), ProtocolError> {
 /// backslash as `\\`, so that a line the engine echoes never contains a line break or another
 /// control character. Text without such bytes is returned unchanged.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'\\') {
+    if text
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'\\')
+    {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -332,11 +335,14 @@ impl Command {
                 let game = words
                     .next()
                     .ok_or_else(|| syntax("expected 'newgame GAME SIZE'"))?;
-                let game = GameKind::parse(game).map_err(|_| {
-                    bad_value(format!(
-                        "'{game}' is not a game: expected oska, hexapawn or ctf"
-                    ))
-                })?;
+                let game = GameKind::ALL
+                    .into_iter()
+                    .find(|g| g.name() == game)
+                    .ok_or_else(|| {
+                        bad_value(format!(
+                            "'{game}' is not a game: expected oska, hexapawn or ctf"
+                        ))
+                    })?;
                 let size = number(words.next(), "the size")?;
                 no_more(words, "the size")?;
                 Ok(Command::NewGame { game, size })

@@ -215,6 +215,9 @@ fn error_codes() {
     assert_eq!(code("go depth 99999999999999999999"), ErrorCode::BadValue);
     assert_eq!(code("go fast"), ErrorCode::Syntax);
     assert_eq!(code("newgame chess 8"), ErrorCode::BadValue);
+    assert_eq!(code("newgame OSKA 4"), ErrorCode::BadValue);
+    assert_eq!(code("newgame capture 5"), ErrorCode::BadValue);
+    assert_eq!(code("go depth +3"), ErrorCode::Syntax);
     assert_eq!(code("newgame oska"), ErrorCode::Syntax);
     assert_eq!(code("position"), ErrorCode::Syntax);
     assert_eq!(code("position startpos moves d1c2 zz"), ErrorCode::Syntax);
@@ -327,8 +330,14 @@ fn one_rule_for_blanks_and_characters() {
         ("uci\r ", "byte 4 is \\x0d"),
         ("\ruci", "byte 1 is \\x0d"),
         ("foo\rbestmove a1a2", "byte 4 is \\x0d"),
-        ("position startpos moves a1a2\u{3000}", "byte 29 is \\xe3\\x80\\x80"),
-        ("position startpos moves a1a2\u{a0}", "byte 29 is \\xc2\\xa0"),
+        (
+            "position startpos moves a1a2\u{3000}",
+            "byte 29 is \\xe3\\x80\\x80",
+        ),
+        (
+            "position startpos moves a1a2\u{a0}",
+            "byte 29 is \\xc2\\xa0",
+        ),
         ("go depth \u{661}", "byte 10 is \\xd9\\xa1"),
         ("isready\x00", "byte 8 is \\x00"),
         ("show\x7f", "byte 5 is \\x7f"),
@@ -336,7 +345,11 @@ fn one_rule_for_blanks_and_characters() {
         let e = Command::parse(line).unwrap_err();
         assert_eq!(e.code, ErrorCode::Syntax, "{line:?}");
         assert!(e.message.starts_with(at), "{line:?}: {}", e.message);
-        assert!(!e.message.contains(['\r', '\x0b', '\x00']), "{:?}", e.message);
+        assert!(
+            !e.message.contains(['\r', '\x0b', '\x00']),
+            "{:?}",
+            e.message
+        );
     }
     // 'moves' and 'history' need at least one word after them.
     for line in [

@@ -653,21 +653,31 @@ fn board_call_programs_have_no_evaluator_option() {
 fn echoed_control_characters_are_escaped() {
     let sink = Sink::default();
     run(
-        Cursor::new(b"foo\rbestmove a1a2\nh\x0bllo\nposition startpos moves a1a2\xe3\x80\x80\n".to_vec()),
+        Cursor::new(
+            b"foo\rbestmove a1a2\nh\x0bllo\nposition startpos moves a1a2\xe3\x80\x80\n".to_vec(),
+        ),
         sink.clone(),
         SearchBackend::default(),
     );
     let bytes = sink.0.lock().unwrap().clone();
     assert!(
-        bytes.iter().all(|&b| b == b'\n' || (b' '..=b'~').contains(&b)),
+        bytes
+            .iter()
+            .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b)),
         "{bytes:?}"
     );
     let text = String::from_utf8(bytes).unwrap();
     // A reader that splits lines at \r as well as \n sees no line starting with bestmove.
-    assert!(!text.split(['\r', '\n']).any(|l| l.starts_with("bestmove")), "{text}");
+    assert!(
+        !text.split(['\r', '\n']).any(|l| l.starts_with("bestmove")),
+        "{text}"
+    );
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
-    assert!(lines.iter().all(|l| l.starts_with("error syntax byte ")), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("error syntax byte ")),
+        "{lines:?}"
+    );
     assert!(lines[0].contains("\\x0d"), "{}", lines[0]);
 }
 

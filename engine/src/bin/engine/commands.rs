@@ -83,6 +83,12 @@ pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -
     Ok(())
 }
 
+/// `engine best` was given a finished game: there is no move to make. The binary exits with a
+/// status of its own (3) so that a caller can tell it from a bad argument (1).
+#[derive(Debug, thiserror::Error)]
+#[error("the game is over: {0}")]
+pub struct GameOver(String);
+
 /// `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--eval NAME]`.
 #[allow(clippy::too_many_arguments)]
 pub fn best(
@@ -102,6 +108,9 @@ pub fn best(
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
         let pos = *parsed.line.current();
+        if let Some(o) = parsed.line.outcome() {
+            return Err(GameOver(o.to_string()).into());
+        }
         if let Some(n) = size
             && n != pos.size()
         {
