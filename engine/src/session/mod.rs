@@ -627,12 +627,18 @@ impl<W: Write> Session<W> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let (_, lo, hi) = HASH_MIB;
-                let mib: i64 = value.parse().map_err(|_| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!("Hash '{value}' is not a whole number of MiB"),
-                    )
-                })?;
+                // Digits only, as every number of the protocol (no sign, no '+').
+                let mib: i64 = Some(value)
+                    .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| {
+                        error(
+                            ErrorCode::BadValue,
+                            format!(
+                                "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
+                            ),
+                        )
+                    })?;
                 if !(lo..=hi).contains(&mib) {
                     return Err(error(
                         ErrorCode::BadValue,
