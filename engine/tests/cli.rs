@@ -341,6 +341,26 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
             "0 is out of range: a whole number from 1 to 64",
         ),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'"),
+        (
+            &[
+                "positions",
+                "oska",
+                "4",
+                "--count",
+                "+5",
+                "--out",
+                "/nonexistent/x",
+            ][..],
+            "'+5' is not a whole number",
+        ),
+        (
+            &["positions", "Oska", "4", "--out", "/nonexistent/x"][..],
+            "'Oska' is not a game",
+        ),
+        (
+            &["tune", "oska", "x.txt", "--seed", "-1"][..],
+            "'-1' is not a whole number from 0",
+        ),
     ] {
         let err = fails_with(1, args);
         assert!(err.starts_with("error: "), "{args:?}: {err}");

@@ -150,19 +150,19 @@ enum Command {
         #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
         /// Positions wanted.
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = 2000, allow_hyphen_values = true, value_parser = positive)]
         count: usize,
         /// Seed of the random choices (the same seed gives the same set).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// The most nodes one solve may take; positions that need more are left out.
-        #[arg(long, default_value_t = 2_000_000)]
+        #[arg(long, default_value_t = 2_000_000, allow_hyphen_values = true, value_parser = positive_u64)]
         budget: u64,
-        /// Capture the Flag: earlier boards kept with each position (the history rule).
-        #[arg(long, default_value_t = 4)]
+        /// Capture the Flag: earlier boards kept with each position (the history rule), 0 to 1000.
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true, value_parser = history_boards)]
         history: usize,
-        /// Transposition table of the solver in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Transposition table of the solver in MiB, 1 to 4096.
+        #[arg(long, default_value_t = 256, allow_hyphen_values = true, value_parser = hash_mib)]
         hash: usize,
         /// Label positions with the results of games between engines using these evaluators
         /// (comma-separated, or all) instead of exact values: for sizes too large to solve.
@@ -194,7 +194,7 @@ enum Command {
         /// Set files made by `engine positions`.
         files: Vec<PathBuf>,
         /// Seed deciding the held-out fifth.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// Write the weights to this file (engine/src/search/weights_GAME.rs).
         #[arg(long)]
@@ -249,6 +249,22 @@ fn threads(text: &str) -> Result<u32, String> {
 
 fn board_size(text: &str) -> Result<usize, String> {
     digits(text, 3, 11)
+}
+
+fn positive(text: &str) -> Result<usize, String> {
+    digits(text, 1, usize::MAX)
+}
+
+fn positive_u64(text: &str) -> Result<u64, String> {
+    digits(text, 1, u64::MAX)
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    digits(text, 0, u64::MAX)
+}
+
+fn history_boards(text: &str) -> Result<usize, String> {
+    digits(text, 0, 1000)
 }
 
 /// Reads an evaluator's name; `--help` and errors list every name.
