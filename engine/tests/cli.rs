@@ -220,11 +220,11 @@ fn one_line_error(args: &[&str], needle: &str) {
 fn bad_arguments_fail_cleanly() {
     one_line_error(
         &["movegen", "chess", "www/---/bbb", "w"],
-        "unknown game 'chess': expected oska, hexapawn or ctf",
+        "'chess' is not a game: write oska, hexapawn or ctf",
     );
     one_line_error(
         &["movegen", "hexapawn", "www/---/bbb", "x"],
-        "side must be 'w' or 'b', not 'x'",
+        "'x' is not a side: write w or b",
     );
     one_line_error(
         &["movegen", "ctf", "-wWw--www-----bbb--bBb-", "w"],
@@ -253,6 +253,143 @@ fn bad_arguments_fail_cleanly() {
         let err = fails(args);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
+}
+
+/// Runs a command that must fail with exit status `status`, nothing on stdout and exactly one
+/// line on stderr; returns that line.
+fn fails_with(status: i32, args: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert_eq!(out.status.code(), Some(status), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn every_bad_argument_is_one_line_and_exit_status_1() {
+    const START: &str = "wwww/---/--/---/bbbb";
+    for (args, needle) in [
+        (
+            &["best", "oska", START, "w", "-1"][..],
+            "'-1' is not a whole number from 1 to 100",
+        ),
+        (
+            &["best", "oska", START, "w", "0"][..],
+            "0 is out of range: a whole number from 1 to 100",
+        ),
+        (
+            &["best", "oska", START, "w", "101"][..],
+            "101 is out of range",
+        ),
+        (
+            &["best", "oska", START, "w", "99999999999"][..],
+            "99999999999 is out of range",
+        ),
+        (
+            &["best", "oska", START, "w", "+2"][..],
+            "'+2' is not a whole number",
+        ),
+        (
+            &["best", "oska", START, "w"][..],
+            "required arguments were not provided: <DEPTH>",
+        ),
+        (
+            &["best", "oska", START, "w", "2", "extra"][..],
+            "unexpected argument 'extra'",
+        ),
+        (
+            &["best", "oska", START, "white", "2"][..],
+            "'white' is not a side: write w or b",
+        ),
+        (&["best", "oska", START, "W", "2"][..], "'W' is not a side"),
+        (
+            &["best", "OSKA", START, "w", "2"][..],
+            "'OSKA' is not a game: write oska, hexapawn or ctf",
+        ),
+        (
+            &["best", "oska", START, "w", "2", "--hash", "0"][..],
+            "0 is out of range: a whole number from 1 to 4096",
+        ),
+        (
+            &["best", "oska", START, "w", "2", "--size", "-4"][..],
+            "'-4' is not a whole number from 3 to 11",
+        ),
+        (
+            &["perft", "oska", START, "w", "31"][..],
+            "31 is out of range: a whole number from 0 to 30",
+        ),
+        (
+            &["perft", "oska", START, "w", "-1"][..],
+            "'-1' is not a whole number from 0 to 30",
+        ),
+        (
+            &["perft", "capture", START, "w", "1"][..],
+            "'capture' is not a game",
+        ),
+        (
+            &["movegen", "oska", START, "b", "3"][..],
+            "unexpected argument '3'",
+        ),
+        (
+            &["movegen", "oska"][..],
+            "required arguments were not provided: <BOARD> <SIDE>",
+        ),
+        (&["solve", "oska", START, "'w'"][..], "''w'' is not a side"),
+        (
+            &["solve", "oska", START, "w", "--threads", "0"][..],
+            "0 is out of range: a whole number from 1 to 64",
+        ),
+        (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'"),
+        (
+            &[
+                "positions",
+                "oska",
+                "4",
+                "--count",
+                "+5",
+                "--out",
+                "/nonexistent/x",
+            ][..],
+            "'+5' is not a whole number",
+        ),
+        (
+            &["positions", "Oska", "4", "--out", "/nonexistent/x"][..],
+            "'Oska' is not a game",
+        ),
+        (
+            &["tune", "oska", "x.txt", "--seed", "-1"][..],
+            "'-1' is not a whole number from 0",
+        ),
+    ] {
+        let err = fails_with(1, args);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            err.contains(needle),
+            "{args:?}: expected '{needle}' in {err}"
+        );
+    }
+    // --help still works, on stdout, with exit status 0, and states the limits.
+    let help = ok(&["best", "--help"]).join("\n");
+    assert!(help.contains("1 to 100"), "{help}");
+    assert!(help.contains("status 3"), "{help}");
+    assert!(ok(&["perft", "--help"]).join("\n").contains("0 to 30"));
+}
+
+#[test]
+fn best_on_a_finished_game_says_so_with_exit_status_3() {
+    let err = fails_with(3, &["best", "hexapawn", "---/-b-/w--", "b", "2"]);
+    assert!(err.starts_with("the game is over: white wins"), "{err}");
+    let err = fails_with(
+        3,
+        &["best", "ctf", "-w-w-/-----/-----/-bbb-/-bBb-", "b", "1"],
+    );
+    assert!(err.starts_with("the game is over: black wins"), "{err}");
+    // A forced pass is not the end of the game: the board comes back unchanged, status 0.
+    assert_eq!(
+        ok(&["best", "oska", "----/---/--/w--/bb--", "w", "2"]),
+        vec!["----/---/--/w--/bb--"]
+    );
 }
 
 /// Runs a command that must succeed and may report progress on stderr.

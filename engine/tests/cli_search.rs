@@ -118,10 +118,20 @@ fn best_traces_then_answers() {
 
 #[test]
 fn best_leaves_the_board_when_there_is_no_move() {
-    // White's only piece is home and cannot move: it passes, the board is printed unchanged.
-    let (ok, out, _) = run(&["best", "oska", "----/b--/--/---/w---", "w", "3"]);
+    // White's only piece is blocked (no step, no jump): it passes, the board is printed
+    // unchanged.
+    let (ok, out, _) = run(&["best", "oska", "----/---/--/w--/bb--", "w", "3"]);
     assert!(ok);
-    assert_eq!(out.lines().last(), Some("----/b--/--/---/w---"));
+    assert_eq!(out.lines().last(), Some("----/---/--/w--/bb--"));
+    // White's only piece already stands on Black's home row: that is no pass but a finished
+    // game (White has won), which best reports on stderr with exit status 3.
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["best", "oska", "----/b--/--/---/w---", "w", "3"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("the game is over: white wins"));
 }
 
 #[test]

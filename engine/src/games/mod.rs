@@ -18,7 +18,9 @@ pub mod perft;
 mod two_sides;
 pub mod zobrist;
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 pub use ctf::Ctf;
 pub use hexapawn::Hexapawn;
@@ -596,17 +598,50 @@ pub trait Game: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static
 /// A position together with the boards that occurred before it in the game.
 ///
 /// For games without the no-repetition rule the history is kept but never consulted. Pushing and
-/// popping are cheap, so the search uses the same structure along its line.
+/// popping are cheap, so the search uses the same structure along its line. For Capture the Flag
+/// the line indexes its boards by hash, so that [`Line::seen`] costs the same whatever the length
+/// of the history.
 #[derive(Clone, Debug)]
 pub struct Line<G: Game> {
     current: G,
     /// Earlier positions, oldest first.
     earlier: Vec<G>,
-    /// Counting filter on board hashes: a zero means the board is certainly absent.
-    filter: Box<[u16; FILTER_SLOTS]>,
+    /// Capture the Flag only: the board index (see [`BoardIndex`]) of `earlier`.
+    index: BoardIndex,
 }
 
-const FILTER_SLOTS: usize = 4096;
+/// Passes a board hash (already a Zobrist hash, uniformly spread) through as the map's hash.
+#[derive(Clone, Copy, Debug, Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// No earlier entry: the end of a chain in [`BoardIndex::previous`].
+const NONE: u32 = u32::MAX;
+
+/// The earlier boards of a line by board hash: for each hash the index (in `earlier`) of its
+/// latest board, and for each board the index of the one before it with the same hash. A chain
+/// is longer than one only on a hash collision (the rule forbids equal boards), so a lookup is a
+/// map probe and, almost always, one board comparison.
+#[derive(Clone, Debug, Default)]
+struct BoardIndex {
+    latest: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    previous: Vec<u32>,
+}
 
 impl<G: Game> Line<G> {
     /// A line with no history.
@@ -614,7 +649,7 @@ impl<G: Game> Line<G> {
         Line {
             current,
             earlier: Vec::new(),
-            filter: Box::new([0; FILTER_SLOTS]),
+            index: BoardIndex::default(),
         }
     }
 
@@ -682,18 +717,28 @@ impl<G: Game> Line<G> {
         self.earlier.is_empty()
     }
 
-    #[inline]
-    fn slot(hash: u64) -> usize {
-        (hash >> 52) as usize & (FILTER_SLOTS - 1)
-    }
-
-    /// Whether `pos`'s board occurred in the line (current or earlier).
+    /// Whether `pos`'s board occurred in the line (current or earlier). For Capture the Flag
+    /// this takes the same time whatever the line's length; for the other games (whose rules
+    /// never consult the history) it scans the earlier boards.
     #[inline]
     pub fn seen(&self, pos: &G) -> bool {
-        if self.filter[Self::slot(pos.board_hash())] == 0 && !self.current.same_board(pos) {
-            return false;
+        if self.current.same_board(pos) {
+            return true;
         }
-        self.current.same_board(pos) || self.earlier.iter().rev().any(|b| b.same_board(pos))
+        if !G::NO_REPEAT {
+            return self.earlier.iter().rev().any(|b| b.same_board(pos));
+        }
+        let mut i = match self.index.latest.get(&pos.board_hash()) {
+            Some(&i) => i,
+            None => return false,
+        };
+        while i != NONE {
+            if self.earlier[i as usize].same_board(pos) {
+                return true;
+            }
+            i = self.index.previous[i as usize];
+        }
+        false
     }
 
     /// Plays `mv` (which must be legal) and remembers the board it left.
@@ -704,11 +749,21 @@ impl<G: Game> Line<G> {
     }
 
     /// Makes `next` the current position, remembering the previous one.
+    ///
+    /// # Panics
+    ///
+    /// For Capture the Flag, when the line would hold more than `u32::MAX - 1` earlier boards.
     #[inline]
     pub fn push_position(&mut self, next: G) {
         let prev = std::mem::replace(&mut self.current, next);
-        let slot = Self::slot(prev.board_hash());
-        self.filter[slot] = self.filter[slot].saturating_add(1);
+        if G::NO_REPEAT {
+            let i = u32::try_from(self.earlier.len())
+                .ok()
+                .filter(|&i| i != NONE)
+                .expect("a line holds fewer than 2^32 - 1 boards");
+            let before = self.index.latest.insert(prev.board_hash(), i);
+            self.index.previous.push(before.unwrap_or(NONE));
+        }
         self.earlier.push(prev);
     }
 
@@ -717,8 +772,14 @@ impl<G: Game> Line<G> {
     pub fn pop(&mut self) -> bool {
         match self.earlier.pop() {
             Some(prev) => {
-                let slot = Self::slot(prev.board_hash());
-                self.filter[slot] -= 1;
+                if G::NO_REPEAT {
+                    let before = self.index.previous.pop().unwrap_or(NONE);
+                    if before == NONE {
+                        self.index.latest.remove(&prev.board_hash());
+                    } else {
+                        self.index.latest.insert(prev.board_hash(), before);
+                    }
+                }
                 self.current = prev;
                 true
             }

@@ -126,11 +126,54 @@ fn split_word(s: &str) -> (&str, &str) {
     }
 }
 
-/// Normalises a raw line: drops the line ending and surrounding blanks. Returns `None` for a
-/// blank line or a `#` comment, which are ignored.
+/// The blanks that separate words: ASCII space and tab, nothing else.
+const BLANKS: [char; 2] = [' ', '\t'];
+
+/// Normalises a line read without its `\n` (and without the one `\r` allowed before it): drops
+/// the blanks (spaces and tabs) at either end. Returns `None` for a blank line or a `#` comment,
+/// which are ignored whatever they contain.
 pub fn meaningful(line: &str) -> Option<&str> {
-    let t = line.trim_matches([' ', '\t', '\r', '\n']);
+    let t = line.trim_matches(BLANKS);
     (!t.is_empty() && !t.starts_with('#')).then_some(t)
+}
+
+/// The one rule for the characters of a command line: printable ASCII, spaces and tabs only. Any
+/// other character (a control character such as a stray `\r`, or anything outside ASCII) is a
+/// syntax error that names its byte position (from 1) and the character, escaped.
+fn check_characters(line: &str) -> Result<(), ProtocolError> {
+    match line
+        .char_indices()
+        .find(|&(_, c)| !(c == ' ' || c == '\t' || c.is_ascii_graphic()))
+    {
+        None => Ok(()),
+        Some((i, c)) => Err(syntax(format!(
+            "byte {} is {}: a command has printable ASCII characters, spaces and tabs only",
+            i + 1,
+            printable(c.encode_utf8(&mut [0; 4]))
+        ))),
+    }
+}
+
+/// `text` with every byte outside printable ASCII and space written as `\xNN` (two lower-case
+/// hex digits; a character outside ASCII gives one escape per byte of its UTF-8 form) and every
+/// backslash as `\\`, so that a line the engine echoes never contains a line break or another
+/// control character. Text without such bytes is returned unchanged.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'\\')
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for b in text.bytes() {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b' '..=b'~' => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Reads an unsigned number; `what` names it in messages.
@@ -150,6 +193,10 @@ fn no_more<'a>(mut words: impl Iterator<Item = &'a str>, after: &str) -> Result<
         Some(w) => Err(syntax(format!("unexpected '{w}' after {after}"))),
         None => Ok(()),
     }
+}
+
+fn no_moves() -> ProtocolError {
+    syntax("'moves' must be followed by at least one move (leave 'moves' out for none)")
 }
 
 fn check_move(word: &str, index: usize) -> Result<String, ProtocolError> {
@@ -246,9 +293,11 @@ pub enum Command {
 
 impl Command {
     /// Reads one line (already stripped of its line ending; surrounding blanks are allowed). Blank
-    /// and comment lines are not commands: filter them with [`meaningful`] first.
+    /// and comment lines are not commands: filter them with [`meaningful`] first. Characters other
+    /// than printable ASCII, space and tab are refused (`error syntax`), wherever they are.
     pub fn parse(line: &str) -> Result<Command, ProtocolError> {
-        let line = line.trim_matches([' ', '\t', '\r', '\n']);
+        check_characters(line)?;
+        let line = line.trim_matches(BLANKS);
         let (head, rest) = split_word(line);
         let mut words = rest.split([' ', '\t']).filter(|w| !w.is_empty());
         let simple = |cmd: Command, words: &mut dyn Iterator<Item = &str>| {
@@ -286,11 +335,14 @@ impl Command {
                 let game = words
                     .next()
                     .ok_or_else(|| syntax("expected 'newgame GAME SIZE'"))?;
-                let game = GameKind::parse(game).map_err(|_| {
-                    bad_value(format!(
-                        "'{game}' is not a game: expected oska, hexapawn or ctf"
-                    ))
-                })?;
+                let game = GameKind::ALL
+                    .into_iter()
+                    .find(|g| g.name() == game)
+                    .ok_or_else(|| {
+                        bad_value(format!(
+                            "'{game}' is not a game: expected oska, hexapawn or ctf"
+                        ))
+                    })?;
                 let size = number(words.next(), "the size")?;
                 no_more(words, "the size")?;
                 Ok(Command::NewGame { game, size })
@@ -382,6 +434,9 @@ impl Command {
                 if seen_history && history.is_empty() {
                     return Err(syntax("'history' must be followed by at least one board"));
                 }
+                if in_moves && moves.is_empty() {
+                    return Err(no_moves());
+                }
                 return Ok(Command::Position {
                     setup: Setup::Board {
                         board,
@@ -402,6 +457,9 @@ impl Command {
             Some("moves") => {
                 for w in words {
                     moves.push(check_move(w, moves.len() + 1)?);
+                }
+                if moves.is_empty() {
+                    return Err(no_moves());
                 }
             }
             Some(other) => return Err(syntax(format!("unexpected '{other}': expected 'moves'"))),
@@ -438,6 +496,29 @@ fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
     Ok(())
 }
 
+/// The words after `position` (each preceded by a space).
+fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[String]) -> fmt::Result {
+    match setup {
+        Setup::StartPos => f.write_str(" startpos")?,
+        Setup::Board {
+            board,
+            side,
+            history,
+        } => {
+            write!(f, " board {board} {}", side.letter())?;
+            if !history.is_empty() {
+                f.write_str(" history")?;
+                write_words(f, history)?;
+            }
+        }
+    }
+    if !moves.is_empty() {
+        f.write_str(" moves")?;
+        write_words(f, moves)?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -447,25 +528,7 @@ impl fmt::Display for Command {
             Command::NewGame { game, size } => write!(f, "newgame {game} {size}"),
             Command::Position { setup, moves } => {
                 f.write_str("position")?;
-                match setup {
-                    Setup::StartPos => f.write_str(" startpos")?,
-                    Setup::Board {
-                        board,
-                        side,
-                        history,
-                    } => {
-                        write!(f, " board {board} {}", side.letter())?;
-                        if !history.is_empty() {
-                            f.write_str(" history")?;
-                            write_words(f, history)?;
-                        }
-                    }
-                }
-                if !moves.is_empty() {
-                    f.write_str(" moves")?;
-                    write_words(f, moves)?;
-                }
-                Ok(())
+                write_position(f, setup, moves)
             }
             Command::Go(go) => match go {
                 Go::Depth(n) => write!(f, "go depth {n}"),
@@ -675,18 +738,19 @@ pub enum Reply {
     },
     /// `nodes TOTAL`: the perft total.
     Nodes(u64),
-    /// `board GAME SIZE BOARD SIDE [history B1 ...]`: the state, after `show`.
+    /// `board GAME SIZE BOARD SIDE [from SETUP moves M1 ...]`: the state, after `show`.
     Board {
         /// The game.
         game: GameKind,
         /// Its size.
         size: u32,
-        /// The board, `/`-joined.
+        /// The current board, `/`-joined.
         board: String,
         /// The side to move.
         side: Side,
-        /// Earlier boards, most recent first.
-        history: Vec<String>,
+        /// How the line began and the moves played since, when there are earlier boards:
+        /// `position` with these words restores the line.
+        from: Option<(Setup, Vec<String>)>,
     },
     /// `legal M1 M2 ...` (nothing after `legal` when the game is over).
     Legal(Vec<String>),
@@ -826,25 +890,20 @@ impl Reply {
                 let size = number(words.next(), "the size")?;
                 let board = check_board(words.next().unwrap_or("?"))?;
                 let side = parse_side(words.next())?;
-                let mut history = Vec::new();
-                match words.next() {
-                    None => {}
-                    Some("history") => {
-                        for w in words {
-                            history.push(check_board(w)?);
-                        }
-                        if history.is_empty() {
-                            return Err(syntax("'history' without boards"));
-                        }
-                    }
-                    Some(w) => return Err(syntax(format!("unexpected '{w}'"))),
-                }
+                let from = match words.next() {
+                    None => None,
+                    Some("from") => match Command::parse_position(&mut words)? {
+                        Command::Position { setup, moves } => Some((setup, moves)),
+                        _ => unreachable!("parse_position gives a position"),
+                    },
+                    Some(w) => return Err(syntax(format!("unexpected '{w}': expected 'from'"))),
+                };
                 Reply::Board {
                     game,
                     size,
                     board,
                     side,
-                    history,
+                    from,
                 }
             }
             "legal" => {
@@ -972,12 +1031,12 @@ impl fmt::Display for Reply {
                 size,
                 board,
                 side,
-                history,
+                from,
             } => {
                 write!(f, "board {game} {size} {board} {}", side.letter())?;
-                if !history.is_empty() {
-                    f.write_str(" history")?;
-                    write_words(f, history)?;
+                if let Some((setup, moves)) = from {
+                    f.write_str(" from")?;
+                    write_position(f, setup, moves)?;
                 }
                 Ok(())
             }

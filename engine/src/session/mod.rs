@@ -30,7 +30,7 @@ use crate::games::{
 };
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
-    Reply, Setup, meaningful,
+    Reply, Setup, meaningful, printable,
 };
 use crate::search::EvalKind;
 
@@ -133,7 +133,7 @@ impl<W: Write> Clone for Out<W> {
 
 impl<W: Write> Out<W> {
     fn send(&self, reply: &Reply) {
-        let mut text = reply.to_string();
+        let mut text = printable(&reply.to_string()).into_owned();
         text.push('\n');
         let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if w.write_all(text.as_bytes())
@@ -193,15 +193,54 @@ fn result_of<G: Game>(line: &Line<G>) -> Option<GameResult> {
     })
 }
 
+/// The `board` line of `show`: the current board, and when the line has earlier boards, its first
+/// board (`startpos` when that is the game's start) with the moves played since.
 fn board_reply<G: Game>(line: &Line<G>) -> Reply {
     let pos = line.current();
+    let from = line.earlier().first().map(|first| {
+        let later = line.earlier().iter().skip(1).chain([pos]);
+        let moves = line
+            .earlier()
+            .iter()
+            .zip(later)
+            .map(|(a, b)| move_name(a, move_between(a, b)))
+            .collect();
+        let is_start = G::start(pos.size())
+            .is_ok_and(|s| s.same_board(first) && s.side_to_move() == first.side_to_move());
+        let setup = if is_start {
+            Setup::StartPos
+        } else {
+            Setup::Board {
+                board: slash(first),
+                side: first.side_to_move(),
+                history: Vec::new(),
+            }
+        };
+        (setup, moves)
+    });
     Reply::Board {
         game: G::KIND,
         size: pos.size() as u32,
         board: slash(pos),
         side: pos.side_to_move(),
-        history: line.earlier().iter().rev().map(slash).collect(),
+        from,
     }
+}
+
+/// The move that leads from `a` to `b`, consecutive positions of a line (the session builds lines
+/// from legal moves only).
+fn move_between<G: Game>(a: &G, b: &G) -> Move {
+    let mut moves = MoveList::new();
+    a.generate(&mut moves);
+    moves
+        .as_slice()
+        .iter()
+        .copied()
+        .find(|&m| {
+            let next = a.play(m);
+            next.same_board(b) && next.side_to_move() == b.side_to_move()
+        })
+        .expect("consecutive boards of a line are one move apart")
 }
 
 fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
@@ -588,12 +627,18 @@ impl<W: Write> Session<W> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let (_, lo, hi) = HASH_MIB;
-                let mib: i64 = value.parse().map_err(|_| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!("Hash '{value}' is not a whole number of MiB"),
-                    )
-                })?;
+                // Digits only, as every number of the protocol (no sign, no '+').
+                let mib: i64 = Some(value)
+                    .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| {
+                        error(
+                            ErrorCode::BadValue,
+                            format!(
+                                "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
+                            ),
+                        )
+                    })?;
                 if !(lo..=hi).contains(&mib) {
                     return Err(error(
                         ErrorCode::BadValue,

@@ -159,8 +159,8 @@ fn position_with_10000_moves() {
     assert!(errors(&out).is_empty(), "{:?}", errors(&out));
     let board = out[0].split(' ').collect::<Vec<_>>();
     assert_eq!(board[0], "board");
-    assert_eq!(board[5], "history");
-    assert_eq!(board.len() - 6, 10_000, "every move leaves a history board");
+    assert_eq!(board[5..8], ["from", "startpos", "moves"]);
+    assert_eq!(board[8..].join(" "), moves, "show gives the moves played");
     assert_eq!(out[1], "result none");
     assert!(out[2].starts_with("legal "));
     assert!(t.elapsed() < Duration::from_secs(60));
@@ -216,14 +216,16 @@ fn huge_depth_is_stoppable_and_too_huge_refused() {
 #[test]
 fn setoption_out_of_range_is_refused() {
     let out = session(
-        "setoption name Hash value 0\nsetoption name Hash value 4097\nsetoption name Hash value -5\nsetoption name hash value 64\nsetoption name Trace value yes\nsetoption name Trace value true\nsetoption name Threads value 2\n",
+        "setoption name Hash value 0\nsetoption name Hash value 4097\nsetoption name Hash value -5\nsetoption name Hash value +16\nsetoption name hash value 64\nsetoption name Trace value yes\nsetoption name Trace value true\nsetoption name Threads value 2\nsetoption name Threads value x\n",
     );
-    assert_eq!(out.len(), 5, "{out:?}");
-    for l in &out[..3] {
+    assert_eq!(out.len(), 7, "{out:?}");
+    for l in &out[..4] {
         assert!(l.starts_with("error bad-value Hash"), "{l}");
     }
-    assert!(out[3].starts_with("error bad-value Trace"));
-    assert!(out[4].starts_with("error unsupported"));
+    assert!(out[4].starts_with("error bad-value Trace"));
+    // An unknown option is unsupported whatever its value.
+    assert!(out[5].starts_with("error unsupported"));
+    assert!(out[6].starts_with("error unsupported"));
 }
 
 #[test]
@@ -647,4 +649,100 @@ fn board_call_programs_have_no_evaluator_option() {
             "error unsupported there is no option 'Threads' (options: Hash, Trace)",
         ]
     );
+}
+
+#[test]
+fn echoed_control_characters_are_escaped() {
+    let sink = Sink::default();
+    run(
+        Cursor::new(
+            b"foo\rbestmove a1a2\nh\x0bllo\nposition startpos moves a1a2\xe3\x80\x80\n".to_vec(),
+        ),
+        sink.clone(),
+        SearchBackend::default(),
+    );
+    let bytes = sink.0.lock().unwrap().clone();
+    assert!(
+        bytes
+            .iter()
+            .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b)),
+        "{bytes:?}"
+    );
+    let text = String::from_utf8(bytes).unwrap();
+    // A reader that splits lines at \r as well as \n sees no line starting with bestmove.
+    assert!(
+        !text.split(['\r', '\n']).any(|l| l.starts_with("bestmove")),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("error syntax byte ")),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("\\x0d"), "{}", lines[0]);
+}
+
+#[test]
+fn only_one_carriage_return_before_the_line_feed() {
+    let out = session("uci \r\nisready\r\r\nisready\r \n\t isready\t\r\n");
+    assert_eq!(out.iter().filter(|l| *l == "uciok").count(), 1);
+    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 1, "{out:?}");
+    assert_eq!(errors(&out).len(), 2, "{out:?}");
+}
+
+/// The statements of protocol.md for a third-party author (issue 11, item 12), checked against
+/// the engine.
+#[test]
+fn protocol_md_statements_hold() {
+    // Handed Hexapawn positions: board conditions (the side that just moved first) before "no
+    // legal move".
+    let out = session(
+        "newgame hexapawn 4\nposition board ----/----/----/--w- w\nshow\nposition board --b-/----/----/--w- w\nshow\n",
+    );
+    assert_eq!(out[1], "result white far-row");
+    assert_eq!(out[3], "result black far-row");
+    // Piece counts: more than SIZE is refused, zero accepted; ctf: one flag missing accepted,
+    // two flags of a side or none refused.
+    let out = session(
+        "newgame hexapawn 3\nposition board www/w--/bbb w\nposition board ---/---/--- w\nnewgame ctf 3\nposition board wWw/---/bBW w\nposition board ww-/---/bb- w\nposition board wWw/---/bb- w\nshow\n",
+    );
+    assert!(out[0].starts_with("error bad-position"), "{out:?}");
+    assert!(out[1].starts_with("error bad-position"), "{out:?}");
+    assert!(out[2].starts_with("error bad-position"), "{out:?}");
+    assert_eq!(out[4], "result white flag-captured");
+    // A history cannot hold an Oska pass; the pass goes in the moves, as show writes it.
+    let out = session(
+        "position board ----/---/--/w--/bb-- b history ----/---/--/w--/bb--\nposition board ----/---/--/w--/bb-- w moves pass\nshow\n",
+    );
+    assert!(out[0].starts_with("error bad-position history"), "{out:?}");
+    assert_eq!(
+        out[1],
+        "board oska 4 ----/---/--/w--/bb-- b from board ----/---/--/w--/bb-- w moves pass"
+    );
+    // Perft on a finished game: no result line.
+    for (depth, total) in [(2, "nodes 0"), (0, "nodes 1")] {
+        let out = session(format!(
+            "position board ----/---/--/---/ww-b b\ngo perft {depth}\n"
+        ));
+        assert_eq!(out, [total, "bestmove none"]);
+    }
+    // Error precedence: the option name before its value; syntax before busy.
+    let out =
+        session("setoption name Threads value x\nnewgame chess x\nnewgame oska 99999999999\n");
+    assert!(out[0].starts_with("error unsupported"), "{out:?}");
+    assert!(out[1].starts_with("error bad-value 'chess'"), "{out:?}");
+    assert!(out[2].starts_with("error bad-value"), "{out:?}");
+    let mut live = Live::start();
+    live.send("go infinite");
+    live.send("go depth x");
+    live.send("go depth 2");
+    live.send("newgame oska 12");
+    let seen = live.sync();
+    let errs = errors(&seen);
+    assert!(errs[0].starts_with("error syntax"), "{errs:?}");
+    assert!(errs[1].starts_with("error busy"), "{errs:?}");
+    assert!(errs[2].starts_with("error busy"), "{errs:?}");
+    live.send("stop");
+    assert!(live.sync().iter().any(|l| l.starts_with("bestmove ")));
 }

@@ -19,8 +19,11 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use std::any::Any;
+use std::sync::Arc;
+
 use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
-use crate::search::Score;
+use crate::search::{Probe, Score};
 use index::Shape;
 
 /// The default for [`Tablebase::open`]'s `memory_limit` when a search probes the tables at its
@@ -54,6 +57,36 @@ impl Retro for Hexapawn {
 
     fn sets(&self) -> (u128, u128) {
         (self.bits(Side::White), self.bits(Side::Black))
+    }
+}
+
+/// The search's probe of the tables of `G` at `size` in `dir` (see [`Tablebase::open`] for
+/// `memory_limit`): `None` when the game has no tables or `dir` holds none of that size.
+pub fn probe_for<G: Game>(
+    dir: &Path,
+    size: usize,
+    memory_limit: u64,
+) -> Result<Option<Probe<G>>, TablebaseError> {
+    /// Opens the tables of `T` and wraps them as a probe of `G`, which is `T`.
+    fn wrap<G: Game, T: Retro>(
+        dir: &Path,
+        size: usize,
+        memory_limit: u64,
+    ) -> Result<Option<Probe<G>>, TablebaseError> {
+        let tb = Tablebase::open::<T>(dir, size, memory_limit)?;
+        if tb.materials().is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(move |pos: &G| {
+            (pos as &dyn Any)
+                .downcast_ref::<T>()
+                .and_then(|p| tb.probe(p))
+        })))
+    }
+    match G::KIND {
+        GameKind::Oska => wrap::<G, Oska>(dir, size, memory_limit),
+        GameKind::Hexapawn => wrap::<G, Hexapawn>(dir, size, memory_limit),
+        GameKind::Ctf => Ok(None),
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
-use engine::games::{Game, GameKind, Line, MoveList, Piece, Side};
+use engine::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
 use engine::search::{Evaluate, WIN};
 
 /// SplitMix64: tiny, fast and good enough to pick moves and squares.
@@ -222,4 +222,54 @@ pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> 
         line.pop();
     }
     best
+}
+
+/// A Capture the Flag game of exactly `plies` random legal moves from the start of `size` that
+/// has not ended: mostly quiet moves (captures and forward steps are rare, so that the game can
+/// go on for a long time), never a move that ends the game; where every move would, some plies
+/// are taken back. Returns the line and its moves.
+pub fn long_ctf_game(size: usize, plies: usize, seed: u64) -> (Line<Ctf>, Vec<String>) {
+    let mut rng = Rng::new(seed);
+    let mut line = Line::new(Ctf::start(size).expect("supported size"));
+    let mut names = Vec::with_capacity(plies);
+    let mut takebacks = 0;
+    while names.len() < plies {
+        let pos = *line.current();
+        let moves = legal(&line);
+        let mut quiet = Vec::new();
+        let mut other = Vec::new();
+        for &m in moves.as_slice() {
+            line.push(m);
+            let ends = line.outcome().is_some();
+            line.pop();
+            if ends {
+                continue;
+            }
+            let (from_row, _) = pos.layout().coords(m.from as usize);
+            let (to_row, _) = pos.layout().coords(m.to as usize);
+            let flag = pos.piece_at(m.from as usize).is_some_and(|p| p.is_flag());
+            if pos.is_capture(m) || (from_row != to_row && !flag) {
+                other.push(m);
+            } else {
+                quiet.push(m);
+            }
+        }
+        let pick = if !quiet.is_empty() && (other.is_empty() || rng.below(5000) != 0) {
+            quiet[rng.below(quiet.len())]
+        } else if !other.is_empty() {
+            other[rng.below(other.len())]
+        } else {
+            // Every move ends the game or repeats a board: take back some plies and go on.
+            takebacks += 1;
+            assert!(takebacks < 10_000, "the random game (seed {seed}) is stuck");
+            for _ in 0..rng.range(1, 64).min(names.len()) {
+                line.pop();
+                names.pop();
+            }
+            continue;
+        };
+        names.push(move_name(&pos, pick));
+        line.push(pick);
+    }
+    (line, names)
 }

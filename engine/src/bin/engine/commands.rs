@@ -3,13 +3,15 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use std::path::Path;
+
+use anyhow::{Context, Result};
 use engine::adapter::{BoardCall, InputMode, SeedFormat};
 use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
 use engine::games::{Game, GameKind, MoveList, Side};
-use engine::search::{EvalKind, Evaluate, Event, Limits, Score, Searcher};
+use engine::search::{EvalKind, Evaluate, Event, Limits, Probe, Score, Searcher};
 use engine::with_game;
 use std::sync::atomic::AtomicBool;
 
@@ -83,6 +85,12 @@ pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -
     Ok(())
 }
 
+/// `engine best` was given a finished game: there is no move to make. The binary exits with a
+/// status of its own (3) so that a caller can tell it from a bad argument (1).
+#[derive(Debug, thiserror::Error)]
+#[error("the game is over: {0}")]
+pub struct GameOver(String);
+
 /// `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--eval NAME]`.
 #[allow(clippy::too_many_arguments)]
 pub fn best(
@@ -94,6 +102,7 @@ pub fn best(
     size: Option<usize>,
     hash: usize,
     eval: EvalKind,
+    tablebase: &Path,
 ) -> Result<()> {
     let kind = GameKind::parse(game)?;
     if depth == 0 {
@@ -102,6 +111,9 @@ pub fn best(
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
         let pos = *parsed.line.current();
+        if let Some(o) = parsed.line.outcome() {
+            return Err(GameOver(o.to_string()).into());
+        }
         if let Some(n) = size
             && n != pos.size()
         {
@@ -110,6 +122,7 @@ pub fn best(
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_trace(trace);
         searcher.set_evaluator(eval.function::<G>());
+        searcher.set_probe(tables::<G>(tablebase, pos.size())?);
         let mut out = String::new();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
@@ -125,12 +138,35 @@ pub fn best(
     })
 }
 
-/// `engine solve GAME BOARD SIDE [--hash MIB] [--threads N]`.
-pub fn solve(game: &str, board: &str, side: &str, hash: usize, threads: usize) -> Result<()> {
+/// The tables of `G` at `size` in `dir` for a search, if there are any (`dir` may not exist).
+fn tables<G: Game>(dir: &Path, size: usize) -> Result<Option<Probe<G>>> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let probe = engine::tablebase::probe_for::<G>(dir, size, engine::tablebase::MEMORY_LIMIT)
+        .with_context(|| format!("the tablebase in {}", dir.display()))?;
+    Ok(probe)
+}
+
+/// `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR]`: from the tables
+/// when they cover the position, else by the solver (which probes the tables at its nodes).
+pub fn solve(
+    game: &str,
+    board: &str,
+    side: &str,
+    hash: usize,
+    threads: usize,
+    tablebase: &Path,
+) -> Result<()> {
     let kind = GameKind::parse(game)?;
+    if let Some(value) = crate::tablebase::solve_from_tables(kind, board, side, tablebase)? {
+        eprintln!("from the tablebase in {}", tablebase.display());
+        return emit(format!("{value}\n"));
+    }
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
         let mut searcher = Searcher::<G>::new(hash);
+        searcher.set_probe(tables::<G>(tablebase, parsed.line.current().size())?);
         let limits = Limits { solve: true, threads, ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Iteration(i) = e {

@@ -5,11 +5,15 @@ mod commands;
 mod tablebase;
 mod tune;
 
+use std::fmt::Display;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
+use engine::games::GameKind;
 use engine::search::EvalKind;
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
@@ -22,6 +26,10 @@ use engine::search::EvalKind;
 /// ((w w w w)(nil nil nil)(nil nil)(nil nil nil)(b b b b)), one row-major string, or for ctf a
 /// history list of such strings, most recent first. SIDE is w or b. Results are printed in the
 /// format of the input.
+///
+/// GAME, SIDE and every number are spelt exactly as in the protocol: the names in lower case,
+/// numbers with digits only (no sign). A bad argument prints one line on stderr and exits with
+/// status 1; `best` on a finished game exits with status 3.
 #[derive(Parser, Debug)]
 #[command(name = "engine", version)]
 struct Cli {
@@ -35,24 +43,29 @@ enum Command {
     /// line at all when SIDE has no move, as in Oska's pass).
     Movegen {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The board, in any seed format.
         #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: w or b.
+        #[arg(value_parser = side_name)]
         side: String,
     },
     /// Count move sequences of exactly DEPTH plies: one line `MOVE COUNT` per legal move, then
     /// `nodes TOTAL`.
     Perft {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The board, in any seed format.
         #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: w or b.
+        #[arg(value_parser = side_name)]
         side: String,
-        /// Plies to count (a forced pass counts as a ply).
+        /// Plies to count, 0 to 30 (a forced pass counts as a ply).
+        #[arg(allow_hyphen_values = true, value_parser = perft_depth)]
         depth: u32,
     },
     /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
@@ -75,25 +88,29 @@ enum Command {
         command: Vec<String>,
     },
     /// Search SIDE's best move to exactly DEPTH plies and print the board after it, in the
-    /// input's format, as the last line (the board unchanged when SIDE has no move to make).
+    /// input's format, as the last line (the board unchanged when SIDE must pass). On a finished
+    /// game: prints "the game is over: ..." on stderr, nothing on stdout, and exits with status 3.
     Best {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The board, in any seed format.
         #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: w or b.
+        #[arg(value_parser = side_name)]
         side: String,
-        /// Plies to search (2: SIDE's move and the reply).
+        /// Plies to search, 1 to 100 (2: SIDE's move and the reply).
+        #[arg(allow_hyphen_values = true, value_parser = best_depth)]
         depth: u32,
         /// Print one line per searched node before the answer (format: see the search module).
         #[arg(long)]
         trace: bool,
         /// The board size, which must agree with the board (Hexapawn's size argument).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true, value_parser = board_size)]
         size: Option<usize>,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB, 1 to 4096.
+        #[arg(long, default_value_t = 16, allow_hyphen_values = true, value_parser = hash_mib)]
         hash: usize,
         /// The static evaluator: tuned (the game's own, fitted to exact values), legacy (the
         /// first version's), or one of the seeds' classic ones: material, classic-advance
@@ -101,24 +118,34 @@ enum Command {
         #[arg(long, value_name = "NAME", default_value = "tuned", ignore_case = true,
               value_parser = eval_kind())]
         eval: EvalKind,
+        /// Tablebase directory: positions its tables cover get their exact values (default:
+        /// $TABLEBASE_PATH, else ./tablebases if it exists; see `engine tablebase`).
+        #[arg(long, value_name = "DIR")]
+        tablebase: Option<PathBuf>,
     },
     /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
     /// to the end with best play). Progress goes to stderr.
     Solve {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The board, in any seed format.
         #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: w or b.
+        #[arg(value_parser = side_name)]
         side: String,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
+        /// Transposition table size in MiB, 1 to 4096.
+        #[arg(long, default_value_t = 64, allow_hyphen_values = true, value_parser = hash_mib)]
         hash: usize,
         /// Threads sharing the table (Oska and Hexapawn; 1 is deterministic, more are faster but
         /// their node counts vary from run to run; the value is exact either way).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = threads)]
         threads: u32,
+        /// Tablebase directory: positions its tables cover get their exact values (default:
+        /// $TABLEBASE_PATH, else ./tablebases if it exists; see `engine tablebase`).
+        #[arg(long, value_name = "DIR")]
+        tablebase: Option<PathBuf>,
     },
     /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
     /// (N is a signature of the search, checked against engine/bench.sig).
@@ -128,23 +155,25 @@ enum Command {
     /// `engine blunders` and `engine tune`.
     Positions {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The size (pieces a side for Oska, board width otherwise).
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
         /// Positions wanted.
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = 2000, allow_hyphen_values = true, value_parser = positive)]
         count: usize,
         /// Seed of the random choices (the same seed gives the same set).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// The most nodes one solve may take; positions that need more are left out.
-        #[arg(long, default_value_t = 2_000_000)]
+        #[arg(long, default_value_t = 2_000_000, allow_hyphen_values = true, value_parser = positive_u64)]
         budget: u64,
-        /// Capture the Flag: earlier boards kept with each position (the history rule).
-        #[arg(long, default_value_t = 4)]
+        /// Capture the Flag: earlier boards kept with each position (the history rule), 0 to 1000.
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true, value_parser = history_boards)]
         history: usize,
-        /// Transposition table of the solver in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Transposition table of the solver in MiB, 1 to 4096.
+        #[arg(long, default_value_t = 256, allow_hyphen_values = true, value_parser = hash_mib)]
         hash: usize,
         /// Label positions with the results of games between engines using these evaluators
         /// (comma-separated, or all) instead of exact values: for sizes too large to solve.
@@ -171,11 +200,12 @@ enum Command {
     /// exact values; prints the fit and, with --write, writes the weights file.
     Tune {
         /// oska, hexapawn or ctf.
+        #[arg(value_parser = game_name)]
         game: String,
         /// Set files made by `engine positions`.
         files: Vec<PathBuf>,
         /// Seed deciding the held-out fifth.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// Write the weights to this file (engine/src/search/weights_GAME.rs).
         #[arg(long)]
@@ -188,6 +218,75 @@ enum Command {
         #[command(subcommand)]
         action: TablebaseAction,
     },
+}
+
+/// GAME as the protocol spells it: `oska`, `hexapawn` or `ctf`, lower case.
+fn game_name(text: &str) -> Result<String, String> {
+    GameKind::ALL
+        .iter()
+        .find(|g| g.name() == text)
+        .map(|g| g.name().to_string())
+        .ok_or_else(|| format!("'{text}' is not a game: write oska, hexapawn or ctf"))
+}
+
+/// SIDE as the protocol spells it: `w` or `b`.
+fn side_name(text: &str) -> Result<String, String> {
+    match text {
+        "w" | "b" => Ok(text.to_string()),
+        _ => Err(format!("'{text}' is not a side: write w or b")),
+    }
+}
+
+/// A whole number written with decimal digits only (no sign), from `lo` to `hi`.
+fn digits<T: FromStr + PartialOrd + Display>(text: &str, lo: T, hi: T) -> Result<T, String> {
+    let range = || format!("a whole number from {lo} to {hi}, digits only");
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{text}' is not {}", range()));
+    }
+    match text.parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        _ => Err(format!("{text} is out of range: {}", range())),
+    }
+}
+
+fn best_depth(text: &str) -> Result<u32, String> {
+    digits(text, 1, 100)
+}
+
+fn perft_depth(text: &str) -> Result<u32, String> {
+    digits(text, 0, 30)
+}
+
+fn hash_mib(text: &str) -> Result<usize, String> {
+    digits(text, 1, 4096)
+}
+
+fn threads(text: &str) -> Result<u32, String> {
+    digits(text, 1, 64)
+}
+
+fn max_pieces(text: &str) -> Result<usize, String> {
+    digits(text, 1, engine::tablebase::index::MAX_PIECES)
+}
+
+fn board_size(text: &str) -> Result<usize, String> {
+    digits(text, 3, 11)
+}
+
+fn positive(text: &str) -> Result<usize, String> {
+    digits(text, 1, usize::MAX)
+}
+
+fn positive_u64(text: &str) -> Result<u64, String> {
+    digits(text, 1, u64::MAX)
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    digits(text, 0, u64::MAX)
+}
+
+fn history_boards(text: &str) -> Result<usize, String> {
+    digits(text, 0, 1000)
 }
 
 /// Reads an evaluator's name; `--help` and errors list every name.
@@ -204,28 +303,33 @@ enum TablebaseAction {
     /// material. Memory: one byte per position with White to move (Black to move is its mirror).
     Build {
         /// oska or hexapawn.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The size (pieces a side for Oska, board width for Hexapawn).
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
-        /// Build only positions with at most this many pieces a side (default: the whole game).
-        #[arg(long, value_name = "K")]
+        /// Build only positions with at most this many pieces a side, 1 to 8 and at most SIZE
+        /// (default: the whole game).
+        #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = max_pieces)]
         max_pieces: Option<usize>,
         /// The directory for the table files.
         #[arg(long)]
         dir: Option<PathBuf>,
-        /// Worker threads.
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
+        /// Worker threads, 1 to 64.
+        #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = threads)]
         threads: u32,
     },
     /// Print every legal move of the position with its exact value for SIDE, best first, then
     /// the position's value (`win K`, `loss K` or `draw`) as the last line.
     Probe {
         /// oska or hexapawn.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The board, in any seed format.
         #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: w or b.
+        #[arg(value_parser = side_name)]
         side: String,
         /// The directory of the table files.
         #[arg(long)]
@@ -234,8 +338,10 @@ enum TablebaseAction {
     /// Read every table of GAME at SIZE whole and check its checksum.
     Verify {
         /// oska or hexapawn.
+        #[arg(value_parser = game_name)]
         game: String,
         /// The size.
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
         /// The directory of the table files.
         #[arg(long)]
@@ -243,8 +349,41 @@ enum TablebaseAction {
     },
 }
 
+/// The exit status of `engine best` on a finished game.
+const GAME_OVER: u8 = 3;
+
+/// Parses the command line. `--help` and `--version` print and exit 0; any other error prints
+/// one line on stderr (the error and the command's usage) and exits 1.
+fn parse_cli() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.render().to_string();
+        // The message is the first paragraph (missing arguments are listed on lines of their
+        // own), joined into one line.
+        let message: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        let message = message.join(" ");
+        let first = message.strip_prefix("error: ").unwrap_or(&message);
+        let usage = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .map_or(String::new(), |u| format!(" (usage: {u}; see --help)"));
+        eprintln!("error: {first}{usage}");
+        ExitCode::FAILURE
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_cli() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         None => engine::session::run_stdio(engine::session::SearchBackend::default())
             .map_err(anyhow::Error::from),
@@ -270,14 +409,33 @@ fn main() -> ExitCode {
             size,
             hash,
             eval,
-        }) => commands::best(&game, &board, &side, depth, trace, size, hash, eval),
+            tablebase: tb,
+        }) => commands::best(
+            &game,
+            &board,
+            &side,
+            depth,
+            trace,
+            size,
+            hash,
+            eval,
+            &tablebase::dir_of(tb),
+        ),
         Some(Command::Solve {
             game,
             board,
             side,
             hash,
             threads,
-        }) => commands::solve(&game, &board, &side, hash, threads as usize),
+            tablebase: tb,
+        }) => commands::solve(
+            &game,
+            &board,
+            &side,
+            hash,
+            threads as usize,
+            &tablebase::dir_of(tb),
+        ),
         Some(Command::Bench) => commands::bench(),
         Some(Command::Positions {
             game,
@@ -338,6 +496,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<commands::GameOver>() => {
+            eprintln!("{e}");
+            ExitCode::from(GAME_OVER)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
