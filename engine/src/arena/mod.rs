@@ -27,7 +27,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::client::{ClientError, Engine};
+use crate::client::{ClientError, Engine, status_text};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{Command, Info, Reply, Setup};
@@ -205,7 +205,7 @@ impl FaultKind {
     fn detail(e: &ClientError) -> String {
         match e {
             ClientError::Crashed { status, stderr } => {
-                let status = status.map_or_else(|| "status unknown".into(), |s| s.to_string());
+                let status = status_text(*status);
                 match stderr.last() {
                     Some(l) => format!("the engine exited ({status}); last stderr line: {l}"),
                     None => format!("the engine exited ({status})"),
