@@ -172,6 +172,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after about this long.
     pub movetime: Option<Duration>,
+    /// Start no new iteration that would likely end later than this after the start (the
+    /// growth of the last iterations predicts the next one's time); a clock's target.
+    pub target_time: Option<Duration>,
     /// Search until stopped (the search still returns once the tree is exhausted).
     pub infinite: bool,
     /// Solve: search until the root value is proven, ignoring `depth`.
@@ -386,6 +389,8 @@ impl<G: Game + Evaluate> Searcher<G> {
                 .clamp(1, MAX_PLY as u32)
         };
         let mut ctx = Ctx { stop, report };
+        // When the last iteration ended and how long it took, for `target_time`.
+        let (mut last_end, mut last_took) = (Duration::ZERO, Duration::ZERO);
         // Oska and Hexapawn have no history rule: the dedicated solver (the trace keeps the
         // iterative path, whose trace format is defined by iterations).
         if limits.solve && !G::NO_REPEAT && !self.trace {
@@ -421,6 +426,20 @@ impl<G: Game + Evaluate> Searcher<G> {
             // An exact iteration cannot change with more depth; a proven win or loss ends a solve.
             if exact || (limits.solve && score.is_decided()) {
                 break;
+            }
+            if let Some(target) = limits.target_time {
+                let elapsed = self.started.elapsed();
+                let took = elapsed.saturating_sub(last_end);
+                // The next iteration takes this one's time times the recent growth (2 to 8).
+                let growth = if last_took.is_zero() {
+                    3.0
+                } else {
+                    (took.as_secs_f64() / last_took.as_secs_f64()).clamp(2.0, 8.0)
+                };
+                if elapsed + took.mul_f64(growth) > target {
+                    break;
+                }
+                (last_end, last_took) = (elapsed, took);
             }
         }
         result.nodes = self.nodes;
