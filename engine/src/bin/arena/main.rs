@@ -48,8 +48,16 @@ struct MatchArgs {
     /// Pieces a side (Oska) or board width (Hexapawn, ctf).
     #[arg(long, default_value_t = 4)]
     size: usize,
-    /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE depth=N|nodes=N|movetime=MS
-    /// timeout=MS, or boardcall="PROGRAM ARGS" format=python ... (repeat for each engine).
+    /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE
+    /// depth=N|nodes=N|movetime=MS|tc=[MOVES/]TIME[+INC] timemargin=MS timeout=MS, or
+    /// boardcall="PROGRAM ARGS" format=python ... (repeat for each engine).
+    ///
+    /// tc= puts the engine on a clock as cutechess-cli writes it (seconds; TIME may be M:SS):
+    /// tc=40/60+0.6 is 60 s for every 40 moves plus 0.6 s a move, tc=10+0.1 is 10 s for the
+    /// game plus 0.1 s a move. The engine gets `go wtime ... btime ... [winc ..] [binc ..]
+    /// [movestogo N]`; a move that takes longer than its time left plus timemargin= (milliseconds,
+    /// default 0) loses the game by a time forfeit. Without tc= every go is depth=3 unless
+    /// depth=, nodes= or movetime= says otherwise.
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// The words of each `--engine`, grouped (filled from the matches, not by clap).
@@ -165,6 +173,16 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
                 args.size
             );
         }
+        if found.len() < rounds {
+            eprintln!(
+                "warning: --random-plies {plies} found {} distinct openings of {} {} for {rounds} \
+                 rounds: openings are reused (about {:.1} rounds each)",
+                found.len(),
+                game.name(),
+                args.size,
+                rounds as f64 / found.len() as f64
+            );
+        }
         found
     } else {
         vec![Start::Startpos]
@@ -253,6 +271,9 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
         println!("{}", st.pairs[0][1].elo_line());
     } else {
         println!("{}", st.table());
+    }
+    if let Some(line) = st.faults_line() {
+        println!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }
