@@ -240,17 +240,24 @@ for line in sys.stdin:
 child.wait()
 "#;
 
-/// Whether the process whose id `MODE.pid` in the scratch directory holds is still alive
-/// (zombies count as gone).
+/// Whether the process whose id `MODE.pid` in the scratch directory holds is still alive after
+/// up to two seconds (zombies count as gone; a killed process may take a moment to exit).
 fn pid_alive(s: &Scratch, mode: &str) -> bool {
     let pid = fs::read_to_string(s.path(&format!("{mode}.pid")))
         .unwrap_or_else(|e| panic!("{mode}.pid: {e}"));
-    let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
-    !stat.is_empty()
-        && !stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|s| s.trim_start().starts_with('Z'))
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+        let alive = !stat.is_empty()
+            && !stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'));
+        if !alive || Instant::now() > deadline {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
@@ -435,6 +442,59 @@ fn wrapped_deaf_engines_leave_nothing_behind() {
         fs::write(s.path("one.pid"), pid).unwrap();
         assert!(!pid_alive(&s, "one"), "{pid} survived the check");
     }
+}
+
+/// Ctrl-C (SIGINT) to the arena ends every engine's process group, which the terminal's signal
+/// no longer reaches.
+#[test]
+fn interrupted_arena_ends_its_engines() {
+    let s = Scratch::new("sigint");
+    let fake = s.write("fake.py", FAKE);
+    let wrapper = s.write(
+        "wrapper.sh",
+        &format!("python3 {fake} \"$@\"\necho after\n"),
+    );
+    let e = s.engine();
+    let mut arena = Command::new(ARENA)
+        .args([
+            "match",
+            "--game",
+            "hexapawn",
+            "--size",
+            "3",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--engine",
+            "cmd=sh",
+            &format!("arg={wrapper}"),
+            "arg=deaf",
+            &format!("arg={e}"),
+            "name=deaf",
+            "depth=1",
+            "--games",
+            "100000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !s.path("deaf.pid").exists() {
+        assert!(Instant::now() < deadline, "the engine did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &arena.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = arena.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: every engine was ended"), "{err}");
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    assert!(!pid_alive(&s, "deaf"), "the wrapped engine survived");
 }
 
 /// Our engine on a short clock against itself: every game ends by the rules, none on time; the

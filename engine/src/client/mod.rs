@@ -179,6 +179,22 @@ fn signal_group(pgid: Option<u32>, kill: bool) {
 #[cfg(not(unix))]
 fn signal_group(_pgid: Option<u32>, _kill: bool) {}
 
+/// The process groups of the engines that run now, for [`kill_all`].
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills (SIGKILL) the process group of every engine started by this process that still runs:
+/// for a program that is interrupted (Ctrl-C) and cannot shut its engines down one by one.
+/// The engines are in process groups of their own, so the terminal's Ctrl-C does not reach them.
+pub fn kill_all() {
+    for &pid in live().iter() {
+        signal_group(Some(pid), true);
+    }
+}
+
 /// Waits for the engine's exit (or a request to kill it), reaps it, ends the rest of its
 /// process group and tells the [`Engine`].
 async fn wait_exit_task(
@@ -196,6 +212,9 @@ async fn wait_exit_task(
     };
     // The leader is gone; anything it left in its group would be an orphan.
     signal_group(pgid, true);
+    if let Some(pid) = pgid {
+        live().retain(|&p| p != pid);
+    }
     tx.send_replace(Exit::Exited(status));
 }
 
@@ -319,6 +338,9 @@ impl Engine {
         tokio::spawn(keep_stderr(err, Arc::clone(&stderr)));
         let stdin = child.stdin.take();
         let pid = child.id();
+        if let Some(p) = pid {
+            live().push(p);
+        }
         let (exit_tx, exit) = watch::channel(Exit::Running);
         let (kill, kill_rx) = mpsc::unbounded_channel();
         tokio::spawn(wait_exit_task(child, pid, kill_rx, exit_tx));
@@ -420,7 +442,8 @@ impl Engine {
             if let Some(tap) = &self.tap {
                 tap(Direction::Sent, line);
             }
-            if matches!(Command::parse(line), Ok(Command::Go(_))) {
+            let go = line.trim_start().starts_with("go");
+            if go && matches!(Command::parse(line), Ok(Command::Go(_))) {
                 self.pending += 1;
             }
         }

@@ -13,9 +13,11 @@ use std::time::Duration;
 use crate::games::Side;
 use crate::protocol::Clock;
 
-/// Time kept back on every move for reading the `go`, starting the search and writing the
-/// `bestmove` (milliseconds).
-pub const OVERHEAD: u64 = 10;
+/// Time kept back on every move for reading the `go`, starting the search, writing the
+/// `bestmove` and the referee's reading it, on a loaded machine (milliseconds). The clock is
+/// only lost when one exchange is delayed by more than this (measured: delays of more than 60 ms
+/// on two cores with a load average of 9).
+pub const OVERHEAD: u64 = 100;
 
 /// Moves the side to move expects still to play when the clock does not say (`movestogo`).
 pub const MOVES_LEFT: u64 = 20;
@@ -67,8 +69,8 @@ mod tests {
 
     #[test]
     fn sudden_death_with_increment() {
-        // 1 s + 10 ms: 990 / 20 + 7 = 56 ms, up to 280 ms.
-        assert_eq!(ms(budget(&clock(1000, 10, None), Side::White)), (56, 280));
+        // 1 s + 10 ms: 900 / 20 + 7 = 52 ms, up to 260 ms.
+        assert_eq!(ms(budget(&clock(1000, 10, None), Side::White)), (52, 260));
         // The other side's clock is read for Black.
         assert_eq!(ms(budget(&clock(1000, 10, None), Side::Black)), (1, 1));
     }
@@ -138,12 +140,12 @@ mod tests {
         // 60 s for 40 moves: about 1.5 s a move.
         assert_eq!(
             ms(budget(&clock(60_000, 0, Some(40)), Side::White)),
-            (1499, 7495)
+            (1497, 7485)
         );
         // The last move before the control may use most of what is left.
         assert_eq!(
             ms(budget(&clock(1000, 0, Some(1)), Side::White)),
-            (891, 891)
+            (810, 810)
         );
     }
 }

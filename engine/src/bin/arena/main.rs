@@ -297,6 +297,33 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     }
 }
 
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM, and names it; never returns if neither can be
+/// watched.
+async fn interrupted() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                r = tokio::signal::ctrl_c() => match r {
+                    Ok(()) => "interrupted",
+                    Err(_) => std::future::pending().await,
+                },
+                _ = term.recv() => "terminated",
+            },
+            Err(_) => match tokio::signal::ctrl_c().await {
+                Ok(()) => "interrupted",
+                Err(_) => std::future::pending().await,
+            },
+        }
+    }
+    #[cfg(not(unix))]
+    match tokio::signal::ctrl_c().await {
+        Ok(()) => "interrupted",
+        Err(_) => std::future::pending().await,
+    }
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = match Cli::from_arg_matches(&matches) {
@@ -320,9 +347,20 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        match cli.command {
-            Cmd::Match(args) => run_match(*args).await,
-            Cmd::Check { command } => check(command).await,
+        let work = async {
+            match cli.command {
+                Cmd::Match(args) => run_match(*args).await,
+                Cmd::Check { command } => check(command).await,
+            }
+        };
+        tokio::select! {
+            r = work => r,
+            signal = interrupted() => {
+                // The engines run in process groups of their own: end them here.
+                engine::client::kill_all();
+                eprintln!("arena: {signal}: every engine was ended");
+                Ok(ExitCode::from(130))
+            }
         }
     });
     match result {
