@@ -455,7 +455,7 @@ fn interrupted_arena_ends_its_engines() {
         &format!("python3 {fake} \"$@\"\necho after\n"),
     );
     let e = s.engine();
-    let mut arena = Command::new(ARENA)
+    let arena = Command::new(ARENA)
         .args([
             "match",
             "--game",
