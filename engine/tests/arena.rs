@@ -186,10 +186,20 @@ fn deeper_engine_wins_oska() {
     deep_vs_shallow("oska", "4", "4");
 }
 
-/// A fake engine: a proxy in front of our engine that misbehaves at its second `go`.
+/// A fake engine: a proxy in front of our engine that misbehaves at its second `go` (or, for
+/// `deaf`, ignores `quit` and SIGTERM). `orphan` and `deaf` write the pid of the process that
+/// must not survive to `MODE.pid` next to the script.
 const FAKE: &str = r#"
-import os, subprocess, sys, threading, time
+import os, signal, subprocess, sys, threading, time
 mode, engine = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(sys.argv[0]))
+def write_pid(pid):
+    with open(os.path.join(here, mode + ".pid.tmp"), "w") as f:
+        f.write(str(pid))
+    os.rename(os.path.join(here, mode + ".pid.tmp"), os.path.join(here, mode + ".pid"))
+if mode == "deaf":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    write_pid(os.getpid())
 child = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 gos = 0
 def out(line):
@@ -200,12 +210,20 @@ def pump():
         if line.startswith("bestmove") and gos == 2:
             if mode == "crash":
                 os._exit(3)
+            if mode == "orphan":
+                # A child that keeps our output open outlives us.
+                write_pid(subprocess.Popen(["sleep", "3600"]).pid)
+                os._exit(3)
             if mode == "stall":
                 continue
+            if mode == "slow":
+                time.sleep(3)
             if mode == "illegal":
                 line = "bestmove a1a1\n"
             if mode == "garbage":
                 line = "hello, I am not an engine\n"
+            if mode == "twice":
+                out(line)
         out(line)
 threading.Thread(target=pump, daemon=True).start()
 for line in sys.stdin:
@@ -213,12 +231,34 @@ for line in sys.stdin:
         gos += 1
     if mode == "stall" and gos == 2 and not line.startswith("go"):
         time.sleep(3600)
+    if line.strip() == "quit" and mode == "deaf":
+        continue
     child.stdin.write(line)
     child.stdin.flush()
     if line.strip() == "quit":
         break
 child.wait()
 "#;
+
+/// Whether the process whose id `MODE.pid` in the scratch directory holds is still alive after
+/// up to two seconds (zombies count as gone; a killed process may take a moment to exit).
+fn pid_alive(s: &Scratch, mode: &str) -> bool {
+    let pid = fs::read_to_string(s.path(&format!("{mode}.pid")))
+        .unwrap_or_else(|e| panic!("{mode}.pid: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+        let alive = !stat.is_empty()
+            && !stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'));
+        if !alive || Instant::now() > deadline {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
 
 #[test]
 fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
@@ -250,7 +290,15 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
         "name=ours".into(),
         "depth=1".into(),
     ]);
-    for mode in ["crash", "stall", "illegal", "garbage"] {
+    for mode in [
+        "crash", "stall", "illegal", "garbage", "twice", "orphan", "slow",
+    ] {
+        // The slow one plays on a clock, the others at depth 1.
+        let limit = if mode == "slow" {
+            "tc=1+0.01"
+        } else {
+            "depth=1"
+        };
         args.extend([
             "--engine".to_string(),
             "cmd=python3".into(),
@@ -258,7 +306,7 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
             format!("arg={mode}"),
             format!("arg={e}"),
             format!("name={mode}"),
-            "depth=1".into(),
+            limit.into(),
             "timeout=1500".into(),
         ]);
     }
@@ -277,13 +325,25 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
     );
     // The table: ours first with every game won.
     assert!(out.contains("Rank Name"), "{out}");
+    assert!(
+        out.contains("Faults: ") && out.contains("slow 2 time forfeit"),
+        "{out}"
+    );
     let recs = records(&rec);
-    assert_eq!(recs.len(), 10, "{out}");
+    assert_eq!(recs.len(), 16, "{out}");
     for (name, kind, detail) in [
         ("crash", "crash", "the engine exited (exit status: 3)"),
         ("stall", "stall", "no bestmove"),
         ("illegal", "illegal move", "'a1a1'"),
         ("garbage", "protocol violation", "hello, I am not an engine"),
+        (
+            "twice",
+            "protocol violation",
+            "a bestmove with no go pending: 'bestmove ",
+        ),
+        // Its child holds the output open: still a crash, with the exit status.
+        ("orphan", "crash", "the engine exited (exit status: 3)"),
+        ("slow", "time forfeit", "no bestmove within the "),
         ("missing", "failed start", "cannot start engine"),
     ] {
         let games: Vec<&GameRecord> = recs
@@ -314,6 +374,167 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
         }
     }
     assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    assert!(
+        !pid_alive(&s, "orphan"),
+        "the crashed engine's child survived"
+    );
+}
+
+/// A wrapper script without `exec` in front of an engine that ignores `quit` and SIGTERM: the
+/// arena ends the whole process group, after a match and after a check.
+#[test]
+fn wrapped_deaf_engines_leave_nothing_behind() {
+    let s = Scratch::new("deaf");
+    let fake = s.write("fake.py", FAKE);
+    let wrapper = s.write(
+        "wrapper.sh",
+        &format!("python3 {fake} \"$@\"\necho after\n"),
+    );
+    let e = s.engine();
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--engine",
+        &format!("cmd={e}"),
+        "depth=1",
+        "--engine",
+        "cmd=sh",
+        &format!("arg={wrapper}"),
+        "arg=deaf",
+        &format!("arg={e}"),
+        "name=deaf",
+        "depth=1",
+        "--games",
+        "2",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("Score of engine vs deaf"), "{out}");
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    assert!(
+        !pid_alive(&s, "deaf"),
+        "the wrapped engine survived the match"
+    );
+    // `arena check` starts the engine once per check: here a wrapped program that ignores
+    // SIGTERM, answers every line with garbage and never exits by itself.
+    let garbage = s.write(
+        "garbage.py",
+        &format!(
+            "import os, signal, sys, time\n\
+             signal.signal(signal.SIGTERM, signal.SIG_IGN)\n\
+             open({:?}, 'a').write(str(os.getpid()) + '\\n')\n\
+             sys.stdin.readline()\n\
+             print('what?', flush=True)\n\
+             time.sleep(3600)\n",
+            s.path("garbage.pids").display().to_string()
+        ),
+    );
+    let wrapper = s.write("garbage.sh", &format!("python3 {garbage}\necho after\n"));
+    let o = arena(&["check", "sh", &wrapper]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    let pids = fs::read_to_string(s.path("garbage.pids")).unwrap();
+    assert!(pids.lines().count() >= 10, "{pids}");
+    for pid in pids.lines() {
+        fs::write(s.path("one.pid"), pid).unwrap();
+        assert!(!pid_alive(&s, "one"), "{pid} survived the check");
+    }
+}
+
+/// Ctrl-C (SIGINT) to the arena ends every engine's process group, which the terminal's signal
+/// no longer reaches.
+#[test]
+fn interrupted_arena_ends_its_engines() {
+    let s = Scratch::new("sigint");
+    let fake = s.write("fake.py", FAKE);
+    let wrapper = s.write(
+        "wrapper.sh",
+        &format!("python3 {fake} \"$@\"\necho after\n"),
+    );
+    let e = s.engine();
+    let arena = Command::new(ARENA)
+        .args([
+            "match",
+            "--game",
+            "hexapawn",
+            "--size",
+            "3",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--engine",
+            "cmd=sh",
+            &format!("arg={wrapper}"),
+            "arg=deaf",
+            &format!("arg={e}"),
+            "name=deaf",
+            "depth=1",
+            "--games",
+            "100000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !s.path("deaf.pid").exists() {
+        assert!(Instant::now() < deadline, "the engine did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &arena.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = arena.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: every engine was ended"), "{err}");
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    assert!(!pid_alive(&s, "deaf"), "the wrapped engine survived");
+}
+
+/// Our engine on a short clock against itself: every game ends by the rules, none on time; the
+/// records and the output name no fault.
+#[test]
+fn clock_games_end_without_time_forfeits() {
+    let s = Scratch::new("clock");
+    let e = s.engine();
+    let rec = s.path("games.txt");
+    let o = arena(&[
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "4",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=a",
+        "tc=1+0.01",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=b",
+        "tc=2/0.5",
+        "timemargin=20",
+        "--games",
+        "4",
+        "--random-plies",
+        "1",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(!out.contains("Faults:"), "{out}");
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 4, "{out}");
+    for r in &recs {
+        assert_eq!(r.tag("Fault"), None, "{r}");
+        assert_ne!(r.result, RecordResult::Unfinished, "{r}");
+    }
 }
 
 /// The move our library chooses at depth 1 with evaluator `kind` (what the engine must play).
@@ -566,6 +787,46 @@ fn round_robin_prints_a_table() {
     assert!(s.leftovers().is_empty());
 }
 
+/// More rounds than distinct random openings: the arena says it reuses them.
+#[test]
+fn reused_random_openings_are_announced() {
+    let s = Scratch::new("reuse");
+    let e = s.engine();
+    let run = |games: &str| {
+        arena(&[
+            "match",
+            "--game",
+            "hexapawn",
+            "--size",
+            "3",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--random-plies",
+            "1",
+            "--games",
+            games,
+        ])
+    };
+    // Hexapawn 3 has three first moves: three openings for four rounds.
+    let o = run("8");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "warning: --random-plies 1 found 3 distinct openings of hexapawn 3 for 4 rounds: \
+             openings are reused"
+        ),
+        "{err}"
+    );
+    let o = run("6");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && !err.contains("warning"), "{err}");
+}
+
 #[test]
 fn bad_arguments_are_refused_clearly() {
     for (args, wanted) in [
@@ -599,6 +860,22 @@ fn bad_arguments_are_refused_clearly() {
             ],
             "elo1 must be greater",
         ),
+        (
+            vec!["match", "--engine", "cmd=x", "tc=inf", "--engine", "cmd=y"],
+            "'tc=inf': an unlimited time control is not supported",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "cmd=x",
+                "tc=40/60+0.6",
+                "movetime=100",
+                "--engine",
+                "cmd=y",
+            ],
+            "give either tc= or one of depth=, nodes=, movetime=",
+        ),
     ] {
         let o = arena(&args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -624,6 +901,15 @@ fn check_tells_a_conforming_engine_from_a_broken_one() {
     assert!(out.contains("FAIL"), "{out}");
     assert!(out.contains("does NOT conform"), "{out}");
     assert!(s.leftovers().is_empty());
+    // An engine that exits: its status in words, as `arena match` gives it.
+    let o = arena(&["check", "sh", "-c", "read l; echo oops >&2; exit 3"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("(exit status: 3); last stderr line: oops"),
+        "{out}"
+    );
+    assert!(!out.contains("ExitStatus"), "{out}");
 }
 
 #[test]

@@ -92,3 +92,130 @@ async fn shutdown_kills_an_engine_ignoring_quit() {
     // Reaped: no process (not even a zombie) with that id remains.
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
 }
+
+/// Whether a process is alive (zombies count as gone).
+fn alive_now(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    !stat.is_empty()
+        && !stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|s| s.trim_start().starts_with('Z'))
+}
+
+/// Whether a process is still alive after up to two seconds (a killed process may take a
+/// moment to exit).
+fn alive(pid: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while alive_now(pid) {
+        if Instant::now() > deadline {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// Waits up to five seconds for `path` to hold a pid.
+async fn read_pid(path: &std::path::Path) -> String {
+    for _ in 0..100 {
+        if let Ok(p) = std::fs::read_to_string(path)
+            && p.trim().parse::<u32>().is_ok()
+        {
+            return p.trim().to_string();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no pid in {}", path.display());
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("client-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A wrapper script without `exec` whose child ignores `quit` and SIGTERM: shutting the engine
+/// down ends the child too (the whole process group).
+#[tokio::test]
+async fn shutdown_ends_the_whole_process_group() {
+    let dir = scratch("group");
+    let pidfile = dir.join("child.pid");
+    let child = format!(
+        "trap '' TERM; echo \\$\\$ > {}; while :; do sleep 1; done",
+        pidfile.display()
+    );
+    let e = Engine::spawn("sh", &["-c", &format!("sh -c \"{child}\"; echo after")]).unwrap();
+    let pid = read_pid(&pidfile).await;
+    assert!(alive_now(&pid));
+    let r = e.shutdown(Duration::from_millis(200)).await;
+    assert!(matches!(r, Err(ClientError::Stalled { .. })), "{r:?}");
+    assert!(
+        !alive(&pid),
+        "the wrapper's child {pid} outlived the shutdown"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Dropping an engine ends its group as well.
+#[tokio::test]
+async fn drop_ends_the_whole_process_group() {
+    let dir = scratch("drop");
+    let pidfile = dir.join("child.pid");
+    let child = format!("echo $$ > {}; exec sleep 30", pidfile.display());
+    let e = Engine::spawn("sh", &["-c", &format!("sh -c '{child}'; echo after")]).unwrap();
+    let pid = read_pid(&pidfile).await;
+    drop(e);
+    assert!(
+        !alive(&pid),
+        "the wrapper's child {pid} outlived the engine"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that exits while a child of it keeps its output open has crashed (with its status),
+/// it has not stalled; the child is ended.
+#[tokio::test]
+async fn exit_is_a_crash_even_when_a_child_holds_the_output() {
+    let dir = scratch("crash");
+    let pidfile = dir.join("child.pid");
+    let script = format!(
+        "read line; sleep 30 & echo $! > {}; echo oops >&2; exit 3",
+        pidfile.display()
+    );
+    let t = Instant::now();
+    let err = Engine::start("sh", &["-c", &script], Duration::from_secs(20))
+        .await
+        .err()
+        .unwrap();
+    match &err {
+        ClientError::Crashed { status, .. } => {
+            assert_eq!(status.and_then(|s| s.code()), Some(3), "{err}")
+        }
+        other => panic!("{other}"),
+    }
+    assert!(err.to_string().contains("(exit status: 3)"), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let pid = read_pid(&pidfile).await;
+    assert!(!alive(&pid), "the engine's child {pid} was left running");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `bestmove` nobody asked for is a protocol violation, not the answer to the next `go`.
+#[tokio::test]
+async fn a_bestmove_with_no_go_pending_is_a_violation() {
+    let script = "read l; echo uciok; read l; echo bestmove a1a2; echo bestmove a1a2; \
+                  read l; echo readyok; sleep 5";
+    let mut e = Engine::start("sh", &["-c", script], T).await.unwrap();
+    let r = e.go(Go::Depth(1), T).await.unwrap();
+    assert_eq!(r.best.as_deref(), Some("a1a2"));
+    let err = e.ping(T).await.unwrap_err();
+    match &err {
+        ClientError::Protocol { line, why } => {
+            assert_eq!(line, "bestmove a1a2");
+            assert!(why.contains("no go pending"), "{why}");
+        }
+        other => panic!("{other}"),
+    }
+}

@@ -5,6 +5,7 @@ mod common;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use common::{XorShift as Rng, minimax, random_playout};
 use engine::games::format::parse_board;
@@ -405,4 +406,29 @@ fn limits_stop_the_search() {
     let stop = AtomicBool::new(true);
     let r = Searcher::<Oska>::new(1).search(&line, &Limits::default(), &stop, &mut |_| {});
     assert!(r.best.is_some());
+}
+
+/// With a clock's target time, iterative deepening starts no iteration that would not fit: a
+/// target of zero ends the search after its first iteration, a generous one lets the depth
+/// limit end it.
+#[test]
+fn target_time_stops_the_deepening() {
+    let line = Line::new(Ctf::start(7).unwrap());
+    let depths = |target: Duration| {
+        let limits = Limits {
+            depth: Some(4),
+            target_time: Some(target),
+            ..Limits::default()
+        };
+        let mut seen = Vec::new();
+        let r = Searcher::<Ctf>::new(1).search(&line, &limits, &AtomicBool::new(false), &mut |e| {
+            if let Event::Iteration(i) = e {
+                seen.push(i.depth);
+            }
+        });
+        assert!(r.best.is_some());
+        seen
+    };
+    assert_eq!(depths(Duration::ZERO), [1]);
+    assert_eq!(depths(Duration::from_secs(3600)), [1, 2, 3, 4]);
 }

@@ -1,7 +1,8 @@
 //! The match runner: plays engines against each other over the protocol, referees every move
 //! with the rules library, and keeps the statistics (Elo, LOS, SPRT) and the game records.
 //!
-//! - [`spec`]: an engine as the command line describes it (`cmd=... name=... depth=...`).
+//! - [`spec`]: an engine as the command line describes it (`cmd=... name=... depth=...`);
+//!   [`clock`]: time controls (`tc=40/60+0.6`) and the clocks the arena keeps.
 //! - [`run_tournament`]: plays a [`MatchConfig`] with a number of workers (tokio tasks), reporting
 //!   each finished game through a callback.
 //! - [`table`]: running results and the final table; [`stats`]: Elo, LOS, SPRT;
@@ -9,10 +10,18 @@
 //!
 //! **Processes.** Each worker keeps its own process of every engine it needs and reuses it from
 //! game to game (`newgame`, then `isready`). An engine that fails in any way (failed start,
-//! crash, stall, illegal move, protocol violation) loses the game, is shut down (`quit`, a short
-//! grace, then kill, and always reaped) and is started again for its next game. When the run ends
-//! every worker shuts its engines down, so no process outlives [`run_tournament`].
+//! crash, stall, time forfeit, illegal move, protocol violation) loses the game, is shut down
+//! (`quit`, a short grace, then its whole process group is killed, and it is always reaped) and
+//! is started again for its next game. When the run ends every worker shuts its engines down, so
+//! no process outlives [`run_tournament`].
+//!
+//! **Moves.** Before each `go` the arena sends `position` and then `isready`, and waits for
+//! `readyok`: a `bestmove` that comes before it answers no `go` and is a protocol violation.
+//! An engine with a time control gets `go wtime ... btime ...`; the time from sending `go` to
+//! reading `bestmove` is charged to its clock, and a move that overruns the clock by more than
+//! the engine's `timemargin` is a time forfeit.
 
+pub mod clock;
 pub mod openings;
 pub mod spec;
 pub mod stats;
@@ -22,18 +31,19 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::client::{ClientError, Engine};
+use crate::client::{ClientError, Engine, status_text};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, GameKind, Line, Side};
-use crate::protocol::{Command, Info, Reply, Setup};
+use crate::protocol::{Command, Go, Info, Reply, Setup};
 use crate::record::{GameRecord, RecordResult, Start};
 use crate::with_game;
 
+use clock::{SideClock, go_clock};
 pub use spec::EngineSpec;
 use stats::{Sprt, SprtVerdict};
 use table::Standings;
@@ -174,7 +184,7 @@ pub fn schedule(config: &MatchConfig) -> Result<Vec<GameJob>, ArenaError> {
 }
 
 /// What went wrong with an engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FaultKind {
     /// It could not be started, failed the handshake or refused its setup.
     FailedStart,
@@ -182,6 +192,8 @@ pub enum FaultKind {
     Crash,
     /// It did not answer in time.
     Stall,
+    /// It overran its clock (time control) by more than its margin.
+    TimeForfeit,
     /// Its `bestmove` is not a legal move of the position.
     IllegalMove,
     /// It wrote a line that is not a protocol reply.
@@ -189,13 +201,14 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    /// The words used in reasons: `failed start`, `crash`, `stall`, `illegal move`,
-    /// `protocol violation`.
+    /// The words used in reasons: `failed start`, `crash`, `stall`, `time forfeit`,
+    /// `illegal move`, `protocol violation`.
     pub fn as_str(self) -> &'static str {
         match self {
             FaultKind::FailedStart => "failed start",
             FaultKind::Crash => "crash",
             FaultKind::Stall => "stall",
+            FaultKind::TimeForfeit => "time forfeit",
             FaultKind::IllegalMove => "illegal move",
             FaultKind::Protocol => "protocol violation",
         }
@@ -205,7 +218,7 @@ impl FaultKind {
     fn detail(e: &ClientError) -> String {
         match e {
             ClientError::Crashed { status, stderr } => {
-                let status = status.map_or_else(|| "status unknown".into(), |s| s.to_string());
+                let status = status_text(*status);
                 match stderr.last() {
                     Some(l) => format!("the engine exited ({status}); last stderr line: {l}"),
                     None => format!("the engine exited ({status})"),
@@ -323,6 +336,9 @@ pub async fn run_tournament(
         played += 1;
         let (a, b) = outcome.job.pair;
         standings.add(a, b, outcome.first_won());
+        if let Some((idx, kind)) = outcome.fault {
+            standings.add_fault(idx, kind);
+        }
         on_game(&outcome, &standings);
         if let Some(sprt) = &config.sprt {
             let v = sprt.verdict(&standings.pairs[0][1]);
@@ -521,6 +537,7 @@ async fn play<G: Game>(
         }
     }
     let setup = Setup::from(start);
+    let mut clocks = players.map(|p| config.engines[p].tc.map(SideClock::new));
     loop {
         if let Some(o) = line.outcome() {
             return end(
@@ -545,19 +562,69 @@ async fn play<G: Game>(
             setup: setup.clone(),
             moves: moves.clone(),
         };
-        let answer = async {
+        // `isready` after `position`: whatever the engine said before (errors, a stray
+        // `bestmove`) is read before the `go`, and the clock starts with the `go`.
+        let ready = async {
             engine.send(&cmd).await?;
-            engine.go(spec.limit, spec.go_budget()).await
+            engine.ping(spec.timeout).await
         }
         .await;
-        let answer = match answer {
-            Ok(a) => a,
+        let fail = |e: ClientError| {
+            let kind = FaultKind::of(&e);
+            (kind, describe(side, kind, &FaultKind::detail(&e)))
+        };
+        let before = match ready {
+            Ok(r) => r,
             Err(e) => {
-                let kind = FaultKind::of(&e);
-                let reason = describe(side, kind, &FaultKind::detail(&e));
+                let (kind, reason) = fail(e);
                 return end(moves, loss(side), reason, Some((idx, kind)));
             }
         };
+        let other = clocks[side.opposite().index()];
+        let (go, within) = match &clocks[side.index()] {
+            Some(c) => (
+                Go::Clock(go_clock(side == Side::White, c, other.as_ref())),
+                c.left + spec.timemargin,
+            ),
+            None => (spec.limit, spec.go_budget()),
+        };
+        let started = Instant::now();
+        let answer = engine.go(go, within).await;
+        let used = started.elapsed();
+        let mut answer = match (answer, &clocks[side.index()]) {
+            (Ok(a), _) => a,
+            (Err(ClientError::Stalled { .. }), Some(c)) => {
+                let why = format!(
+                    "no bestmove within the {} ms left (margin {} ms)",
+                    c.left.as_millis(),
+                    spec.timemargin.as_millis()
+                );
+                let reason = describe(side, FaultKind::TimeForfeit, &why);
+                return end(
+                    moves,
+                    loss(side),
+                    reason,
+                    Some((idx, FaultKind::TimeForfeit)),
+                );
+            }
+            (Err(e), _) => {
+                let (kind, reason) = fail(e);
+                return end(moves, loss(side), reason, Some((idx, kind)));
+            }
+        };
+        if let Some(c) = clocks[side.index()].as_mut()
+            && let Err(over) = c.charge(used, spec.timemargin)
+        {
+            let why = format!("{over} (margin {} ms)", spec.timemargin.as_millis());
+            let reason = describe(side, FaultKind::TimeForfeit, &why);
+            return end(
+                moves,
+                loss(side),
+                reason,
+                Some((idx, FaultKind::TimeForfeit)),
+            );
+        }
+        answer.replies.splice(0..0, before);
         let said = info_strings(&answer.replies);
         let said = if said.is_empty() {
             String::new()

@@ -1,5 +1,6 @@
 //! How an engine of a match is described on the command line: `key=value` words such as
-//! `cmd=./engine name=deep depth=4 option.Hash=32 timeout=5000`.
+//! `cmd=./engine name=deep depth=4 option.Hash=32 timeout=5000` or
+//! `cmd=./engine tc=40/60+0.6 timemargin=50`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -7,6 +8,7 @@ use std::time::Duration;
 use crate::protocol::Go;
 
 use super::ArenaError;
+use super::clock::TimeControl;
 
 /// The margin added to an engine's own time limit before it counts as stalled, unless `timeout=`
 /// says otherwise. It also bounds the handshake and every `isready`.
@@ -30,10 +32,15 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Options sent with `setoption` after the handshake, in order.
     pub options: Vec<(String, String)>,
-    /// The limit of every `go`.
+    /// The limit of every `go` (when the engine plays without a clock).
     pub limit: Go,
     /// The margin over the limit (and the bound on the handshake and `isready`).
     pub timeout: Duration,
+    /// The engine's time control: it plays on a clock (`go wtime ...`) and loses on time when
+    /// it overruns it by more than `timemargin`.
+    pub tc: Option<TimeControl>,
+    /// How far a move may overrun the clock before it is a time forfeit.
+    pub timemargin: Duration,
 }
 
 fn bad(word: &str, why: impl Into<String>) -> ArenaError {
@@ -58,7 +65,8 @@ impl EngineSpec {
     /// default margin).
     ///
     /// Keys: `cmd=`, `name=`, `arg=` (repeatable), `option.NAME=VALUE`, `depth=`, `nodes=`,
-    /// `movetime=` (milliseconds), `timeout=` (milliseconds), `boardcall=`, `format=`.
+    /// `movetime=` (milliseconds), `tc=` (`[MOVES/]TIME[+INC]`, seconds), `timemargin=`
+    /// (milliseconds), `timeout=` (milliseconds), `boardcall=`, `format=`.
     pub fn parse(words: &[String], engine_exe: &Path) -> Result<EngineSpec, ArenaError> {
         let mut name = None;
         let mut program: Option<PathBuf> = None;
@@ -66,6 +74,8 @@ impl EngineSpec {
         let mut options = Vec::new();
         let mut limit = None;
         let mut timeout = None;
+        let mut tc = None;
+        let mut timemargin = Duration::ZERO;
         let mut boardcall: Option<String> = None;
         let mut format: Option<String> = None;
         for word in words {
@@ -87,6 +97,15 @@ impl EngineSpec {
                 "nodes" => limit = Some(Go::Nodes(number(word, value)?)),
                 "movetime" => limit = Some(Go::MoveTime(number(word, value)?)),
                 "timeout" => timeout = Some(Duration::from_millis(number(word, value)?)),
+                "tc" => tc = Some(TimeControl::parse(value).map_err(|why| bad(word, why))?),
+                "timemargin" => {
+                    let ms = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|_| value.bytes().all(|b| b.is_ascii_digit()))
+                        .ok_or_else(|| bad(word, format!("'{value}' is not a whole number")))?;
+                    timemargin = Duration::from_millis(ms);
+                }
                 "boardcall" => boardcall = Some(value.to_string()),
                 "format" => format = Some(value.to_string()),
                 k if k.starts_with("option.") => {
@@ -98,6 +117,12 @@ impl EngineSpec {
                 }
                 _ => return Err(bad(word, format!("unknown key '{key}'"))),
             }
+        }
+        if tc.is_some() && limit.is_some() {
+            return Err(bad(
+                &words.join(" "),
+                "tc= is the engine's limit: give either tc= or one of depth=, nodes=, movetime=",
+            ));
         }
         if let Some(prog) = boardcall {
             if program.is_some() {
@@ -149,6 +174,8 @@ impl EngineSpec {
             options,
             limit: limit.unwrap_or(Go::Depth(3)),
             timeout: timeout.unwrap_or(DEFAULT_TIMEOUT),
+            tc,
+            timemargin,
         })
     }
 
@@ -333,5 +360,21 @@ mod tests {
         assert!(e.to_string().contains("no cmd="), "{e}");
         let e = EngineSpec::parse(&words("cmd=x colour=red"), Path::new("e")).unwrap_err();
         assert!(e.to_string().contains("unknown key 'colour'"), "{e}");
+        let e = EngineSpec::parse(&words("cmd=x tc=10+0.1 depth=3"), Path::new("e")).unwrap_err();
+        assert!(e.to_string().contains("either tc="), "{e}");
+        let e = EngineSpec::parse(&words("cmd=x tc=fast"), Path::new("e")).unwrap_err();
+        assert!(e.to_string().contains("tc=fast"), "{e}");
+        let e = EngineSpec::parse(&words("cmd=x timemargin=-5"), Path::new("e")).unwrap_err();
+        assert!(e.to_string().contains("timemargin=-5"), "{e}");
+    }
+
+    #[test]
+    fn time_control_and_margin() {
+        let s =
+            EngineSpec::parse(&words("cmd=x tc=40/60+0.6 timemargin=0"), Path::new("e")).unwrap();
+        assert_eq!(s.tc.map(|t| t.to_string()).as_deref(), Some("40/60+0.6"));
+        assert_eq!(s.timemargin, Duration::ZERO);
+        let s = EngineSpec::parse(&words("cmd=x timemargin=50"), Path::new("e")).unwrap();
+        assert_eq!((s.tc, s.timemargin), (None, Duration::from_millis(50)));
     }
 }

@@ -1,8 +1,11 @@
-//! Running results of a tournament: wins, losses and draws per engine and per pairing, and the
-//! final table (rank, name, Elo, +/-, games, score, draws).
+//! Running results of a tournament: wins, losses and draws per engine and per pairing, the
+//! engines' faults by kind (crashes, stalls, time forfeits, ...), and the final table (rank,
+//! name, Elo, +/-, games, score, draws).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::FaultKind;
 use super::stats::Wld;
 
 /// The results so far.
@@ -12,6 +15,8 @@ pub struct Standings {
     pub names: Vec<String>,
     /// `pairs[i][j]`: results of engine i against engine j (from i's point of view).
     pub pairs: Vec<Vec<Wld>>,
+    /// Games lost by a fault, by engine and kind.
+    pub faults: BTreeMap<(usize, FaultKind), u64>,
 }
 
 impl Standings {
@@ -21,7 +26,34 @@ impl Standings {
         Standings {
             names,
             pairs: vec![vec![Wld::default(); n]; n],
+            faults: BTreeMap::new(),
         }
+    }
+
+    /// Counts a game engine `i` lost by a fault of `kind`.
+    pub fn add_fault(&mut self, i: usize, kind: FaultKind) {
+        *self.faults.entry((i, kind)).or_default() += 1;
+    }
+
+    /// Games lost by faults, per engine, for the end of the output: `Faults: slow 2 time forfeit,
+    /// 1 crash; deaf 1 stall`; `None` when there was none.
+    pub fn faults_line(&self) -> Option<String> {
+        if self.faults.is_empty() {
+            return None;
+        }
+        let mut per_engine: Vec<String> = Vec::new();
+        for (i, name) in self.names.iter().enumerate() {
+            let kinds: Vec<String> = self
+                .faults
+                .iter()
+                .filter(|((e, _), _)| *e == i)
+                .map(|((_, kind), n)| format!("{n} {kind}"))
+                .collect();
+            if !kinds.is_empty() {
+                per_engine.push(format!("{name} {}", kinds.join(", ")));
+            }
+        }
+        Some(format!("Faults: {}", per_engine.join("; ")))
     }
 
     /// Adds a game between `a` and `b`: `Some(true)` when a won, `Some(false)` when a lost,
@@ -160,5 +192,14 @@ mod tests {
         assert!(lines[2].starts_with("   2 c        88.7"), "{t}");
         assert!(lines[3].starts_with("   3 bb     -338.0"), "{t}");
         assert!(lines[3].ends_with("4   12.5%   25.0%"), "{t}");
+        assert_eq!(s.faults_line(), None);
+        s.add_fault(2, FaultKind::TimeForfeit);
+        s.add_fault(1, FaultKind::Crash);
+        s.add_fault(2, FaultKind::TimeForfeit);
+        s.add_fault(2, FaultKind::Stall);
+        assert_eq!(
+            s.faults_line().as_deref(),
+            Some("Faults: bb 1 crash; c 1 stall, 2 time forfeit")
+        );
     }
 }

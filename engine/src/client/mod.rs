@@ -5,8 +5,18 @@
 //! typed both ways with [`crate::protocol`]. Failures are told apart by [`ClientError`]: the
 //! program could not start, it crashed (exited or closed its output), it stalled (no answer in
 //! time), or it broke the protocol (an unreadable line). The engine's stderr is kept (its last
-//! lines) for diagnostics. [`Engine::shutdown`] sends `quit`, waits a grace period, then kills and
-//! reaps the process; dropping an [`Engine`] kills it too (`kill_on_drop`), so no zombie remains.
+//! lines) for diagnostics.
+//!
+//! **Processes.** Each engine runs in a process group of its own (Unix), so that whatever it
+//! starts (a wrapper script's real engine, helper processes) is ended with it. A task waits for
+//! the engine's exit: an engine that exits is reported as crashed at once (with its exit status)
+//! even when a child of it still holds its output open, and the rest of its group is killed
+//! then. [`Engine::shutdown`] sends `quit`, waits a grace period, then sends SIGTERM and, if
+//! needed, SIGKILL to the whole group, and reaps the process; dropping an [`Engine`] kills the
+//! group too, so neither a zombie nor an orphan remains.
+//!
+//! **Order.** A `bestmove` is only valid as the answer to a `go` the client sent; one that comes
+//! when no `go` is pending is a [`ClientError::Protocol`] violation.
 
 use std::collections::VecDeque;
 use std::ffi::OsStr;
@@ -17,7 +27,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command as Process};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::timeout;
 
 use crate::games::GameKind;
@@ -41,7 +51,7 @@ pub enum ClientError {
         source: io::Error,
     },
     /// The engine exited or closed its output.
-    #[error("the engine crashed or exited (status {status:?}){}", tail(stderr))]
+    #[error("the engine crashed or exited ({}){}", status_text(*status), tail(stderr))]
     Crashed {
         /// Its exit status, if it was collected.
         status: Option<ExitStatus>,
@@ -64,6 +74,12 @@ pub enum ClientError {
         /// What is wrong with it.
         why: String,
     },
+}
+
+/// An exit status in words: `exit status: 3`, `signal: 9 (SIGKILL)`, or `status unknown` when it
+/// was not collected (the engine closed its output but did not exit).
+pub fn status_text(status: Option<ExitStatus>) -> String {
+    status.map_or_else(|| "status unknown".into(), |s| s.to_string())
 }
 
 fn tail(lines: &[String]) -> String {
@@ -115,15 +131,91 @@ enum Line {
     Eof,
 }
 
+/// How long lines written just before an engine exited may take to arrive.
+const LAST_WORDS: Duration = Duration::from_millis(100);
+
+/// How long a group gets between SIGTERM and SIGKILL.
+const TERM_GRACE: Duration = Duration::from_millis(200);
+
+/// The engine's process as the waiting task sees it.
+#[derive(Clone, Copy, Debug)]
+enum Exit {
+    Running,
+    /// Exited and reaped (the status is `None` if waiting failed).
+    Exited(Option<ExitStatus>),
+}
+
 /// A running engine.
 pub struct Engine {
-    child: Child,
+    /// The process id, which is also its process group's id.
+    pid: Option<u32>,
+    exit: watch::Receiver<Exit>,
+    /// Asks the waiting task to kill the process (where process groups are not available).
+    kill: Option<mpsc::UnboundedSender<()>>,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Line>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     info: EngineInfo,
     status: Option<ExitStatus>,
     tap: Option<Tap>,
+    /// `go` commands sent whose `bestmove` has not come yet.
+    pending: usize,
+}
+
+/// Sends `signal` to the process group `pgid` (Unix); errors (the group is gone) are ignored.
+#[cfg(unix)]
+fn signal_group(pgid: Option<u32>, kill: bool) {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    let Some(pid) = pgid
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(Pid::from_raw)
+    else {
+        return;
+    };
+    let sig = if kill { Signal::KILL } else { Signal::TERM };
+    let _ = kill_process_group(pid, sig);
+}
+
+#[cfg(not(unix))]
+fn signal_group(_pgid: Option<u32>, _kill: bool) {}
+
+/// The process groups of the engines that run now, for [`kill_all`].
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills (SIGKILL) the process group of every engine started by this process that still runs:
+/// for a program that is interrupted (Ctrl-C) and cannot shut its engines down one by one.
+/// The engines are in process groups of their own, so the terminal's Ctrl-C does not reach them.
+pub fn kill_all() {
+    for &pid in live().iter() {
+        signal_group(Some(pid), true);
+    }
+}
+
+/// Waits for the engine's exit (or a request to kill it), reaps it, ends the rest of its
+/// process group and tells the [`Engine`].
+async fn wait_exit_task(
+    mut child: Child,
+    pgid: Option<u32>,
+    mut kill: mpsc::UnboundedReceiver<()>,
+    tx: watch::Sender<Exit>,
+) {
+    let status = tokio::select! {
+        s = child.wait() => s.ok(),
+        _ = kill.recv() => {
+            let _ = child.start_kill();
+            child.wait().await.ok()
+        }
+    };
+    // The leader is gone; anything it left in its group would be an orphan.
+    signal_group(pgid, true);
+    if let Some(pid) = pgid {
+        live().retain(|&p| p != pid);
+    }
+    tx.send_replace(Exit::Exited(status));
 }
 
 async fn read_lines(out: impl AsyncRead + Unpin, tx: mpsc::Sender<Line>) {
@@ -225,31 +317,44 @@ impl Engine {
         args: &[S],
     ) -> Result<Engine, ClientError> {
         let program = program.as_ref();
-        let mut child = Process::new(program)
-            .args(args)
+        let mut cmd = Process::new(program);
+        cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|source| ClientError::Spawn {
-                program: program.to_string_lossy().into_owned(),
-                source,
-            })?;
+            .kill_on_drop(true);
+        // A group of its own, led by the engine: its group id is its process id.
+        #[cfg(unix)]
+        cmd.process_group(0);
+        let mut child = cmd.spawn().map_err(|source| ClientError::Spawn {
+            program: program.to_string_lossy().into_owned(),
+            source,
+        })?;
         let (tx, rx) = mpsc::channel(1024);
         let stdout = child.stdout.take().expect("stdout is piped");
         tokio::spawn(read_lines(stdout, tx));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let err = child.stderr.take().expect("stderr is piped");
         tokio::spawn(keep_stderr(err, Arc::clone(&stderr)));
+        let stdin = child.stdin.take();
+        let pid = child.id();
+        if let Some(p) = pid {
+            live().push(p);
+        }
+        let (exit_tx, exit) = watch::channel(Exit::Running);
+        let (kill, kill_rx) = mpsc::unbounded_channel();
+        tokio::spawn(wait_exit_task(child, pid, kill_rx, exit_tx));
         Ok(Engine {
-            stdin: child.stdin.take(),
-            child,
+            pid,
+            exit,
+            kill: Some(kill),
+            stdin,
             lines: rx,
             stderr,
             info: EngineInfo::default(),
             status: None,
             tap: None,
+            pending: 0,
         })
     }
 
@@ -269,23 +374,57 @@ impl Engine {
         k.iter().cloned().collect()
     }
 
-    /// The process id, while it runs.
+    /// The process id (also its process group's id), while it runs.
     pub fn id(&self) -> Option<u32> {
-        self.child.id()
+        match *self.exit.borrow() {
+            Exit::Running => self.pid,
+            Exit::Exited(_) => None,
+        }
+    }
+
+    /// Whether the process has exited (and been reaped).
+    fn has_exited(&self) -> bool {
+        matches!(*self.exit.borrow(), Exit::Exited(_))
+    }
+
+    /// Waits up to `within` for the process to exit; its status once it has.
+    async fn exited_within(&mut self, within: Duration) -> Option<Option<ExitStatus>> {
+        let waited = timeout(within, self.exit.wait_for(|e| matches!(e, Exit::Exited(_)))).await;
+        match waited {
+            Ok(Ok(e)) => match *e {
+                Exit::Exited(s) => Some(s),
+                Exit::Running => None,
+            },
+            _ => None,
+        }
     }
 
     async fn crashed(&mut self) -> ClientError {
         if self.status.is_none() {
-            self.status = timeout(Duration::from_secs(1), self.child.wait())
-                .await
-                .ok()
-                .and_then(Result::ok);
+            self.status = self.exited_within(Duration::from_secs(1)).await.flatten();
             // Let the stderr reader catch up with the last lines the process wrote.
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         ClientError::Crashed {
             status: self.status,
             stderr: self.stderr_tail(),
+        }
+    }
+
+    /// Ends the process group: SIGTERM, up to [`TERM_GRACE`] to exit, then SIGKILL (elsewhere
+    /// than Unix: kills the process). Waits until the process is reaped.
+    async fn end_group(&mut self) {
+        if !self.has_exited() {
+            signal_group(self.pid, false);
+            if self.exited_within(TERM_GRACE).await.is_none() {
+                signal_group(self.pid, true);
+                if let Some(k) = &self.kill {
+                    let _ = k.send(());
+                }
+            }
+        }
+        if let Some(s) = self.exited_within(Duration::from_secs(5)).await {
+            self.status = self.status.or(s);
         }
     }
 
@@ -299,9 +438,13 @@ impl Engine {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crashed().await);
         };
-        if let Some(tap) = &self.tap {
-            for line in text.lines() {
+        for line in text.lines() {
+            if let Some(tap) = &self.tap {
                 tap(Direction::Sent, line);
+            }
+            let go = line.trim_start().starts_with("go");
+            if go && matches!(Command::parse(line), Ok(Command::Go(_))) {
+                self.pending += 1;
             }
         }
         let ok = stdin.write_all(text.as_bytes()).await.is_ok() && stdin.flush().await.is_ok();
@@ -322,9 +465,33 @@ impl Engine {
         self.recv_line_for(within, "reply").await
     }
 
+    /// The next line within `within`. Once the process has exited, only lines already on their
+    /// way (for [`LAST_WORDS`]) are read: a child of the engine that keeps its output open
+    /// cannot make a crash look like a stall.
+    async fn next_line(&mut self, within: Duration) -> Result<Option<Line>, ()> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if self.has_exited() {
+                // A timeout here is the exit, not a stall.
+                return Ok(timeout(LAST_WORDS, self.lines.recv()).await.ok().flatten());
+            }
+            tokio::select! {
+                biased;
+                l = self.lines.recv() => return Ok(l),
+                changed = self.exit.changed() => {
+                    if changed.is_err() {
+                        // The waiting task is gone (the runtime is ending): lines only.
+                        return timeout(within, self.lines.recv()).await.map_err(|_| ());
+                    }
+                }
+                _ = tokio::time::sleep_until(deadline) => return Err(()),
+            }
+        }
+    }
+
     async fn recv_line_for(&mut self, within: Duration, what: &str) -> Result<String, ClientError> {
-        match timeout(within, self.lines.recv()).await {
-            Err(_) => Err(ClientError::Stalled {
+        match self.next_line(within).await {
+            Err(()) => Err(ClientError::Stalled {
                 waiting_for: what.to_string(),
                 after: within,
             }),
@@ -345,10 +512,20 @@ impl Engine {
 
     async fn recv_within(&mut self, within: Duration, what: &str) -> Result<Reply, ClientError> {
         let line = self.recv_line_for(within, what).await?;
-        Reply::parse(&line).map_err(|e: ProtocolError| ClientError::Protocol {
-            line,
+        let reply = Reply::parse(&line).map_err(|e: ProtocolError| ClientError::Protocol {
+            line: line.clone(),
             why: e.to_string(),
-        })
+        })?;
+        if matches!(reply, Reply::BestMove(_)) {
+            if self.pending == 0 {
+                return Err(ClientError::Protocol {
+                    line,
+                    why: "a bestmove with no go pending".into(),
+                });
+            }
+            self.pending -= 1;
+        }
+        Ok(reply)
     }
 
     /// The next reply, within `within`.
@@ -420,30 +597,42 @@ impl Engine {
         if let Some(s) = self.status {
             return Ok(s);
         }
-        match timeout(within, self.child.wait()).await {
-            Ok(Ok(s)) => {
+        match self.exited_within(within).await {
+            Some(Some(s)) => {
                 self.status = Some(s);
                 Ok(s)
             }
-            Ok(Err(_)) => Err(self.crashed().await),
-            Err(_) => Err(ClientError::Stalled {
+            Some(None) => Err(self.crashed().await),
+            None => Err(ClientError::Stalled {
                 waiting_for: "exit".into(),
                 after: within,
             }),
         }
     }
 
-    /// Ends the engine: `quit`, up to `grace` to exit, then kill. The process is always reaped.
-    /// Returns its exit status, or the `Stalled` error if it had to be killed.
+    /// Ends the engine: `quit`, up to `grace` to exit, then SIGTERM and SIGKILL to its process
+    /// group. The process is always reaped, and nothing of its group is left running. Returns
+    /// its exit status, or the `Stalled` error if it had to be killed.
     pub async fn shutdown(mut self, grace: Duration) -> Result<ExitStatus, ClientError> {
         let _ = self.send(&Command::Quit).await;
         self.close_input();
         match self.wait_exit(grace).await {
             Ok(s) => Ok(s),
             Err(e) => {
-                let _ = self.child.kill().await;
-                let _ = self.child.wait().await;
+                self.end_group().await;
                 Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    /// Kills the process group of an engine still running; the waiting task reaps it.
+    fn drop(&mut self) {
+        if !self.has_exited() {
+            signal_group(self.pid, true);
+            if let Some(k) = &self.kill {
+                let _ = k.send(());
             }
         }
     }

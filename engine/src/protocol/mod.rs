@@ -249,6 +249,95 @@ pub enum Go {
     Perft(u32),
     /// Search until the game-theoretic value is proven (or `stop`).
     Solve,
+    /// Play on a clock: `go wtime T btime T [winc I] [binc I] [movestogo N]`; the engine
+    /// decides how long to think.
+    Clock(Clock),
+}
+
+/// The clocks of a `go wtime ...`, in milliseconds as in UCI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// White's remaining time.
+    pub wtime: u64,
+    /// Black's remaining time.
+    pub btime: u64,
+    /// White's increment per move (0 when not given).
+    pub winc: u64,
+    /// Black's increment per move (0 when not given).
+    pub binc: u64,
+    /// Moves (of the side to move) until the next time control adds time; `None`: the
+    /// remaining time is for the rest of the game.
+    pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    /// The remaining time and increment of `side`.
+    pub fn of(&self, side: Side) -> (u64, u64) {
+        match side {
+            Side::White => (self.wtime, self.winc),
+            Side::Black => (self.btime, self.binc),
+        }
+    }
+
+    /// Reads the words after `go` (`wtime T btime T [winc I] [binc I] [movestogo N]`, in any
+    /// order, each at most once).
+    fn parse<'a>(
+        first: &'a str,
+        words: impl Iterator<Item = &'a str>,
+    ) -> Result<Clock, ProtocolError> {
+        let mut words = std::iter::once(first).chain(words);
+        let mut seen: [Option<u64>; 5] = [None; 5];
+        const KEYS: [&str; 5] = ["wtime", "btime", "winc", "binc", "movestogo"];
+        while let Some(key) = words.next() {
+            let Some(i) = KEYS.iter().position(|k| *k == key) else {
+                return Err(syntax(format!(
+                    "'{}': expected wtime, btime, winc, binc or movestogo",
+                    truncate(key, 40)
+                )));
+            };
+            if seen[i].is_some() {
+                return Err(syntax(format!("'{key}' is given twice")));
+            }
+            let what = if i == 4 { "movestogo" } else { key };
+            seen[i] = Some(number(words.next(), what)?);
+        }
+        let [Some(wtime), Some(btime), winc, binc, movestogo] = seen else {
+            return Err(syntax("a clock needs both 'wtime T' and 'btime T'"));
+        };
+        let movestogo = match movestogo {
+            None => None,
+            Some(0) => return Err(bad_value("movestogo must be at least 1")),
+            Some(n) => Some(
+                u32::try_from(n)
+                    .map_err(|_| bad_value(format!("'{n}': movestogo is too large")))?,
+            ),
+        };
+        Ok(Clock {
+            wtime,
+            btime,
+            winc: winc.unwrap_or(0),
+            binc: binc.unwrap_or(0),
+            movestogo,
+        })
+    }
+}
+
+impl fmt::Display for Clock {
+    /// The canonical words: `wtime T btime T`, then `winc`, `binc` when not 0 and `movestogo`
+    /// when given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "wtime {} btime {}", self.wtime, self.btime)?;
+        if self.winc > 0 {
+            write!(f, " winc {}", self.winc)?;
+        }
+        if self.binc > 0 {
+            write!(f, " binc {}", self.binc)?;
+        }
+        if let Some(n) = self.movestogo {
+            write!(f, " movestogo {n}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A line from the GUI to the engine.
@@ -350,7 +439,7 @@ impl Command {
             "position" => Self::parse_position(&mut words),
             "go" => {
                 let kind = words.next().ok_or_else(|| {
-                    syntax("expected 'go depth N', 'nodes N', 'movetime MS', 'infinite', 'perft N' or 'solve'")
+                    syntax("expected 'go depth N', 'nodes N', 'movetime MS', 'wtime T btime T ...', 'infinite', 'perft N' or 'solve'")
                 })?;
                 let positive = |n: u64, what: &str| {
                     if n == 0 {
@@ -376,9 +465,12 @@ impl Command {
                     "perft" => Go::Perft(number(words.next(), "the perft depth")?),
                     "infinite" => Go::Infinite,
                     "solve" => Go::Solve,
+                    "wtime" | "btime" | "winc" | "binc" | "movestogo" => {
+                        Go::Clock(Clock::parse(kind, &mut words)?)
+                    }
                     other => {
                         return Err(syntax(format!(
-                            "'{other}': expected depth, nodes, movetime, infinite, perft or solve"
+                            "'{other}': expected depth, nodes, movetime, wtime, infinite, perft or solve"
                         )));
                     }
                 };
@@ -537,6 +629,7 @@ impl fmt::Display for Command {
                 Go::Infinite => f.write_str("go infinite"),
                 Go::Perft(n) => write!(f, "go perft {n}"),
                 Go::Solve => f.write_str("go solve"),
+                Go::Clock(c) => write!(f, "go {c}"),
             },
             Command::Stop => f.write_str("stop"),
             Command::Quit => f.write_str("quit"),

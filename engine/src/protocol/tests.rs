@@ -37,6 +37,20 @@ fn go() -> impl Strategy<Value = Go> {
         Just(Go::Infinite),
         any::<u32>().prop_map(Go::Perft),
         Just(Go::Solve),
+        (
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            prop::option::of(1..=u32::MAX)
+        )
+            .prop_map(|(wtime, btime, winc, binc, movestogo)| Go::Clock(Clock {
+                wtime,
+                btime,
+                winc,
+                binc,
+                movestogo
+            })),
     ]
 }
 
@@ -229,6 +243,53 @@ fn error_codes() {
     assert_eq!(code("position board ww?/---/bbb w"), ErrorCode::Syntax);
     assert_eq!(code("setoption name Hash"), ErrorCode::Syntax);
     assert_eq!(code("setoption Hash 3"), ErrorCode::Syntax);
+}
+
+#[test]
+fn clocks() {
+    let clock = |line: &str| match Command::parse(line) {
+        Ok(Command::Go(Go::Clock(c))) => c,
+        other => panic!("{line}: {other:?}"),
+    };
+    let c = clock("go wtime 60000 btime 59000 winc 600 binc 500 movestogo 40");
+    assert_eq!(
+        c,
+        Clock {
+            wtime: 60000,
+            btime: 59000,
+            winc: 600,
+            binc: 500,
+            movestogo: Some(40)
+        }
+    );
+    assert_eq!(c.of(Side::Black), (59000, 500));
+    // Any order; increments and movestogo are optional; a time may be 0.
+    let c = clock("go  btime 0 wtime 1000");
+    assert_eq!(
+        (c.wtime, c.btime, c.winc, c.binc, c.movestogo),
+        (1000, 0, 0, 0, None)
+    );
+    assert_eq!(
+        Command::Go(Go::Clock(c)).to_string(),
+        "go wtime 1000 btime 0"
+    );
+    assert_eq!(code("go wtime 1000"), ErrorCode::Syntax);
+    assert_eq!(code("go winc 10 binc 10"), ErrorCode::Syntax);
+    assert_eq!(code("go wtime 1 btime 1 wtime 2"), ErrorCode::Syntax);
+    assert_eq!(code("go wtime 1 btime"), ErrorCode::Syntax);
+    assert_eq!(code("go wtime 1 btime -1"), ErrorCode::Syntax);
+    assert_eq!(code("go wtime 1 btime 1 depth 3"), ErrorCode::Syntax);
+    assert_eq!(code("go wtime 1 btime 1 movestogo 0"), ErrorCode::BadValue);
+    assert_eq!(
+        code("go wtime 1 btime 1 movestogo 4294967296"),
+        ErrorCode::BadValue
+    );
+    assert_eq!(
+        code("go wtime 99999999999999999999 btime 1"),
+        ErrorCode::BadValue
+    );
+    let e = Command::parse("go wtime 1 btime 1 winc 2 winc 3").unwrap_err();
+    assert!(e.message.contains("'winc' is given twice"), "{}", e.message);
 }
 
 #[test]

@@ -176,6 +176,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after about this long.
     pub movetime: Option<Duration>,
+    /// Start no new iteration that would likely end later than this after the start (the next
+    /// one's time is predicted from the last one's and the growth in nodes); a clock's target.
+    pub target_time: Option<Duration>,
     /// Search until stopped (the search still returns once the tree is exhausted).
     pub infinite: bool,
     /// Solve: search until the root value is proven, ignoring `depth`.
@@ -403,6 +406,11 @@ impl<G: Game + Evaluate> Searcher<G> {
                 .clamp(1, MAX_PLY as u32)
         };
         let mut ctx = Ctx { stop, report };
+        // When the last iteration ended and how long it took, for `target_time`.
+        // When the last iteration ended, the nodes searched by then and by it alone, and its
+        // growth over the one before: for `target_time`.
+        let (mut last_end, mut last_total, mut last_nodes) = (Duration::ZERO, 0u64, 0u64);
+        let mut last_growth = 0.0f64;
         // Oska and Hexapawn have no history rule: the dedicated solver (the trace keeps the
         // iterative path, whose trace format is defined by iterations).
         if limits.solve && !G::NO_REPEAT && !self.trace {
@@ -439,6 +447,24 @@ impl<G: Game + Evaluate> Searcher<G> {
             // An exact iteration cannot change with more depth; a proven win or loss ends a solve.
             if exact || (limits.solve && score.is_decided()) {
                 break;
+            }
+            if let Some(target) = limits.target_time {
+                let elapsed = self.started.elapsed();
+                let took = elapsed.saturating_sub(last_end);
+                let nodes = self.nodes - last_total;
+                // The next iteration takes this one's time times the growth in nodes, the larger
+                // of the last two (depths alternate between cheap and dear), within 2 to 8.
+                let growth = if last_nodes == 0 {
+                    3.0
+                } else {
+                    nodes as f64 / last_nodes as f64
+                };
+                let predicted = growth.max(last_growth).clamp(2.0, 8.0);
+                if elapsed + took.mul_f64(predicted) > target {
+                    break;
+                }
+                (last_end, last_total, last_nodes) = (elapsed, self.nodes, nodes);
+                last_growth = growth;
             }
         }
         result.nodes = self.nodes;

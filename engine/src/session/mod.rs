@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod reader;
 pub mod searcher;
+pub mod timing;
 
 use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{AnyLine, Backend};
 use crate::games::notation::{line_names, move_name};
-use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
+use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, SearchInfo};
 use crate::search::{EvalKind, Evaluate, Event, Limits, Searcher};
 
@@ -40,8 +40,8 @@ impl Default for SearchBackend {
     }
 }
 
-/// The search limits of a `go` (never called with `go perft`).
-fn limits(go: Go) -> Limits {
+/// The search limits of a `go` for `side` to move (never called with `go perft`).
+fn limits(go: Go, side: Side) -> Limits {
     let mut l = Limits::default();
     match go {
         Go::Depth(d) => l.depth = Some(d),
@@ -49,6 +49,11 @@ fn limits(go: Go) -> Limits {
         Go::MoveTime(ms) => l.movetime = Some(Duration::from_millis(ms)),
         Go::Infinite => l.infinite = true,
         Go::Solve => l.solve = true,
+        Go::Clock(clock) => {
+            let b = super::timing::budget(&clock, side);
+            l.movetime = Some(b.hard);
+            l.target_time = Some(b.target);
+        }
         Go::Perft(_) => {}
     }
     l
@@ -77,18 +82,24 @@ fn run<G: Game + Evaluate>(
         s
     });
     let pos = *line.current();
-    let result = searcher.search(line, &limits(go), stop, &mut |event| match event {
-        Event::Iteration(i) => report(Info::Search(SearchInfo {
-            depth: i.depth,
-            score: i.score,
-            nodes: i.nodes,
-            nps: i.nps(),
-            time_ms: i.time.as_millis() as u64,
-            pv: line_names(&pos, &i.pv),
-        })),
-        Event::Trace(node) => report(Info::Trace(node.to_string())),
-        Event::Progress(_) => {}
-    });
+    let result =
+        searcher.search(
+            line,
+            &limits(go, pos.side_to_move()),
+            stop,
+            &mut |event| match event {
+                Event::Iteration(i) => report(Info::Search(SearchInfo {
+                    depth: i.depth,
+                    score: i.score,
+                    nodes: i.nodes,
+                    nps: i.nps(),
+                    time_ms: i.time.as_millis() as u64,
+                    pv: line_names(&pos, &i.pv),
+                })),
+                Event::Trace(node) => report(Info::Trace(node.to_string())),
+                Event::Progress(_) => {}
+            },
+        );
     let best = result.best.or_else(|| {
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);

@@ -48,10 +48,17 @@ struct MatchArgs {
     /// Pieces a side (Oska) or board width (Hexapawn, ctf).
     #[arg(long, default_value_t = 4)]
     size: usize,
-    /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE depth=N|nodes=N|movetime=MS
-    /// timeout=MS (default 10000), or boardcall="PROGRAM ARGS" format=python ... (PROGRAM ARGS
-    /// split as a shell does, so 'a path with blanks' is one word; timeout= defaults to 120000)
-    /// (repeat for each engine).
+    /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE
+    /// depth=N|nodes=N|movetime=MS|tc=[MOVES/]TIME[+INC] timemargin=MS timeout=MS (default
+    /// 10000), or boardcall="PROGRAM ARGS" format=python ... (PROGRAM ARGS split as a shell does,
+    /// so 'a path with blanks' is one word; timeout= defaults to 120000) (repeat for each engine).
+    ///
+    /// tc= puts the engine on a clock as cutechess-cli writes it (seconds; TIME may be M:SS):
+    /// tc=40/60+0.6 is 60 s for every 40 moves plus 0.6 s a move, tc=10+0.1 is 10 s for the
+    /// game plus 0.1 s a move. The engine gets `go wtime ... btime ... [winc ..] [binc ..]
+    /// [movestogo N]`; a move that takes longer than its time left plus timemargin= (milliseconds,
+    /// default 0) loses the game by a time forfeit. Without tc= every go is depth=3 unless
+    /// depth=, nodes= or movetime= says otherwise.
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// The words of each `--engine`, grouped (filled from the matches, not by clap).
@@ -167,6 +174,16 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
                 args.size
             );
         }
+        if found.len() < rounds {
+            eprintln!(
+                "warning: --random-plies {plies} found {} distinct openings of {} {} for {rounds} \
+                 rounds: openings are reused (about {:.1} rounds each)",
+                found.len(),
+                game.name(),
+                args.size,
+                rounds as f64 / found.len() as f64
+            );
+        }
         found
     } else {
         vec![Start::Startpos]
@@ -256,6 +273,9 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
     } else {
         println!("{}", st.table());
     }
+    if let Some(line) = st.faults_line() {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -275,6 +295,33 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     } else {
         println!("The engine does NOT conform to protocol.md.");
         Ok(ExitCode::FAILURE)
+    }
+}
+
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM, and names it; never returns if neither can be
+/// watched.
+async fn interrupted() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                r = tokio::signal::ctrl_c() => match r {
+                    Ok(()) => "interrupted",
+                    Err(_) => std::future::pending().await,
+                },
+                _ = term.recv() => "terminated",
+            },
+            Err(_) => match tokio::signal::ctrl_c().await {
+                Ok(()) => "interrupted",
+                Err(_) => std::future::pending().await,
+            },
+        }
+    }
+    #[cfg(not(unix))]
+    match tokio::signal::ctrl_c().await {
+        Ok(()) => "interrupted",
+        Err(_) => std::future::pending().await,
     }
 }
 
@@ -301,9 +348,20 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        match cli.command {
-            Cmd::Match(args) => run_match(*args).await,
-            Cmd::Check { command } => check(command).await,
+        let work = async {
+            match cli.command {
+                Cmd::Match(args) => run_match(*args).await,
+                Cmd::Check { command } => check(command).await,
+            }
+        };
+        tokio::select! {
+            r = work => r,
+            signal = interrupted() => {
+                // The engines run in process groups of their own: end them here.
+                engine::client::kill_all();
+                eprintln!("arena: {signal}: every engine was ended");
+                Ok(ExitCode::from(130))
+            }
         }
     });
     match result {
