@@ -289,11 +289,12 @@ impl Backend for BoardCall {
     /// Never called: the program's evaluator is its own, so `Evaluator` is not declared.
     fn set_evaluator(&mut self, _kind: EvalKind) {}
 
-    /// The engine's options without `Evaluator`; `Hash` and `Trace` are accepted and ignored.
+    /// The engine's options without `Evaluator` and `TablebasePath` (the program searches);
+    /// `Hash` and `Trace` are accepted and ignored.
     fn options(&self) -> Vec<OptionDecl> {
         crate::session::options()
             .into_iter()
-            .filter(|o| !o.name.eq_ignore_ascii_case("Evaluator"))
+            .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
             .collect()
     }
 

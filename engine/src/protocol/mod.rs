@@ -652,6 +652,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Milliseconds since `go`.
     pub time_ms: u64,
+    /// Positions answered by a tablebase (printed as `tbhits N` only when not 0).
+    pub tbhits: u64,
     /// The principal variation.
     pub pv: Vec<String>,
 }
@@ -693,6 +695,11 @@ pub enum OptionKind {
         default: String,
         /// The allowed values, in order; at least one.
         vars: Vec<String>,
+    },
+    /// A word, as UCI's `string` (one word here): `type string default D`, `<empty>` for none.
+    String {
+        /// The default (`<empty>` when there is none).
+        default: String,
     },
 }
 
@@ -749,7 +756,17 @@ impl OptionKind {
                 }
                 return Ok(OptionKind::Combo { default, vars });
             }
-            _ => return Err(syntax("expected type spin, check or combo")),
+            Some("string") => {
+                if words.next() != Some("default") {
+                    return Err(syntax("expected 'default'"));
+                }
+                let default = words
+                    .next()
+                    .ok_or_else(|| syntax("the string default is missing (<empty> for none)"))?
+                    .to_string();
+                OptionKind::String { default }
+            }
+            _ => return Err(syntax("expected type spin, check, combo or string")),
         };
         no_more(words, "the option")?;
         Ok(kind)
@@ -771,6 +788,7 @@ impl fmt::Display for OptionKind {
                 }
                 Ok(())
             }
+            OptionKind::String { default } => write!(f, "string default {default}"),
         }
     }
 }
@@ -1065,6 +1083,13 @@ impl Reply {
         let nps = number(words.next(), "the nps")?;
         expect("time", &mut words)?;
         let time_ms = number(words.next(), "the time")?;
+        let mut words = words.peekable();
+        let tbhits = if words.peek() == Some(&"tbhits") {
+            words.next();
+            number(words.next(), "the tablebase hits")?
+        } else {
+            0
+        };
         expect("pv", &mut words)?;
         let mut pv = Vec::new();
         for w in words {
@@ -1076,6 +1101,7 @@ impl Reply {
             nodes,
             nps,
             time_ms,
+            tbhits,
             pv,
         }))
     }
@@ -1106,9 +1132,13 @@ impl fmt::Display for Reply {
             Reply::Info(Info::Search(i)) => {
                 write!(
                     f,
-                    "info depth {} score {} nodes {} nps {} time {} pv",
+                    "info depth {} score {} nodes {} nps {} time {}",
                     i.depth, i.score, i.nodes, i.nps, i.time_ms
                 )?;
+                if i.tbhits > 0 {
+                    write!(f, " tbhits {}", i.tbhits)?;
+                }
+                f.write_str(" pv")?;
                 write_words(f, &i.pv)
             }
             Reply::BestMove(m) => write!(f, "bestmove {}", m.as_deref().unwrap_or("none")),

@@ -120,6 +120,12 @@ fn reply() -> impl Strategy<Value = Reply> {
                     vars,
                 }
             }),
+        (word(), prop_oneof![word(), Just("<empty>".to_string())]).prop_map(|(name, default)| {
+            OptionDecl {
+                name,
+                kind: OptionKind::String { default },
+            }
+        }),
     ];
     let info = prop_oneof![
         (
@@ -128,15 +134,17 @@ fn reply() -> impl Strategy<Value = Reply> {
             any::<u64>(),
             any::<u64>(),
             any::<u64>(),
+            prop_oneof![Just(0u64), any::<u64>()],
             prop::collection::vec(mv(), 0..5)
         )
             .prop_map(
-                |(depth, score, nodes, nps, time_ms, pv)| Info::Search(SearchInfo {
+                |(depth, score, nodes, nps, time_ms, tbhits, pv)| Info::Search(SearchInfo {
                     depth,
                     score,
                     nodes,
                     nps,
                     time_ms,
+                    tbhits,
                     pv
                 })
             ),
@@ -323,7 +331,20 @@ fn examples() {
             nodes: 100,
             nps: 2000,
             time_ms: 50,
+            tbhits: 0,
             pv: vec!["d1c2".into(), "pass".into()],
+        })))
+    );
+    assert_eq!(
+        Reply::parse("info depth 1 score loss 48 nodes 9 nps 900 time 10 tbhits 8 pv a1b2"),
+        Ok(Reply::Info(Info::Search(SearchInfo {
+            depth: 1,
+            score: Score::Loss(48),
+            nodes: 9,
+            nps: 900,
+            time_ms: 10,
+            tbhits: 8,
+            pv: vec!["a1b2".into()],
         })))
     );
     assert_eq!(
@@ -368,7 +389,9 @@ fn combo_options() {
         "option name E type combo default a var a b",
         "option name E type combo default a value a",
         "option name E type combo a var a",
-        "option name E type string default x",
+        "option name E type string",
+        "option name E type string default",
+        "option name E type string default a b",
     ] {
         let e = Reply::parse(bad).expect_err(bad);
         assert_eq!(e.code, ErrorCode::Syntax, "{bad}: {e}");

@@ -17,6 +17,9 @@ pub trait Backend: Send + 'static {
     /// Sets the static evaluator of every search from now on (the `Evaluator` option). Called
     /// only when [`Backend::options`] declares `Evaluator`.
     fn set_evaluator(&mut self, kind: EvalKind);
+    /// Sets the tablebase directory of every search from now on (the `TablebasePath` option;
+    /// `None` turns probing off). Called only when [`Backend::options`] declares it.
+    fn set_tablebase(&mut self, _dir: Option<std::path::PathBuf>) {}
     /// The options this backend takes, listed after `uci`: the engine's own
     /// ([`super::options`]) unless overridden. The session refuses every other option with
     /// `error unsupported`.

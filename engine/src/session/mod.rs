@@ -108,8 +108,17 @@ pub fn options() -> Vec<OptionDecl> {
                 vars: EvalKind::ALL.iter().map(|k| k.name().into()).collect(),
             },
         },
+        OptionDecl {
+            name: "TablebasePath".into(),
+            kind: OptionKind::String {
+                default: NO_PATH.into(),
+            },
+        },
     ]
 }
+
+/// The `TablebasePath` value that means no tables.
+const NO_PATH: &str = "<empty>";
 
 /// The names of some options, for messages: `Hash, Trace, Evaluator`.
 fn option_names(options: &[OptionDecl]) -> String {
@@ -361,6 +370,7 @@ enum Job {
     Resize(usize),
     Trace(bool),
     Evaluator(EvalKind),
+    Tablebase(Option<std::path::PathBuf>),
     Clear,
 }
 
@@ -375,6 +385,7 @@ fn worker<W: Write + Send + 'static>(
             Job::Resize(mib) => backend.resize(mib),
             Job::Trace(on) => backend.set_trace(on),
             Job::Evaluator(kind) => backend.set_evaluator(kind),
+            Job::Tablebase(dir) => backend.set_tablebase(dir),
             Job::Clear => backend.clear(),
             Job::Search { line, go, stop } => {
                 let best = match go {
@@ -676,6 +687,18 @@ impl<W: Write> Session<W> {
                 })?;
                 self.state.evaluator = kind;
                 let _ = self.jobs.send(Job::Evaluator(kind));
+            }
+            "tablebasepath" => {
+                let dir = (value != NO_PATH).then(|| std::path::PathBuf::from(value));
+                if let Some(d) = &dir
+                    && !d.is_dir()
+                {
+                    return Err(error(
+                        ErrorCode::BadValue,
+                        format!("TablebasePath '{value}' is not a directory; unchanged"),
+                    ));
+                }
+                let _ = self.jobs.send(Job::Tablebase(dir));
             }
             _ => {
                 return Err(error(

@@ -1,6 +1,7 @@
 //! The session's search: [`crate::search::Searcher`] behind the [`Backend`] trait, one searcher
 //! per game, created on first use so that its table is allocated only for games played.
 
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -8,17 +9,25 @@ use super::{AnyLine, Backend};
 use crate::games::notation::{line_names, move_name};
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, SearchInfo};
-use crate::search::{EvalKind, Evaluate, Event, Limits, Searcher};
+use crate::search::{EvalKind, Evaluate, Event, Limits, Probe, Searcher};
 
 /// The engine's own search.
 pub struct SearchBackend {
     hash_mib: usize,
     trace: bool,
     evaluator: EvalKind,
+    /// The `TablebasePath` option.
+    tablebase: Option<PathBuf>,
     oska: Option<Searcher<Oska>>,
     hexapawn: Option<Searcher<Hexapawn>>,
     ctf: Option<Searcher<Ctf>>,
+    oska_tables: Tables<Oska>,
+    hexapawn_tables: Tables<Hexapawn>,
 }
+
+/// The tables opened for one game: the size they are of and their probe (`None`: no tables of
+/// that size).
+type Tables<G> = Option<(usize, Option<Probe<G>>)>;
 
 impl SearchBackend {
     /// A backend with a table of `hash_mib` MiB per game searched.
@@ -27,9 +36,12 @@ impl SearchBackend {
             hash_mib,
             trace: false,
             evaluator: EvalKind::default(),
+            tablebase: None,
             oska: None,
             hexapawn: None,
             ctf: None,
+            oska_tables: None,
+            hexapawn_tables: None,
         }
     }
 }
@@ -67,9 +79,30 @@ struct Settings {
     evaluator: EvalKind,
 }
 
+/// The probe of the tables of `line`'s game and size in `dir`, opened once per size; an error
+/// is reported as `info string` and the search goes on without tables.
+fn probe_of<G: Game>(
+    cache: &mut Tables<G>,
+    dir: Option<&std::path::Path>,
+    size: usize,
+    report: &mut dyn FnMut(Info),
+) -> Option<Probe<G>> {
+    let dir = dir?;
+    if cache.as_ref().is_none_or(|(s, _)| *s != size) {
+        let probe = crate::tablebase::probe_for::<G>(dir, size, crate::tablebase::MEMORY_LIMIT)
+            .unwrap_or_else(|e| {
+                report(Info::String(format!("tablebase not used: {e}")));
+                None
+            });
+        *cache = Some((size, probe));
+    }
+    cache.as_ref().and_then(|(_, p)| p.clone())
+}
+
 fn run<G: Game + Evaluate>(
     slot: &mut Option<Searcher<G>>,
     settings: Settings,
+    probe: Option<Probe<G>>,
     line: &Line<G>,
     go: Go,
     stop: &AtomicBool,
@@ -81,6 +114,7 @@ fn run<G: Game + Evaluate>(
         s.set_evaluator(settings.evaluator.function());
         s
     });
+    searcher.set_probe(probe);
     let pos = *line.current();
     let result =
         searcher.search(
@@ -94,6 +128,7 @@ fn run<G: Game + Evaluate>(
                     nodes: i.nodes,
                     nps: i.nps(),
                     time_ms: i.time.as_millis() as u64,
+                    tbhits: i.tbhits,
                     pv: line_names(&pos, &i.pv),
                 })),
                 Event::Trace(node) => report(Info::Trace(node.to_string())),
@@ -150,6 +185,14 @@ impl Backend for SearchBackend {
         each_searcher!(self, s => s.clear());
     }
 
+    /// New tables: the next search of each game opens them (and clears nothing: tables only
+    /// add exact values).
+    fn set_tablebase(&mut self, dir: Option<PathBuf>) {
+        self.tablebase = dir;
+        self.oska_tables = None;
+        self.hexapawn_tables = None;
+    }
+
     fn search(
         &mut self,
         line: &AnyLine,
@@ -162,10 +205,17 @@ impl Backend for SearchBackend {
             trace: self.trace,
             evaluator: self.evaluator,
         };
+        let dir = self.tablebase.as_deref();
         match line {
-            AnyLine::Oska(l) => run(&mut self.oska, settings, l, go, stop, report),
-            AnyLine::Hexapawn(l) => run(&mut self.hexapawn, settings, l, go, stop, report),
-            AnyLine::Ctf(l) => run(&mut self.ctf, settings, l, go, stop, report),
+            AnyLine::Oska(l) => {
+                let probe = probe_of(&mut self.oska_tables, dir, l.current().size(), report);
+                run(&mut self.oska, settings, probe, l, go, stop, report)
+            }
+            AnyLine::Hexapawn(l) => {
+                let probe = probe_of(&mut self.hexapawn_tables, dir, l.current().size(), report);
+                run(&mut self.hexapawn, settings, probe, l, go, stop, report)
+            }
+            AnyLine::Ctf(l) => run(&mut self.ctf, settings, None, l, go, stop, report),
         }
     }
 }
