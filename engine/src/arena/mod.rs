@@ -13,6 +13,7 @@
 //! grace, then kill, and always reaped) and is started again for its next game. When the run ends
 //! every worker shuts its engines down, so no process outlives [`run_tournament`].
 
+pub mod class;
 pub mod openings;
 pub mod spec;
 pub mod stats;
@@ -242,6 +243,9 @@ pub struct GameOutcome {
     pub record: GameRecord,
     /// The engine that failed, and how, if one did.
     pub fault: Option<(usize, FaultKind)>,
+    /// How long White's and Black's engines took over their moves in all (from `go` to
+    /// `bestmove`).
+    pub thinking: [Duration; 2],
 }
 
 impl GameOutcome {
@@ -281,9 +285,18 @@ pub struct Summary {
 /// task after each game, with the standings that include it.
 pub async fn run_tournament(
     config: MatchConfig,
-    mut on_game: impl FnMut(&GameOutcome, &Standings),
+    on_game: impl FnMut(&GameOutcome, &Standings),
 ) -> Result<Summary, ArenaError> {
     let jobs = schedule(&config)?;
+    run_jobs(config, jobs, on_game).await
+}
+
+/// Plays `jobs`, a part of [`schedule`]'s games (a shard), as [`run_tournament`] plays them all.
+pub async fn run_jobs(
+    config: MatchConfig,
+    jobs: Vec<GameJob>,
+    mut on_game: impl FnMut(&GameOutcome, &Standings),
+) -> Result<Summary, ArenaError> {
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err(ArenaError::Config(
             "--sprt needs exactly two engines".into(),
@@ -459,6 +472,7 @@ async fn play<G: Game>(
     let start = &config.openings[job.opening];
     let players = [job.white, job.black];
     let mut moves: Vec<String> = Vec::new();
+    let thinking = Mutex::new([Duration::ZERO; 2]);
     let end = |moves: Vec<String>,
                result: RecordResult,
                reason: String,
@@ -485,6 +499,7 @@ async fn play<G: Game>(
                 tags,
             },
             fault,
+            thinking: *thinking.lock().unwrap_or_else(|e| e.into_inner()),
         }
     };
     let loss = |side: Side| match side {
@@ -545,11 +560,13 @@ async fn play<G: Game>(
             setup: setup.clone(),
             moves: moves.clone(),
         };
+        let asked = std::time::Instant::now();
         let answer = async {
             engine.send(&cmd).await?;
             engine.go(spec.limit, spec.go_budget()).await
         }
         .await;
+        thinking.lock().unwrap_or_else(|e| e.into_inner())[side.index()] += asked.elapsed();
         let answer = match answer {
             Ok(a) => a,
             Err(e) => {
