@@ -18,6 +18,8 @@
 //! ends, its group is killed too, so nothing it started outlives the call.
 
 mod answer;
+pub mod function;
+pub mod limits;
 mod process;
 
 use std::io::Write;
@@ -37,6 +39,8 @@ use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
 pub use answer::{Answer, find_answer};
+pub use function::{Fault, FunctionCall, FunctionSpec, Language};
+pub use limits::Limits;
 use process::Capture;
 
 /// The board format sent to the program.

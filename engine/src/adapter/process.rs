@@ -2,6 +2,7 @@
 //! read by threads that keep a bounded tail of it.
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -36,6 +37,7 @@ pub fn kill_group(pgid: u32) {
 pub struct Capture {
     kept: Arc<Mutex<(Vec<u8>, bool)>>,
     done: mpsc::Receiver<()>,
+    total: Arc<AtomicU64>,
 }
 
 impl Capture {
@@ -45,12 +47,15 @@ impl Capture {
         let kept = Arc::new(Mutex::new((Vec::new(), false)));
         let (tx, done) = mpsc::channel();
         let shared = Arc::clone(&kept);
+        let total = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&total);
         thread::spawn(move || {
             let mut chunk = [0u8; 8192];
             while let Ok(n) = stream.read(&mut chunk) {
                 if n == 0 {
                     break;
                 }
+                counted.fetch_add(n as u64, Ordering::Relaxed);
                 if echo {
                     let _ = std::io::stderr().write_all(&chunk[..n]);
                 }
@@ -64,7 +69,27 @@ impl Capture {
             }
             let _ = tx.send(());
         });
-        Capture { kept, done }
+        Capture { kept, done, total }
+    }
+
+    /// How many bytes were read so far in all.
+    pub fn total(&self) -> u64 {
+        self.total.load(Ordering::Relaxed)
+    }
+
+    /// What was read since the last `take` (at most the bound), as text; the stream goes on
+    /// being read. A line cut by the bound is dropped.
+    pub fn take(&self) -> String {
+        let mut guard = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let (buf, cut) = &mut *guard;
+        let text = String::from_utf8_lossy(buf).into_owned();
+        let was_cut = *cut;
+        buf.clear();
+        *cut = false;
+        match (was_cut, text.find('\n')) {
+            (true, Some(i)) => text[i + 1..].to_string(),
+            _ => text,
+        }
     }
 
     /// What was read, once the stream ended (or after a short wait, when something outside the

@@ -21,6 +21,7 @@
 //! reading `bestmove` is charged to its clock, and a move that overruns the clock by more than
 //! the engine's `timemargin` is a time forfeit.
 
+pub mod class;
 pub mod clock;
 pub mod openings;
 pub mod spec;
@@ -255,6 +256,9 @@ pub struct GameOutcome {
     pub record: GameRecord,
     /// The engine that failed, and how, if one did.
     pub fault: Option<(usize, FaultKind)>,
+    /// How long White's and Black's engines took over their moves in all (from `go` to
+    /// `bestmove`).
+    pub thinking: [Duration; 2],
 }
 
 impl GameOutcome {
@@ -294,9 +298,18 @@ pub struct Summary {
 /// task after each game, with the standings that include it.
 pub async fn run_tournament(
     config: MatchConfig,
-    mut on_game: impl FnMut(&GameOutcome, &Standings),
+    on_game: impl FnMut(&GameOutcome, &Standings),
 ) -> Result<Summary, ArenaError> {
     let jobs = schedule(&config)?;
+    run_jobs(config, jobs, on_game).await
+}
+
+/// Plays `jobs`, a part of [`schedule`]'s games (a shard), as [`run_tournament`] plays them all.
+pub async fn run_jobs(
+    config: MatchConfig,
+    jobs: Vec<GameJob>,
+    mut on_game: impl FnMut(&GameOutcome, &Standings),
+) -> Result<Summary, ArenaError> {
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err(ArenaError::Config(
             "--sprt needs exactly two engines".into(),
@@ -475,6 +488,7 @@ async fn play<G: Game>(
     let start = &config.openings[job.opening];
     let players = [job.white, job.black];
     let mut moves: Vec<String> = Vec::new();
+    let thinking = Mutex::new([Duration::ZERO; 2]);
     let end = |moves: Vec<String>,
                result: RecordResult,
                reason: String,
@@ -501,6 +515,7 @@ async fn play<G: Game>(
                 tags,
             },
             fault,
+            thinking: *thinking.lock().unwrap_or_else(|e| e.into_inner()),
         }
     };
     let loss = |side: Side| match side {
@@ -591,6 +606,7 @@ async fn play<G: Game>(
         let started = Instant::now();
         let answer = engine.go(go, within).await;
         let used = started.elapsed();
+        thinking.lock().unwrap_or_else(|e| e.into_inner())[side.index()] += used;
         let mut answer = match (answer, &clocks[side.index()]) {
             (Ok(a), _) => a,
             (Err(ClientError::Stalled { .. }), Some(c)) => {

@@ -1,6 +1,8 @@
 //! The `arena` binary: plays matches and tournaments between engines over the protocol
 //! (`arena match ...`) and checks an engine's conformance (`arena check ...`).
 
+mod class;
+
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -32,6 +34,13 @@ struct Cli {
 enum Cmd {
     /// Play a match (two engines), a round robin or a gauntlet.
     Match(Box<MatchArgs>),
+    /// Play a class: every submission in DIR (seed functions in .py, .hs, .lisp files, and
+    /// executable programs) against every other, under limits; standings and a report per
+    /// submission. See README.md, "A class of submissions".
+    Class(Box<class::ClassArgs>),
+    /// Standings, Elo (and SPRT for two engines) and the per-submission report of record files,
+    /// such as the shards of a class.
+    Report(class::ReportArgs),
     /// Run the conformance suite against PROGRAM [ARGS...]; exit status 0 when it conforms.
     Check {
         /// The program and its arguments.
@@ -352,6 +361,8 @@ fn main() -> ExitCode {
             match cli.command {
                 Cmd::Match(args) => run_match(*args).await,
                 Cmd::Check { command } => check(command).await,
+                Cmd::Class(args) => class::run_class(*args).await,
+                Cmd::Report(args) => class::run_report(args),
             }
         };
         tokio::select! {

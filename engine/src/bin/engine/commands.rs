@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use engine::adapter::{BoardCall, InputMode, SeedFormat};
+use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, SeedFormat};
 use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
@@ -62,8 +62,33 @@ pub fn perft(game: &str, board: &str, side: &str, depth: u32) -> Result<()> {
     })
 }
 
-/// `engine board-call [--format F] [--depth N] [--input args|stdin] -- PROGRAM [ARGS...]`.
-pub fn board_call(format: &str, depth: u32, input: &str, command: Vec<String>) -> Result<()> {
+/// `engine board-call [--format F] [--depth N] [--input args|stdin] [LIMITS] -- PROGRAM
+/// [ARGS...]`, or `-- FILE.EXT:FUNCTION` for a function.
+pub fn board_call(
+    format: &str,
+    depth: u32,
+    input: &str,
+    args: &crate::LimitArgs,
+    command: Vec<String>,
+) -> Result<()> {
+    if let [one] = command.as_slice()
+        && let Some(spec) = FunctionSpec::parse(one)
+    {
+        let spec = spec?;
+        let some = |v: u64| (v > 0).then_some(v);
+        let limits = engine::adapter::Limits {
+            cpu_seconds: some(args.cpu),
+            memory_mib: some(args.memory),
+            processes: some(args.processes),
+            move_timeout: some(args.move_timeout).map(std::time::Duration::from_millis),
+            output_bytes: some(args.output).map(|m| m << 20),
+            file_mib: engine::adapter::Limits::untrusted().file_mib,
+            no_network: !args.allow_network,
+        };
+        let backend = FunctionCall::new(spec, depth, limits, !args.no_reuse)?;
+        engine::session::run_stdio(backend)?;
+        return Ok(());
+    }
     let format = SeedFormat::parse(format).map_err(|e| anyhow::anyhow!("--format: {e}"))?;
     let input = match input {
         "args" => InputMode::Args,

@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use engine::games::GameKind;
 use engine::search::EvalKind;
 
@@ -35,6 +35,33 @@ use engine::search::EvalKind;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The limits of a function adapter's driver (`engine board-call FILE.py:FUNCTION`); 0 turns
+/// one off. Ignored for a program.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct LimitArgs {
+    /// CPU seconds of the driver for one game (RLIMIT_CPU).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub cpu: u64,
+    /// Address space of each of its processes, in MiB (RLIMIT_AS).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub memory: u64,
+    /// Processes its group may hold.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub processes: u64,
+    /// Wall-clock milliseconds one move may take.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub move_timeout: u64,
+    /// MiB it may print during one move.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    pub output: u64,
+    /// Keep the network (by default a private network namespace, where the system allows it).
+    #[arg(long)]
+    pub allow_network: bool,
+    /// Start the driver for every move instead of once per game.
+    #[arg(long)]
+    pub no_reuse: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -71,8 +98,10 @@ enum Command {
     /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
     /// once per `go`: PROGRAM [ARGS...] BOARD SIDE DEPTH (or that line on its stdin), whose last
     /// printed board (one line in any seed format or a Python tuple, or one row per line; traces
-    /// and trailers ignored) is the board after its move. See protocol.md, "The board-call
-    /// adapter".
+    /// and trailers ignored) is the board after its move. Or a seed FUNCTION: FILE.py:FUNCTION,
+    /// FILE.hs:FUNCTION or FILE.lisp:FUNCTION, called with the seed's arguments by a driver
+    /// started once per game, under limits (--cpu, --memory, ...). See protocol.md, "The
+    /// board-call adapter".
     BoardCall {
         /// The board format sent to the program: slash, python, haskell, lisp or flat.
         #[arg(long, default_value = "slash")]
@@ -83,6 +112,9 @@ enum Command {
         /// How the program gets BOARD SIDE DEPTH: as arguments (args) or one line on stdin.
         #[arg(long, default_value = "args")]
         input: String,
+        /// Limits of a function's driver.
+        #[command(flatten)]
+        limits: LimitArgs,
         /// The program and its arguments (after `--`).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
@@ -398,8 +430,9 @@ fn main() -> ExitCode {
             format,
             depth,
             input,
+            limits,
             command,
-        }) => commands::board_call(&format, depth, &input, command),
+        }) => commands::board_call(&format, depth, &input, &limits, command),
         Some(Command::Best {
             game,
             board,

@@ -1,0 +1,339 @@
+//! Limits for untrusted programs: resource limits set in the child before it runs
+//! (`setrlimit`), a private network namespace where the system allows one, a watch on how many
+//! processes the program's group holds, and a private working directory.
+
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The limits one submission runs under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU seconds of each process (`RLIMIT_CPU`; `SIGXCPU` at the limit, `SIGKILL` a second
+    /// later). A driver lives one game, so this bounds a game's thinking.
+    pub cpu_seconds: Option<u64>,
+    /// Address space of each process in MiB (`RLIMIT_AS`).
+    pub memory_mib: Option<u64>,
+    /// Processes the program's group may hold (the program included): watched by the adapter,
+    /// which ends the group above it; also `RLIMIT_NPROC` as the kernel's backstop (counted per
+    /// user, so set to the user's count at the start plus this; the kernel ignores it for root).
+    pub processes: Option<u64>,
+    /// How long one move may take (wall clock).
+    pub move_timeout: Option<Duration>,
+    /// Bytes the program may print (standard output and error) during one move.
+    pub output_bytes: Option<u64>,
+    /// Largest file the program may write, in MiB (`RLIMIT_FSIZE`).
+    pub file_mib: Option<u64>,
+    /// Run without network (a private network namespace) when the system allows it.
+    pub no_network: bool,
+}
+
+impl Limits {
+    /// No limit at all (what a plain `engine board-call` of a program uses).
+    pub fn none() -> Limits {
+        Limits {
+            cpu_seconds: None,
+            memory_mib: None,
+            processes: None,
+            move_timeout: None,
+            output_bytes: None,
+            file_mib: None,
+            no_network: false,
+        }
+    }
+
+    /// The defaults of a function adapter: 300 CPU seconds a game, 2048 MiB, 32 processes,
+    /// 64 MiB of output a move, 64 MiB files, no network; no move timeout (the referee's).
+    pub fn untrusted() -> Limits {
+        Limits {
+            cpu_seconds: Some(300),
+            memory_mib: Some(2048),
+            processes: Some(32),
+            move_timeout: None,
+            output_bytes: Some(64 << 20),
+            file_mib: Some(64),
+            no_network: true,
+        }
+    }
+
+    /// Sets up `cmd` to run under these limits: its own process group, the resource limits,
+    /// killed when the adapter dies, `dir` as working directory, and no network when
+    /// [`network_isolation`] says it works.
+    pub fn apply(&self, cmd: &mut Command, dir: &Path) {
+        let rlimit = |secs: Option<u64>, scale: u64| {
+            secs.map(|v| {
+                let v = v.saturating_mul(scale);
+                (v as libc::rlim_t, v as libc::rlim_t)
+            })
+        };
+        let cpu = self
+            .cpu_seconds
+            .map(|s| (s as libc::rlim_t, s.saturating_add(1) as libc::rlim_t));
+        let memory = rlimit(self.memory_mib, 1 << 20);
+        let fsize = rlimit(self.file_mib, 1 << 20);
+        let nproc = self.processes.map(|p| {
+            let n = (user_processes() + p) as libc::rlim_t;
+            (n, n)
+        });
+        let net = if self.no_network {
+            network_isolation().as_ref().ok().copied()
+        } else {
+            None
+        };
+        let maps = NetMaps::new();
+        cmd.current_dir(dir).process_group(0);
+        // SAFETY: the closure runs in the forked child before exec and only makes system calls
+        // (setrlimit, prctl, unshare, open/write/close on prepared strings); it allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                let set = |res, lim: Option<(libc::rlim_t, libc::rlim_t)>| {
+                    if let Some((soft, hard)) = lim {
+                        let r = libc::rlimit {
+                            rlim_cur: soft,
+                            rlim_max: hard,
+                        };
+                        if libc::setrlimit(res, &r) != 0 {
+                            return Err(io::Error::last_os_error());
+                        }
+                    }
+                    Ok(())
+                };
+                set(libc::RLIMIT_CPU, cpu)?;
+                set(libc::RLIMIT_AS, memory)?;
+                set(libc::RLIMIT_FSIZE, fsize)?;
+                set(libc::RLIMIT_NPROC, nproc)?;
+                set(libc::RLIMIT_CORE, Some((0, 0)))?;
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if let Some(mode) = net {
+                    maps.enter(mode)?;
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+/// How a private network namespace is entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetMode {
+    /// `unshare(CLONE_NEWNET)` directly (root, or `CAP_SYS_ADMIN`).
+    Direct,
+    /// Inside a new user namespace that maps the user to itself (unprivileged user namespaces).
+    UserNamespace,
+}
+
+/// The uid and gid maps of a user namespace, prepared before the fork (the child must not
+/// allocate).
+struct NetMaps {
+    uid: String,
+    gid: String,
+}
+
+impl NetMaps {
+    fn new() -> NetMaps {
+        // SAFETY: getuid and getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        NetMaps {
+            uid: format!("{uid} {uid} 1\0"),
+            gid: format!("{gid} {gid} 1\0"),
+        }
+    }
+
+    /// Enters the namespace; runs in the child, so system calls only.
+    fn enter(&self, mode: NetMode) -> io::Result<()> {
+        // SAFETY: plain system calls on NUL-terminated static paths and prepared buffers.
+        unsafe {
+            match mode {
+                NetMode::Direct => {
+                    if libc::unshare(libc::CLONE_NEWNET) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                NetMode::UserNamespace => {
+                    if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    let write = |path: &[u8], text: &[u8]| -> io::Result<()> {
+                        let fd = libc::open(path.as_ptr().cast(), libc::O_WRONLY);
+                        if fd < 0 {
+                            return Err(io::Error::last_os_error());
+                        }
+                        let n = libc::write(fd, text.as_ptr().cast(), text.len());
+                        libc::close(fd);
+                        if n < 0 {
+                            return Err(io::Error::last_os_error());
+                        }
+                        Ok(())
+                    };
+                    write(b"/proc/self/setgroups\0", b"deny")?;
+                    write(
+                        b"/proc/self/uid_map\0",
+                        &self.uid.as_bytes()[..self.uid.len() - 1],
+                    )?;
+                    write(
+                        b"/proc/self/gid_map\0",
+                        &self.gid.as_bytes()[..self.gid.len() - 1],
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether programs can be run without network here, and how: tried once, by running `true` in
+/// a private network namespace (directly, then inside a user namespace). The error says why
+/// not; programs then run with the network, and the adapter says so once.
+pub fn network_isolation() -> &'static Result<NetMode, String> {
+    static PROBE: OnceLock<Result<NetMode, String>> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let mut why = Vec::new();
+        for mode in [NetMode::Direct, NetMode::UserNamespace] {
+            let maps = NetMaps::new();
+            let mut cmd = Command::new("true");
+            cmd.stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            // SAFETY: as in `Limits::apply`: system calls only.
+            unsafe {
+                cmd.pre_exec(move || maps.enter(mode));
+            }
+            match cmd.status() {
+                Ok(s) if s.success() => return Ok(mode),
+                Ok(s) => why.push(format!("{mode:?}: {s}")),
+                Err(e) => why.push(format!("{mode:?}: {e}")),
+            }
+        }
+        Err(format!(
+            "no private network namespace ({}); the program keeps the network",
+            why.join(", ")
+        ))
+    })
+}
+
+/// How many processes (threads included, as `RLIMIT_NPROC` counts them) the current user
+/// runs, from `/proc`; 0 when it cannot be read.
+fn user_processes() -> u64 {
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else {
+            continue;
+        };
+        let mut owner = None;
+        let mut threads = 1;
+        for l in status.lines() {
+            if let Some(v) = l.strip_prefix("Uid:") {
+                owner = v
+                    .split_whitespace()
+                    .next()
+                    .and_then(|u| u.parse::<u32>().ok());
+            } else if let Some(v) = l.strip_prefix("Threads:") {
+                threads = v.trim().parse().unwrap_or(1);
+            }
+        }
+        if owner == Some(uid) {
+            count += threads;
+        }
+    }
+    count
+}
+
+/// How many processes are in the process group `pgid`, from `/proc` (field 5 of
+/// `/proc/PID/stat`).
+pub fn group_size(pgid: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command name in parentheses: state, ppid, pgrp.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        if rest
+            .split_whitespace()
+            .nth(2)
+            .and_then(|g| g.parse::<u32>().ok())
+            == Some(pgid)
+        {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// A private working directory, removed with everything in it when dropped.
+#[derive(Debug)]
+pub struct WorkDir {
+    path: PathBuf,
+}
+
+impl WorkDir {
+    /// Creates `board-call-PID-N` in the system's temporary directory.
+    pub fn new() -> io::Result<WorkDir> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("board-call-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&path)?;
+        Ok(WorkDir { path })
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_reach_the_child() {
+        let dir = WorkDir::new().unwrap();
+        let mut limits = Limits::untrusted();
+        limits.cpu_seconds = Some(7);
+        limits.memory_mib = Some(512);
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "ulimit -t; ulimit -v; pwd"]);
+        limits.apply(&mut cmd, dir.path());
+        let out = cmd.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "7");
+        assert_eq!(lines[1], (512 * 1024).to_string());
+        assert_eq!(
+            Path::new(lines[2]).canonicalize().unwrap(),
+            dir.path().canonicalize().unwrap()
+        );
+        let kept = dir.path().to_path_buf();
+        drop(dir);
+        assert!(!kept.exists());
+    }
+}

@@ -1,0 +1,272 @@
+//! `arena class DIR ...` (every submission of a folder against every other) and
+//! `arena report RECORDS...` (standings and per-submission report of record files, such as the
+//! shards of a class).
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use engine::arena::class::{
+    ClassLimits, ClassReport, discover, engines, parse_shard, shard, timed_record,
+};
+use engine::arena::openings::{random_openings, read_openings};
+use engine::arena::stats::SprtVerdict;
+use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
+use engine::games::GameKind;
+use engine::record::{GameRecord, Start, parse_records};
+use engine::with_game;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// `arena class`.
+#[derive(Args, Debug)]
+pub struct ClassArgs {
+    /// The folder of submissions: FILE.py, FILE.hs, FILE.lisp (the function named by
+    /// --function, else the seed's name for the game: oskaplayer, oska_XXXX, oskamaniac,
+    /// hexapawn, capture) and executable programs (board in, board out).
+    dir: PathBuf,
+    /// oska, hexapawn or ctf.
+    #[arg(long, default_value = "oska")]
+    game: String,
+    /// Pieces a side (Oska) or board width (Hexapawn, ctf).
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    /// The depth every function is called with.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: u32,
+    /// The function's name in every file (instead of the seed's names).
+    #[arg(long)]
+    function: Option<String>,
+    /// Rounds of each pairing: two games per round, one opening, colours swapped.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Openings file: one position per line (startpos, or BOARD SIDE [history ...]).
+    #[arg(long, conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Openings of N random plies from the start (one per round).
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Write every game record (with thinking times) to this file.
+    #[arg(long)]
+    records: Option<PathBuf>,
+    /// Play only the K-th of N slices of the schedule (games K, K+N, ...); merge the shards'
+    /// records with `arena report`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Wall-clock milliseconds a move may take; a slower move loses the game ([timeout]).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    move_timeout: u64,
+    /// CPU seconds of a submission for one game ([cpu]).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    cpu: u64,
+    /// MiB of address space of each submission process ([memory]).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    memory: u64,
+    /// Processes a submission may hold at once ([processes]).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    processes: u64,
+    /// Board format sent to executable programs: slash, python, haskell, lisp or flat.
+    #[arg(long, default_value = "python")]
+    format: String,
+    /// Start the interpreter for every move instead of once per game (slower; for comparison).
+    #[arg(long)]
+    no_reuse: bool,
+}
+
+/// `arena report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Record files (of `arena class --records`, `arena match --records`, or shards).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// For two engines: elo0=0 elo1=10 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..)]
+    sprt: Option<Vec<String>>,
+}
+
+fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Start>> {
+    if let Some(path) = &args.openings {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
+        return with_game!(game, G => read_openings::<G>(&text, args.size))
+            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()));
+    }
+    if let Some(plies) = args.random_plies {
+        let found =
+            with_game!(game, G => random_openings::<G>(args.size, plies, args.rounds, args.seed));
+        if found.is_empty() {
+            bail!(
+                "--random-plies {plies}: no unfinished position of {} {} is {plies} plies from the start",
+                game.name(),
+                args.size
+            );
+        }
+        return Ok(found);
+    }
+    Ok(vec![Start::Startpos])
+}
+
+fn print_report(report: &ClassReport) {
+    println!("{}", report.standings.table());
+    println!();
+    println!("{}", report.table());
+    let failures = report.failures();
+    if !failures.is_empty() {
+        println!();
+        println!("First failures:");
+        println!("{failures}");
+    }
+}
+
+/// `arena class`.
+pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
+    let game = GameKind::parse(&args.game).context("--game")?;
+    game.check_size(args.size).context("--size")?;
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    let (subs, skipped) = discover(&args.dir, game, args.function.as_deref())?;
+    for s in &skipped {
+        eprintln!("note: left out {s}");
+    }
+    let exe = std::env::current_exe().context("finding the arena binary")?;
+    let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
+    let limits = ClassLimits {
+        depth: args.depth,
+        move_timeout_ms: args.move_timeout,
+        cpu: args.cpu,
+        memory: args.memory,
+        processes: args.processes,
+        format: args.format.clone(),
+        no_reuse: args.no_reuse,
+    };
+    let config = MatchConfig {
+        game,
+        size: args.size,
+        engines: engines(&subs, &engine_exe, &limits),
+        tournament: Tournament::RoundRobin,
+        games_per_pairing: 2 * args.rounds,
+        openings: openings(&args, game)?,
+        concurrency: args.concurrency,
+        max_plies: args.max_plies,
+        sprt: None,
+    };
+    let all = schedule(&config)?;
+    let scheduled = all.len();
+    let jobs = match &args.shard {
+        Some(s) => {
+            let (k, n) = parse_shard(s)?;
+            shard(all, k, n)
+        }
+        None => all,
+    };
+    println!(
+        "Class of {} submissions, {} {}, depth {}: {} games{}",
+        subs.len(),
+        game.name(),
+        args.size,
+        args.depth,
+        jobs.len(),
+        args.shard
+            .as_ref()
+            .map_or_else(String::new, |s| format!(" (shard {s} of {scheduled})"))
+    );
+    let mut records_file = match &args.records {
+        Some(p) => {
+            Some(BufWriter::new(File::create(p).with_context(|| {
+                format!("--records: cannot create {}", p.display())
+            })?))
+        }
+        None => None,
+    };
+    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut write_error = None;
+    let on_game = |g: &GameOutcome, _: &engine::arena::table::Standings| {
+        let record = timed_record(g);
+        let fault = engine::adapter::Fault::find_in(g.reason())
+            .map(|f| f.as_str().to_string())
+            .or_else(|| g.record.tag("Fault").map(str::to_string));
+        bar.suspend(|| {
+            println!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                g.job.number,
+                g.record.white,
+                g.record.black,
+                g.result().as_str(),
+                fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]"))
+            );
+        });
+        bar.inc(1);
+        if let Some(w) = records_file.as_mut()
+            && write_error.is_none()
+            && let Err(e) = writeln!(w, "{record}").and_then(|()| w.flush())
+        {
+            write_error = Some(e);
+        }
+        records.push(record);
+    };
+    run_jobs(config, jobs, on_game).await?;
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        bail!("--records: cannot write: {e}");
+    }
+    println!();
+    print_report(&ClassReport::from_records(&records)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena report`.
+pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
+    let mut records = Vec::new();
+    for path in &args.records {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut found =
+            parse_records(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        records.append(&mut found);
+    }
+    let report = ClassReport::from_records(&records)?;
+    println!("{} games from {} file(s)", report.games, args.records.len());
+    let st = &report.standings;
+    if st.names.len() == 2 {
+        println!("{}", st.pairs[0][1].score_line(&st.names[0], &st.names[1]));
+        println!("{}", st.pairs[0][1].elo_line());
+        if let Some(words) = &args.sprt {
+            let sprt = super::parse_sprt(words)?;
+            let (llr, lo, hi) = sprt.llr(&st.pairs[0][1]);
+            let verdict = match sprt.verdict(&st.pairs[0][1]) {
+                SprtVerdict::AcceptH0 => "H0 was accepted",
+                SprtVerdict::AcceptH1 => "H1 was accepted",
+                SprtVerdict::Continue => "no decision yet",
+            };
+            println!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
+        }
+        println!();
+    } else if args.sprt.is_some() {
+        bail!(
+            "--sprt needs exactly two engines in the records, found {}",
+            st.names.len()
+        );
+    }
+    print_report(&report);
+    Ok(ExitCode::SUCCESS)
+}
