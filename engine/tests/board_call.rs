@@ -204,8 +204,8 @@ fn no_board_and_a_crash_are_explained() {
     assert_eq!(
         lines[0],
         "info string board-call: the program failed (exit status: 3) on \
-         'wwww/---/--/---/bbbb w 3'; its standard error ends: 'noise 18\\nnoise 19\\n\
-         Traceback:\\n  File \"crash.py\"\\tline 9\\nZeroDivisionError: \\u{e9}'"
+         'wwww/---/--/---/bbbb w 3'; its standard error ends: 'noise 18 | noise 19 | \
+         Traceback: |   File \"crash.py\" line 9 | ZeroDivisionError: \\xc3\\xa9'"
     );
 }
 

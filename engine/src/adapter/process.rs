@@ -106,21 +106,16 @@ impl Capture {
     }
 }
 
-/// `text` with every character outside printable ASCII and the space escaped (`\t`, `\n`,
-/// `\u{e9}`, ...), and `\` doubled, so that it fits on one protocol line.
+/// `text` on one line: every control character (tab, line break, escape, ...) becomes a space.
+/// Other characters are kept: the session writes every line through
+/// [`crate::protocol::printable`], which escapes what is outside printable ASCII once.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            ' '..='~' => out.push(c),
-            _ => out.extend(c.escape_default()),
-        }
-    }
-    out
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
-/// The last few non-blank lines of `text`, escaped and joined with `\n` (two characters), at
+/// The last few non-blank lines of `text`, each on one line ([`escape`]) and joined with ` | `, at
 /// most [`TAIL_CHARS`] characters (an earlier part cut off is shown as `...`); `None` for no
 /// such line.
 pub fn tail(text: &str) -> Option<String> {
@@ -134,7 +129,7 @@ pub fn tail(text: &str) -> Option<String> {
         .iter()
         .map(|l| escape(l))
         .collect::<Vec<_>>()
-        .join("\\n");
+        .join(" | ");
     if joined.is_empty() {
         return None;
     }
@@ -159,7 +154,7 @@ mod tests {
             "1\n2\n3\nTraceback:\n  File \"p.py\"\tx\r\n\nValueError: \u{e9}\x1b[0m \\ end\n";
         assert_eq!(
             tail(text).unwrap(),
-            "2\\n3\\nTraceback:\\n  File \"p.py\"\\tx\\nValueError: \\u{e9}\\u{1b}[0m \\\\ end"
+            "2 | 3 | Traceback: |   File \"p.py\" x | ValueError: \u{e9} [0m \\ end"
         );
         let long = "x".repeat(1000);
         let t = tail(&long).unwrap();
