@@ -16,6 +16,12 @@
 //! on a finished game. On `stop` before the program answered, the program's process group is
 //! killed and the first legal move is played (with an `info string` saying so). When the program
 //! ends, its group is killed too, so nothing it started outlives the call.
+//!
+//! With [`BoardCall::limits`] set, each call runs under those [`Limits`] as a function's driver
+//! does: resource limits, its own working directory, no network where the system allows it, and
+//! a watch on the move's time, its output and its group's size. A broken limit ends the group
+//! and names the fault as a function adapter does (`board-call: [timeout] ...`, `[output]`,
+//! `[processes]`, `[cpu]`, `[memory]`).
 
 mod answer;
 pub mod function;
@@ -41,6 +47,7 @@ use crate::session::backend::Backend;
 pub use answer::{Answer, find_answer};
 pub use function::{Fault, FunctionCall, FunctionSpec, Language};
 pub use limits::Limits;
+use limits::{Watch, WorkDir};
 use process::Capture;
 
 /// The board format sent to the program.
@@ -124,6 +131,10 @@ pub struct BoardCall {
     pub depth: u32,
     /// Arguments or standard input.
     pub input: InputMode,
+    /// The limits each call runs under (`None`: none, only its own process group). A limited
+    /// program runs in a fresh temporary working directory, so a relative `program` path is
+    /// taken from the adapter's directory, and the files it reads need absolute paths.
+    pub limits: Option<Limits>,
 }
 
 /// What a call of the program gave.
@@ -134,7 +145,8 @@ enum Called {
         output: String,
         stderr: String,
     },
-    Failed(String),
+    /// It failed: the fault when it is one a function adapter names too, and what happened.
+    Failed(Option<Fault>, String),
     Stopped,
 }
 
@@ -147,14 +159,30 @@ impl BoardCall {
         }
     }
 
-    /// Runs the program once in its own process group; polls `stop` while it runs. The group is
-    /// ended when the call ends, so nothing the program started outlives it.
+    /// Runs the program once in its own process group (under [`BoardCall::limits`] if set);
+    /// polls `stop` while it runs. The group is ended when the call ends, so nothing the program
+    /// started outlives it.
     fn call(&self, board: &str, side: char, depth: u32, stop: &AtomicBool) -> Called {
-        let mut cmd = Process::new(&self.program);
+        let dir = match self.limits.as_ref().map(|_| WorkDir::new()).transpose() {
+            Ok(d) => d,
+            Err(e) => return Called::Failed(None, format!("no working directory: {e}")),
+        };
+        // The program is found before the working directory changes.
+        let program = if self.program.components().count() > 1 {
+            std::path::absolute(&self.program).unwrap_or_else(|_| self.program.clone())
+        } else {
+            self.program.clone()
+        };
+        let mut cmd = Process::new(&program);
         cmd.args(&self.args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        match (&self.limits, &dir) {
+            (Some(limits), Some(dir)) => limits.apply(&mut cmd, dir.path()),
+            _ => {
+                cmd.process_group(0);
+            }
+        }
         let request = format!("{board} {side} {depth}");
         match self.input {
             InputMode::Args => {
@@ -168,7 +196,10 @@ impl BoardCall {
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
-                return Called::Failed(format!("cannot start '{}': {e}", self.program.display()));
+                return Called::Failed(
+                    None,
+                    format!("cannot start '{}': {e}", self.program.display()),
+                );
             }
         };
         if let Some(mut stdin) = child.stdin.take() {
@@ -183,31 +214,59 @@ impl BoardCall {
         let stderr = child.stderr.take().expect("stderr is piped");
         let out = Capture::start(stdout, process::STDOUT_KEPT, false);
         let err = Capture::start(stderr, process::STDERR_KEPT, true);
+        let mut watch = self
+            .limits
+            .as_ref()
+            .map(|l| (l, Watch::new(l.move_timeout, 0)));
         let status = loop {
             match child.try_wait() {
-                Ok(Some(status)) => break Some(status),
+                Ok(Some(status)) => break Ok(Some(status)),
                 Ok(None) if stop.load(Ordering::Relaxed) => {
                     process::kill_group(child.id());
                     let _ = child.wait();
                     return Called::Stopped;
                 }
-                Ok(None) => thread::sleep(Duration::from_millis(1)),
-                Err(_) => break None,
+                Ok(None) => {
+                    let printed = out.total() + err.total();
+                    if let Some(broken) = watch
+                        .as_mut()
+                        .and_then(|(l, w)| w.check(l, child.id(), printed))
+                    {
+                        break Err(broken);
+                    }
+                    thread::sleep(Duration::from_millis(1));
+                }
+                Err(_) => break Ok(None),
             }
         };
         // What the program left running (a child holding its output open, say) ends with it.
         process::kill_group(child.id());
+        let _ = child.wait();
         let output = out.finish();
-        let stderr = match process::tail(&err.finish()) {
+        let stderr_text = err.finish();
+        let stderr = match process::tail(&stderr_text) {
             Some(t) => format!("; its standard error ends: '{t}'"),
             None => String::new(),
         };
+        drop(dir);
         match status {
-            Some(s) if s.success() => Called::Answer { output, stderr },
-            Some(s) => Called::Failed(format!("the program failed ({s}) on '{request}'{stderr}")),
-            None => Called::Failed(format!(
-                "the program could not be waited for on '{request}'{stderr}"
-            )),
+            Ok(Some(s)) if s.success() => Called::Answer { output, stderr },
+            Err((fault, why)) => {
+                Called::Failed(Some(fault), format!("{why} on '{request}'{stderr}"))
+            }
+            Ok(s) => {
+                let fault =
+                    Some(function::ended_fault(s, &stderr_text)).filter(|&f| f != Fault::Crash);
+                Called::Failed(
+                    fault,
+                    match s {
+                        Some(s) => format!("the program failed ({s}) on '{request}'{stderr}"),
+                        None => {
+                            format!("the program could not be waited for on '{request}'{stderr}")
+                        }
+                    },
+                )
+            }
         }
     }
 
@@ -230,8 +289,11 @@ impl BoardCall {
         let side = pos.side_to_move().letter();
         let (output, stderr) = match self.call(&board, side, depth, stop) {
             Called::Answer { output, stderr } => (output, stderr),
-            Called::Failed(why) => {
-                say(why);
+            Called::Failed(fault, why) => {
+                say(match fault {
+                    Some(f) => format!("[{f}] {why}"),
+                    None => why,
+                });
                 return "none".into();
             }
             Called::Stopped => {
@@ -332,6 +394,7 @@ mod tests {
             format,
             depth: 2,
             input: InputMode::Args,
+            limits: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! engine/tests/class/ (Python, Haskell, Common Lisp; a language is left out, with a note, when
 //! its toolchain is not installed): a full class with the right faults for a crashing
 //! submission and a memory hog, runaways (sleeping, forking, printing for ever) stopped by the
-//! limits, shards merged by `arena report` equal to one run, the GNU parallel example run for
+//! limits (executable programs too), shards merged by `arena report` equal to one run, the GNU parallel example run for
 //! real, and a clear error for a missing toolchain. Every run must leave no process behind.
 
 use std::fs;
@@ -253,6 +253,67 @@ fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
         .position(|m| m == "steady.py")
         .unwrap();
     assert_eq!(report.entries[steady].points, 6.0, "{all}");
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn runaway_executables_lose_by_the_limits_and_leave_nothing_behind() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("runaway-exe");
+    for file in [
+        "runaway/steady.py",
+        "runaway/hog-program",
+        "runaway/forker-program",
+    ] {
+        s.add(file);
+    }
+    for exe in ["hog-program", "forker-program"] {
+        let path = s.subs().join(exe);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let records = s.path("r.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--memory",
+        "512",
+        "--move-timeout",
+        "20000",
+        "--format",
+        "python",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let report = report_of(&[records]);
+    let entry = |name: &str| {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or_else(|| panic!("no {name} in: {all}"));
+        &report.entries[i]
+    };
+    for (name, fault) in [("hog-program", "memory"), ("forker-program", "processes")] {
+        let e = entry(name);
+        // It loses every game in which it has to move (against the steady one always).
+        assert!(
+            e.faults.get(fault).is_some_and(|&c| c >= 2),
+            "{name}: {all}"
+        );
+        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
+    }
+    assert_eq!(entry("steady.py").points, 4.0, "{all}");
+    assert!(
+        all.contains("[memory]") && all.contains("[processes]"),
+        "{all}"
+    );
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
 

@@ -16,13 +16,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::limits::{Limits, WorkDir, group_size, network_isolation};
+use super::limits::{Limits, Watch, WorkDir, network_isolation};
 use super::process::{self, Capture};
 use super::{BoardCall, InputMode, SeedFormat};
 use crate::games::notation::move_name;
@@ -40,8 +40,6 @@ const HASKELL_DRIVER: &str = include_str!("drivers/Main.hs");
 const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long compiling a Haskell submission may take.
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(600);
-/// How often the process group's size is looked at while a move runs.
-const GROUP_WATCH: Duration = Duration::from_millis(100);
 
 /// A language of submissions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -356,9 +354,7 @@ enum Waited {
 impl Driver {
     /// Waits for the next answer line, watching the limits and `stop`.
     fn wait(&mut self, limits: &Limits, timeout: Option<Duration>, stop: &AtomicBool) -> Waited {
-        let started = Instant::now();
-        let printed = self.out.total() + self.err.total();
-        let mut watched = Instant::now();
+        let mut watch = Watch::new(timeout, self.out.total() + self.err.total());
         loop {
             match self.answers.recv_timeout(Duration::from_millis(5)) {
                 Ok(line) => return Waited::Line(line),
@@ -368,34 +364,9 @@ impl Driver {
             if stop.load(Ordering::Relaxed) {
                 return Waited::Stopped;
             }
-            if let Some(t) = timeout
-                && started.elapsed() > t
-            {
-                return Waited::Failed((
-                    Fault::Timeout,
-                    format!("no answer within {} ms", t.as_millis()),
-                ));
-            }
-            if let Some(max) = limits.output_bytes {
-                let now = self.out.total() + self.err.total() - printed;
-                if now > max {
-                    return Waited::Failed((
-                        Fault::Output,
-                        format!("printed more than {} MiB during one move", max >> 20),
-                    ));
-                }
-            }
-            if let Some(max) = limits.processes
-                && watched.elapsed() >= GROUP_WATCH
-            {
-                watched = Instant::now();
-                let n = group_size(self.child.id());
-                if n > max {
-                    return Waited::Failed((
-                        Fault::Processes,
-                        format!("{n} processes in its group, more than the limit of {max}"),
-                    ));
-                }
+            let printed = self.out.total() + self.err.total();
+            if let Some(failed) = watch.check(limits, self.child.id(), printed) {
+                return Waited::Failed(failed);
             }
         }
     }
@@ -417,12 +388,21 @@ impl Driver {
             .map(|t| format!("; its standard error ends: '{t}'"))
             .unwrap_or_default();
         let how = status.map_or_else(|| "did not exit".into(), |s| s.to_string());
-        let fault = match status.and_then(|s| s.signal()) {
-            Some(libc::SIGXCPU) => Fault::Cpu,
-            _ if about_memory(&stderr) => Fault::Memory,
-            _ => Fault::Crash,
-        };
-        (fault, format!("the interpreter ended ({how}){tail}"))
+        (
+            ended_fault(status, &stderr),
+            format!("the interpreter ended ({how}){tail}"),
+        )
+    }
+}
+
+/// The fault of a program that ended (`status`, `None` when it could not be waited for) with
+/// `stderr` on its standard error: [`Fault::Cpu`] when the CPU limit's signal ended it,
+/// [`Fault::Memory`] when it says memory ran out, else [`Fault::Crash`].
+pub(super) fn ended_fault(status: Option<ExitStatus>, stderr: &str) -> Fault {
+    match status.and_then(|s| s.signal()) {
+        Some(libc::SIGXCPU) => Fault::Cpu,
+        _ if about_memory(stderr) => Fault::Memory,
+        _ => Fault::Crash,
     }
 }
 
@@ -654,6 +634,7 @@ impl FunctionCall {
             format: self.spec.language.format(),
             depth: self.depth,
             input: InputMode::Stdin,
+            limits: None,
         }
     }
 

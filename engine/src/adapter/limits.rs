@@ -1,6 +1,7 @@
 //! Limits for untrusted programs: resource limits set in the child before it runs
 //! (`setrlimit`), a private network namespace where the system allows one, a watch on how many
-//! processes the program's group holds, and a private working directory.
+//! processes the program's group holds, time and output of a move ([`Watch`]), and a private
+//! working directory.
 
 use std::io;
 use std::os::unix::process::CommandExt;
@@ -8,7 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use super::function::Fault;
+
+/// How often the process group's size is looked at while a move runs.
+const GROUP_WATCH: Duration = Duration::from_millis(100);
 
 /// The limits one submission runs under.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +39,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// No limit at all (what a plain `engine board-call` of a program uses).
+    /// No limit at all.
     pub fn none() -> Limits {
         Limits {
             cpu_seconds: None,
@@ -114,6 +120,65 @@ impl Limits {
                 Ok(())
             });
         }
+    }
+}
+
+/// The watch over one move of a program started by [`Limits::apply`]: its wall-clock time,
+/// what it printed since the move began, and how many processes its group holds.
+#[derive(Debug)]
+pub struct Watch {
+    started: Instant,
+    timeout: Option<Duration>,
+    printed: u64,
+    watched: Instant,
+}
+
+impl Watch {
+    /// Starts watching a move that may take `timeout`, when the program has printed `printed`
+    /// bytes so far (standard output and error together).
+    pub fn new(timeout: Option<Duration>, printed: u64) -> Watch {
+        let now = Instant::now();
+        Watch {
+            started: now,
+            timeout,
+            printed,
+            watched: now,
+        }
+    }
+
+    /// The limit the program of group `pgid` broke, if any, now that it has printed `printed`
+    /// bytes in all: the move's time, its output (`limits.output_bytes`), or the group's size
+    /// (`limits.processes`, looked at every 100 ms). Called often while the move runs.
+    pub fn check(&mut self, limits: &Limits, pgid: u32, printed: u64) -> Option<(Fault, String)> {
+        if let Some(t) = self.timeout
+            && self.started.elapsed() > t
+        {
+            return Some((
+                Fault::Timeout,
+                format!("no answer within {} ms", t.as_millis()),
+            ));
+        }
+        if let Some(max) = limits.output_bytes
+            && printed.saturating_sub(self.printed) > max
+        {
+            return Some((
+                Fault::Output,
+                format!("printed more than {} MiB during one move", max >> 20),
+            ));
+        }
+        if let Some(max) = limits.processes
+            && self.watched.elapsed() >= GROUP_WATCH
+        {
+            self.watched = Instant::now();
+            let n = group_size(pgid);
+            if n > max {
+                return Some((
+                    Fault::Processes,
+                    format!("{n} processes in its group, more than the limit of {max}"),
+                ));
+            }
+        }
+        None
     }
 }
 

@@ -141,7 +141,8 @@ pub struct ClassLimits {
     pub no_reuse: bool,
 }
 
-/// The engines of the class: `engine_exe board-call` with the limits, for each submission.
+/// The engines of the class: `engine_exe board-call` with the limits, for each submission (an
+/// executable program with `--limited`, so that it runs under them as a function does).
 pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> Vec<EngineSpec> {
     subs.iter()
         .map(|s| {
@@ -164,6 +165,7 @@ pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> 
             match &s.function {
                 Some(f) => args.extend(["--".to_string(), f.clone()]),
                 None => args.extend([
+                    "--limited".to_string(),
                     "--format".to_string(),
                     limits.format.clone(),
                     "--".to_string(),

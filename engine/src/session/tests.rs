@@ -693,6 +693,7 @@ fn board_call_programs_have_no_evaluator_option() {
         format: crate::adapter::SeedFormat::Slash,
         depth: 1,
         input: crate::adapter::InputMode::Args,
+        limits: None,
     };
     let out = session_with(
         "uci\nsetoption name Evaluator value material\nsetoption name Hash value 8\nsetoption name Trace value true\nsetoption name Threads value 2\n",

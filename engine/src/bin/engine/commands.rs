@@ -71,20 +71,20 @@ pub fn board_call(
     args: &crate::LimitArgs,
     command: Vec<String>,
 ) -> Result<()> {
+    let some = |v: u64| (v > 0).then_some(v);
+    let limits = engine::adapter::Limits {
+        cpu_seconds: some(args.cpu),
+        memory_mib: some(args.memory),
+        processes: some(args.processes),
+        move_timeout: some(args.move_timeout).map(std::time::Duration::from_millis),
+        output_bytes: some(args.output).map(|m| m << 20),
+        file_mib: engine::adapter::Limits::untrusted().file_mib,
+        no_network: !args.allow_network,
+    };
     if let [one] = command.as_slice()
         && let Some(spec) = FunctionSpec::parse(one)
     {
         let spec = spec?;
-        let some = |v: u64| (v > 0).then_some(v);
-        let limits = engine::adapter::Limits {
-            cpu_seconds: some(args.cpu),
-            memory_mib: some(args.memory),
-            processes: some(args.processes),
-            move_timeout: some(args.move_timeout).map(std::time::Duration::from_millis),
-            output_bytes: some(args.output).map(|m| m << 20),
-            file_mib: engine::adapter::Limits::untrusted().file_mib,
-            no_network: !args.allow_network,
-        };
         let backend = FunctionCall::new(spec, depth, limits, !args.no_reuse)?;
         engine::session::run_stdio(backend)?;
         return Ok(());
@@ -105,6 +105,7 @@ pub fn board_call(
         format,
         depth,
         input,
+        limits: args.limited.then_some(limits),
     };
     engine::session::run_stdio(backend)?;
     Ok(())

@@ -37,8 +37,8 @@ struct Cli {
     command: Option<Command>,
 }
 
-/// The limits of a function adapter's driver (`engine board-call FILE.py:FUNCTION`); 0 turns
-/// one off. Ignored for a program.
+/// The limits of a function adapter's driver (`engine board-call FILE.py:FUNCTION`), and of a
+/// program with `--limited`; 0 turns one off.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct LimitArgs {
     /// CPU seconds of the driver for one game (RLIMIT_CPU).
@@ -62,6 +62,10 @@ pub(crate) struct LimitArgs {
     /// Start the driver for every move instead of once per game.
     #[arg(long)]
     pub no_reuse: bool,
+    /// Run a PROGRAM under these limits too (a function always runs under them), in a
+    /// temporary working directory of its own: give the files it reads as absolute paths.
+    #[arg(long)]
+    pub limited: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -100,8 +104,8 @@ enum Command {
     /// printed board (one line in any seed format or a Python tuple, or one row per line; traces
     /// and trailers ignored) is the board after its move. Or a seed FUNCTION: FILE.py:FUNCTION,
     /// FILE.hs:FUNCTION or FILE.lisp:FUNCTION, called with the seed's arguments by a driver
-    /// started once per game, under limits (--cpu, --memory, ...). See protocol.md, "The
-    /// board-call adapter".
+    /// started once per game, under limits (--cpu, --memory, ...; a PROGRAM too with
+    /// --limited). See protocol.md, "The board-call adapter".
     BoardCall {
         /// The board format sent to the program: slash, python, haskell, lisp or flat.
         #[arg(long, default_value = "slash")]
