@@ -5,31 +5,9 @@ use crate::games::format::{flat, slash};
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::record::Start;
 
-/// A small deterministic generator (splitmix64), so that a seed gives the same openings on
+/// The generator of random openings (SplitMix64), so that a seed gives the same openings on
 /// every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+pub use crate::splitmix::SplitMix64 as Rng;
 
 /// The board of a line's position in the protocol's form: `/`-joined rows, or for Capture the
 /// Flag the flat string.
