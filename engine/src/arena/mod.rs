@@ -40,7 +40,7 @@ use crate::client::{ClientError, Engine, status_text};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{Command, Go, Info, Reply, Setup};
-use crate::record::{GameRecord, RecordResult, Start};
+use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
 use clock::{SideClock, go_clock};
@@ -127,7 +127,7 @@ pub struct MatchConfig {
     /// Games of each pairing; openings are played in pairs with colours swapped.
     pub games_per_pairing: usize,
     /// The openings (at least one), used in turn, one per pair of games.
-    pub openings: Vec<Start>,
+    pub openings: Vec<Setup>,
     /// Games played at once.
     pub concurrency: usize,
     /// Plies after which a game is adjudicated a draw.
@@ -511,7 +511,7 @@ async fn play<G: Game>(
         let name = &config.engines[players[side.index()]].name;
         format!("{kind} by {name} ({}): {detail}", side.name())
     };
-    let mut line: Line<G> = match start.line::<G>(config.size) {
+    let mut line: Line<G> = match crate::record::start_line::<G>(start, config.size) {
         Ok(l) => l,
         Err(e) => {
             return end(
@@ -536,7 +536,7 @@ async fn play<G: Game>(
             return end(moves, loss(side), reason, Some((idx, kind)));
         }
     }
-    let setup = Setup::from(start);
+    let setup = start.clone();
     let mut clocks = players.map(|p| config.engines[p].tc.map(SideClock::new));
     loop {
         if let Some(o) = line.outcome() {
@@ -675,7 +675,7 @@ mod tests {
             engines: (0..engines).map(spec).collect(),
             tournament,
             games_per_pairing: games,
-            openings: vec![Start::Startpos, Start::Startpos],
+            openings: vec![Setup::StartPos, Setup::StartPos],
             concurrency: 1,
             max_plies: 100,
             sprt: None,

@@ -12,7 +12,6 @@ pub mod reader;
 pub mod searcher;
 pub mod timing;
 
-use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,11 +23,9 @@ use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 pub use backend::Backend;
 pub use searcher::SearchBackend;
 
-use crate::games::format::{parse_board, slash};
+use crate::games::format::slash;
 use crate::games::notation::{MoveText, move_name, parse_move};
-use crate::games::{
-    Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError, Side,
-};
+use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful, printable,
@@ -263,51 +260,12 @@ fn build_line<G: Game + IntoAny>(
     setup: &Setup,
     moves: &[String],
 ) -> Result<AnyLine, ProtocolError> {
-    let mut line = match setup {
-        Setup::StartPos => Line::new(G::start(size).map_err(|e| position_error(&e))?),
-        Setup::Board {
-            board,
-            side,
-            history,
-        } => {
-            let one = |text: &str, side: Side, what: &str| -> Result<G, ProtocolError> {
-                let parsed = parse_board::<G>(text, side).map_err(|e| {
-                    let p = position_error(&e);
-                    error(p.code, format!("{what} '{text}': {}", p.message))
-                })?;
-                Ok(*parsed.line.current())
-            };
-            let current = one(board, *side, "board")?;
-            if history.is_empty() {
-                Line::new(current)
-            } else {
-                let mut boards = Vec::with_capacity(history.len() + 1);
-                let mut s = *side;
-                for (i, h) in history.iter().enumerate() {
-                    s = s.opposite();
-                    let b = one(h, s, &format!("history board {}", i + 1))?;
-                    if b.size() != current.size() {
-                        return Err(error(
-                            ErrorCode::BadPosition,
-                            format!("history board {} '{h}' is not the board's size", i + 1),
-                        ));
-                    }
-                    boards.push(b);
-                }
-                boards.reverse();
-                boards.push(current);
-                Line::from_history(&boards).map_err(|e| position_error(&e))?
-            }
-        }
-    };
-    let mut boards: HashSet<u64> = line
-        .earlier()
-        .iter()
-        .chain([line.current()])
-        .map(Game::board_hash)
-        .collect();
+    let mut line = setup.line::<G>(size).map_err(|e| {
+        let code = position_error(&e.cause).code;
+        error(code, e.message)
+    })?;
     for (i, text) in moves.iter().enumerate() {
-        let mv = match fast_move(&line, &boards, text) {
+        let mv = match fast_move(&line, text) {
             Some(mv) => mv,
             None => parse_move(&line, text).map_err(|e| {
                 let p = position_error(&e);
@@ -315,15 +273,14 @@ fn build_line<G: Game + IntoAny>(
             })?,
         };
         line.push(mv);
-        boards.insert(line.current().board_hash());
     }
     Ok(G::into_any(line))
 }
 
-/// The move `text` if it is certainly legal in the line's position, found without scanning the
-/// history unless a board hash matches (so that long move lists apply in linear time). `None`
-/// when it is not, or not certainly: [`parse_move`] then decides and explains.
-fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Option<Move> {
+/// The move `text` if it is certainly legal in the line's position, found without listing the
+/// line's legal moves (so that long move lists apply in linear time). `None` when it is not:
+/// [`parse_move`] then decides and explains.
+fn fast_move<G: Game>(line: &Line<G>, text: &str) -> Option<Move> {
     let pos = line.current();
     if pos.board_outcome().is_some() {
         return None;
@@ -344,7 +301,7 @@ fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Opti
     }
     if G::NO_REPEAT {
         let next = pos.play(mv);
-        if boards.contains(&next.board_hash()) && line.seen(&next) {
+        if line.seen(&next) {
             return None;
         }
     }
