@@ -37,7 +37,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::client::{ClientError, Engine, status_text};
-use crate::games::notation::{move_name, parse_move};
+use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{Command, Go, Info, Reply, Setup};
 use crate::record::{GameRecord, RecordResult};
@@ -475,6 +475,8 @@ async fn play<G: Game>(
     let start = &config.openings[job.opening];
     let players = [job.white, job.black];
     let mut moves: Vec<String> = Vec::new();
+    // The same moves as `position` sends them.
+    let mut played: Vec<MoveText> = Vec::new();
     let end = |moves: Vec<String>,
                result: RecordResult,
                reason: String,
@@ -560,7 +562,7 @@ async fn play<G: Game>(
         };
         let cmd = Command::Position {
             setup: setup.clone(),
-            moves: moves.clone(),
+            moves: played.clone(),
         };
         // `isready` after `position`: whatever the engine said before (errors, a stray
         // `bestmove`) is read before the `go`, and the clock starts with the `go`.
@@ -640,11 +642,13 @@ async fn play<G: Game>(
                 "bestmove none in a position with legal moves{}{said}",
                 refused.map_or_else(String::new, |r| format!(", after '{r}'"))
             )),
-            Some(text) => parse_move(&line, text).map_err(|e| format!("'{text}': {e}{said}")),
+            Some(text) => legal_move(&line, *text, &text.to_string())
+                .map_err(|e| format!("'{text}': {e}{said}")),
         };
         match mv {
             Ok(mv) => {
                 moves.push(move_name(line.current(), mv));
+                played.push(MoveText::of(line.current(), mv));
                 line.push(mv);
             }
             Err(why) => {

@@ -202,9 +202,12 @@ fn no_moves() -> ProtocolError {
 }
 
 fn check_move(word: &str, index: usize) -> Result<String, ProtocolError> {
-    MoveText::parse(word)
-        .map(|_| word.to_string())
-        .map_err(|e| syntax(format!("move {index} '{word}': {e}")))
+    read_move(word, index).map(|_| word.to_string())
+}
+
+/// Reads a move's syntax; `index` (from 1) names it in the message.
+fn read_move(word: &str, index: usize) -> Result<MoveText, ProtocolError> {
+    MoveText::parse(word).map_err(|e| syntax(format!("move {index} '{word}': {e}")))
 }
 
 fn check_board(word: &str) -> Result<String, ProtocolError> {
@@ -342,8 +345,8 @@ pub enum Command {
     Position {
         /// The board to start from.
         setup: Setup,
-        /// Moves played from it, in order.
-        moves: Vec<String>,
+        /// Moves played from it, in order (their syntax checked, not their legality).
+        moves: Vec<MoveText>,
     },
     /// `go ...`.
     Go(Go),
@@ -468,7 +471,7 @@ impl Command {
         let mut moves = Vec::new();
         if in_moves {
             for w in words {
-                moves.push(check_move(w, moves.len() + 1)?);
+                moves.push(read_move(w, moves.len() + 1)?);
             }
             if moves.is_empty() {
                 return Err(no_moves());
@@ -499,7 +502,7 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
+fn write_words(f: &mut fmt::Formatter<'_>, words: &[impl fmt::Display]) -> fmt::Result {
     for w in words {
         write!(f, " {w}")?;
     }
@@ -507,7 +510,7 @@ fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
 }
 
 /// The words after `position` (each preceded by a space).
-fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[String]) -> fmt::Result {
+fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[MoveText]) -> fmt::Result {
     write!(f, " {setup}")?;
     if !moves.is_empty() {
         f.write_str(" moves")?;
@@ -723,7 +726,7 @@ pub enum Reply {
     /// `info ...`.
     Info(Info),
     /// `bestmove MOVE` (a move, or `pass`) or `bestmove none` (`None`).
-    BestMove(Option<String>),
+    BestMove(Option<MoveText>),
     /// `result white|black|draw REASON`, or `result none` (only after `show`) while the game
     /// goes on.
     Result(Option<GameResult>),
@@ -748,7 +751,7 @@ pub enum Reply {
         side: Side,
         /// How the line began and the moves played since, when there are earlier boards:
         /// `position` with these words restores the line.
-        from: Option<(Setup, Vec<String>)>,
+        from: Option<(Setup, Vec<MoveText>)>,
     },
     /// `legal M1 M2 ...` (nothing after `legal` when the game is over).
     Legal(Vec<String>),
@@ -845,7 +848,7 @@ impl Reply {
                 if mv == "none" {
                     Reply::BestMove(None)
                 } else {
-                    Reply::BestMove(Some(check_move(mv, 1)?))
+                    Reply::BestMove(Some(read_move(mv, 1)?))
                 }
             }
             "result" => {
@@ -1016,7 +1019,8 @@ impl fmt::Display for Reply {
                 )?;
                 write_words(f, &i.pv)
             }
-            Reply::BestMove(m) => write!(f, "bestmove {}", m.as_deref().unwrap_or("none")),
+            Reply::BestMove(None) => f.write_str("bestmove none"),
+            Reply::BestMove(Some(m)) => write!(f, "bestmove {m}"),
             Reply::Result(None) => f.write_str("result none"),
             Reply::Result(Some(r)) => {
                 let who = r.winner.map_or("draw", |s| s.name());

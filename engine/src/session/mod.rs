@@ -24,7 +24,7 @@ pub use backend::Backend;
 pub use searcher::SearchBackend;
 
 use crate::games::format::slash;
-use crate::games::notation::{MoveText, move_name, parse_move};
+use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
@@ -201,7 +201,7 @@ fn board_reply<G: Game>(line: &Line<G>) -> Reply {
             .earlier()
             .iter()
             .zip(later)
-            .map(|(a, b)| move_name(a, move_between(a, b)))
+            .map(|(a, b)| MoveText::of(a, move_between(a, b)))
             .collect();
         let is_start = G::start(pos.size())
             .is_ok_and(|s| s.same_board(first) && s.side_to_move() == first.side_to_move());
@@ -258,18 +258,18 @@ fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
 fn build_line<G: Game + IntoAny>(
     size: usize,
     setup: &Setup,
-    moves: &[String],
+    moves: &[MoveText],
 ) -> Result<AnyLine, ProtocolError> {
     let mut line = setup.line::<G>(size).map_err(|e| {
         let code = position_error(&e.cause).code;
         error(code, e.message)
     })?;
-    for (i, text) in moves.iter().enumerate() {
-        let mv = match fast_move(&line, text) {
+    for (i, &syntax) in moves.iter().enumerate() {
+        let mv = match fast_move(&line, syntax) {
             Some(mv) => mv,
-            None => parse_move(&line, text).map_err(|e| {
+            None => legal_move(&line, syntax, &syntax.to_string()).map_err(|e| {
                 let p = position_error(&e);
-                error(p.code, format!("move {} '{text}': {}", i + 1, p.message))
+                error(p.code, format!("move {} '{syntax}': {}", i + 1, p.message))
             })?,
         };
         line.push(mv);
@@ -280,12 +280,12 @@ fn build_line<G: Game + IntoAny>(
 /// The move `text` if it is certainly legal in the line's position, found without listing the
 /// line's legal moves (so that long move lists apply in linear time). `None` when it is not:
 /// [`parse_move`] then decides and explains.
-fn fast_move<G: Game>(line: &Line<G>, text: &str) -> Option<Move> {
+fn fast_move<G: Game>(line: &Line<G>, syntax: MoveText) -> Option<Move> {
     let pos = line.current();
     if pos.board_outcome().is_some() {
         return None;
     }
-    let mv = match MoveText::parse(text).ok()? {
+    let mv = match syntax {
         MoveText::Pass => Move::PASS,
         MoveText::Squares { from, to } => {
             let layout = pos.layout();
@@ -324,7 +324,7 @@ enum Job {
 fn worker<W: Write + Send + 'static>(
     mut backend: impl Backend,
     jobs: Receiver<Job>,
-    done: Sender<Option<String>>,
+    done: Sender<Option<MoveText>>,
     out: Out<W>,
 ) {
     for job in jobs {
@@ -347,7 +347,7 @@ fn worker<W: Write + Send + 'static>(
                                 thread::sleep(Duration::from_millis(1));
                             }
                         }
-                        Some(best).filter(|b| b != "none")
+                        on_line!(&line, l => best.map(|m| MoveText::of(l.current(), m)))
                     }
                 };
                 if done.send(best).is_err() {
@@ -426,7 +426,7 @@ struct Session<W: Write> {
     searched_by: &'static str,
     out: Out<W>,
     jobs: Sender<Job>,
-    done: Receiver<Option<String>>,
+    done: Receiver<Option<MoveText>>,
     /// The stop flag of the running search.
     running: Option<Arc<AtomicBool>>,
     /// Whether the running search is `go infinite` (which never ends by itself).
@@ -444,7 +444,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Prints the `bestmove` of a finished search.
-    fn finish(&mut self, best: Option<String>) {
+    fn finish(&mut self, best: Option<MoveText>) {
         self.running = None;
         self.send(Reply::BestMove(best));
     }
@@ -666,7 +666,7 @@ where
     let options = backend.options();
     let searched_by = backend.searched_by();
     let (job_tx, job_rx) = unbounded::<Job>();
-    let (done_tx, done_rx) = unbounded::<Option<String>>();
+    let (done_tx, done_rx) = unbounded::<Option<MoveText>>();
     let worker_out = out.clone();
     let search = thread::Builder::new()
         .name("engine-search".into())
