@@ -36,8 +36,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
+use crate::games::Move;
 use crate::games::format::{Format, print_board, print_history};
-use crate::games::notation::move_name;
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
@@ -276,7 +276,7 @@ impl BoardCall {
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String {
+    ) -> Option<Move> {
         let pos = *line.current();
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);
@@ -294,12 +294,12 @@ impl BoardCall {
                     Some(f) => format!("[{f}] {why}"),
                     None => why,
                 });
-                return "none".into();
+                return None;
             }
             Called::Stopped => {
                 let first = moves.as_slice().first().copied();
                 say("stopped before the program answered: playing the first legal move".into());
-                return first.map_or_else(|| "none".into(), |m| move_name(&pos, m));
+                return first;
             }
         };
         let Some(answer) = self.read_answer(line, &moves, &output) else {
@@ -313,16 +313,16 @@ impl BoardCall {
                 ),
                 None => format!("the program printed nothing for '{board} {side} {depth}'{stderr}"),
             });
-            return "none".into();
+            return None;
         };
         match answer.best {
-            Some(m) => move_name(&pos, m),
+            Some(m) => Some(m),
             None => {
                 say(format!(
                     "the program's board '{}' is not the result of any legal move from '{board}'",
                     process::escape(&answer.text)
                 ));
-                "none".into()
+                None
             }
         }
     }
@@ -376,7 +376,7 @@ impl Backend for BoardCall {
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String {
+    ) -> Option<Move> {
         crate::on_line!(line, l => self.search_line(l, go, stop, report))
     }
 }
@@ -385,6 +385,7 @@ impl Backend for BoardCall {
 mod tests {
     use super::*;
     use crate::games::format::parse_board;
+    use crate::games::notation::move_name;
     use crate::games::{Ctf, Oska, Side};
 
     fn adapter(format: SeedFormat) -> BoardCall {

@@ -11,6 +11,7 @@
 //! - [`adapter`]: the board-call adapter, which makes a seed-shaped program (board in, board out)
 //!   an engine.
 //! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
+//! - [`splitmix`]: the crate's one small deterministic random generator.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
 
 pub mod adapter;
@@ -22,5 +23,6 @@ pub mod protocol;
 pub mod record;
 pub mod search;
 pub mod session;
+pub mod splitmix;
 pub mod tablebase;
 pub mod tuning;

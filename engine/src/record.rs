@@ -23,8 +23,8 @@
 
 use std::fmt;
 
-use crate::games::format::parse_board;
 use crate::games::notation::parse_move;
+use crate::games::setup::Setup;
 use crate::games::{Game, GameKind, Line, Outcome, PositionError, Side};
 
 /// The result of a recorded game.
@@ -61,123 +61,16 @@ impl RecordResult {
     }
 }
 
-/// Where a recorded game starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The standard start position of the size.
-    Startpos,
-    /// A given board (the protocol's `/`-joined form or Capture the Flag's flat string), the side
-    /// to move and, for Capture the Flag, the earlier boards, most recent first.
-    Board {
-        /// The board.
-        board: String,
-        /// Side to move.
-        side: Side,
-        /// Earlier boards, most recent first.
-        history: Vec<String>,
-    },
-}
-
-impl fmt::Display for Start {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Start::Startpos => f.write_str("startpos"),
-            Start::Board {
-                board,
-                side,
-                history,
-            } => {
-                write!(f, "board {board} {}", side.letter())?;
-                if !history.is_empty() {
-                    write!(f, " history {}", history.join(" "))?;
-                }
-                Ok(())
-            }
-        }
+/// The line a record's start describes, checked by the rules, and of the record's size.
+pub fn start_line<G: Game>(start: &Setup, size: usize) -> Result<Line<G>, PositionError> {
+    let line = start.line::<G>(size).map_err(|e| e.cause)?;
+    if line.current().size() != size {
+        return Err(PositionError::Syntax(format!(
+            "the start board is of size {} but the record says size {size}",
+            line.current().size()
+        )));
     }
-}
-
-impl Start {
-    /// Reads `startpos` or `board BOARD SIDE [history ...]`.
-    pub fn parse(text: &str) -> Result<Start, String> {
-        let mut words = text.split_whitespace();
-        match words.next() {
-            Some("startpos") => match words.next() {
-                None => Ok(Start::Startpos),
-                Some(w) => Err(format!("unexpected '{w}' after startpos")),
-            },
-            Some("board") => {
-                let board = words
-                    .next()
-                    .ok_or("board is missing after 'board'")?
-                    .to_string();
-                let side = words
-                    .next()
-                    .ok_or("the side to move is missing after the board")?;
-                let side = Side::parse(side).map_err(|e| e.to_string())?;
-                let history = match words.next() {
-                    None => Vec::new(),
-                    Some("history") => words.map(str::to_string).collect(),
-                    Some(w) => return Err(format!("expected 'history' or the end, found '{w}'")),
-                };
-                Ok(Start::Board {
-                    board,
-                    side,
-                    history,
-                })
-            }
-            Some(w) => Err(format!("expected 'startpos' or 'board', found '{w}'")),
-            None => Err("the start is empty".into()),
-        }
-    }
-
-    /// The line this start describes, checked by the rules.
-    pub fn line<G: Game>(&self, size: usize) -> Result<Line<G>, PositionError> {
-        match self {
-            Start::Startpos => Ok(Line::new(G::start(size)?)),
-            Start::Board {
-                board,
-                side,
-                history,
-            } => {
-                let text = if history.is_empty() {
-                    board.clone()
-                } else {
-                    let items: Vec<String> = std::iter::once(board)
-                        .chain(history)
-                        .map(|b| format!("\"{b}\""))
-                        .collect();
-                    format!("[{}]", items.join(","))
-                };
-                let line = parse_board::<G>(&text, *side)?.line;
-                if line.current().size() != size {
-                    return Err(PositionError::Syntax(format!(
-                        "the start board is of size {} but the record says size {size}",
-                        line.current().size()
-                    )));
-                }
-                Ok(line)
-            }
-        }
-    }
-}
-
-impl From<&Start> for crate::protocol::Setup {
-    /// The protocol's `position` set-up of a start.
-    fn from(start: &Start) -> Self {
-        match start {
-            Start::Startpos => crate::protocol::Setup::StartPos,
-            Start::Board {
-                board,
-                side,
-                history,
-            } => crate::protocol::Setup::Board {
-                board: board.clone(),
-                side: *side,
-                history: history.clone(),
-            },
-        }
-    }
+    Ok(line)
 }
 
 /// One recorded game.
@@ -192,7 +85,7 @@ pub struct GameRecord {
     /// Black's player name.
     pub black: String,
     /// Where the game started.
-    pub start: Start,
+    pub start: Setup,
     /// The moves, in notation.
     pub moves: Vec<String>,
     /// The result.
@@ -268,7 +161,7 @@ impl GameRecord {
     /// Replays the game by the rules: every position from the start to the end. Fails on the
     /// first move that is not legal, naming it.
     pub fn replay<G: Game>(&self) -> Result<Vec<Line<G>>, PositionError> {
-        let mut line = self.start.line::<G>(self.size)?;
+        let mut line = start_line::<G>(&self.start, self.size)?;
         let mut lines = vec![line.clone()];
         for (i, text) in self.moves.iter().enumerate() {
             let mv = parse_move(&line, text).map_err(|e| PositionError::IllegalMove {
@@ -339,7 +232,7 @@ fn build(
     let (white, _) = get("White")?;
     let (black, _) = get("Black")?;
     let (start, stl) = get("Start")?;
-    let start = Start::parse(&start).map_err(|m| err(stl, m))?;
+    let start = Setup::parse(&start).map_err(|m| err(stl, m.0))?;
     let (result, rl) = get("Result")?;
     let result = match result.as_str() {
         "white" => RecordResult::White,
@@ -448,7 +341,7 @@ mod tests {
             size: 4,
             white: "deep \"one\"".into(),
             black: "shallow\\two".into(),
-            start: Start::Startpos,
+            start: Setup::StartPos,
             moves: names,
             result: line
                 .outcome()
@@ -464,7 +357,7 @@ mod tests {
     fn records_round_trip_and_replay() {
         let a = played_oska(40);
         let mut b = played_oska(5);
-        b.start = Start::Board {
+        b.start = Setup::Board {
             board: "wwww/---/--/---/bbbb".into(),
             side: Side::White,
             history: vec![],
@@ -484,7 +377,7 @@ mod tests {
             size: 5,
             white: "a".into(),
             black: "b".into(),
-            start: Start::parse(
+            start: Setup::parse(
                 "board -wWw--w-w---w---bbb--bBb- b history -wWw--www-------bbb--bBb-",
             )
             .unwrap(),

@@ -209,7 +209,7 @@ async fn a_bestmove_with_no_go_pending_is_a_violation() {
                   read l; echo readyok; sleep 5";
     let mut e = Engine::start("sh", &["-c", script], T).await.unwrap();
     let r = e.go(Go::Depth(1), T).await.unwrap();
-    assert_eq!(r.best.as_deref(), Some("a1a2"));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a1a2"));
     let err = e.ping(T).await.unwrap_err();
     match &err {
         ClientError::Protocol { line, why } => {

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use engine::client::{ClientError, Direction, Engine, Tap};
 use engine::games::GameKind;
+use engine::games::notation::MoveText;
 use engine::protocol::{Command, Go, Info, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
 
@@ -412,6 +413,11 @@ async fn think(
             .map_err(fail)?;
         *current = Some((game, size));
     }
+    let moves = moves
+        .iter()
+        .map(|m| MoveText::parse(m))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     engine
         .send(&Command::Position { setup, moves })
         .await
@@ -425,6 +431,7 @@ async fn think(
             reply = engine.recv(left) => {
                 match reply.map_err(fail)? {
                     Reply::BestMove(best) => {
+                        let best = best.map(|m| m.to_string());
                         out.send(Event::BestMove { id, best });
                         return Ok(None);
                     }
@@ -448,7 +455,10 @@ async fn think(
                             out.send(Event::Search { id, info });
                         }
                     }
-                    out.send(Event::Stopped { id, best: stopped.best });
+                    out.send(Event::Stopped {
+                        id,
+                        best: stopped.best.map(|m| m.to_string()),
+                    });
                 }
                 return Ok(Some(request));
             }

@@ -4,13 +4,13 @@
 //! moves can be looked at (the move list's navigation). The rules come from [`engine::games`]
 //! only, through a small object-safe trait implemented for every [`Game`].
 
-use engine::games::format::{Format, parse_board, print_board, slash};
+use engine::games::format::{Format, parse_board, print_board};
 use engine::games::notation::{move_name, parse_move};
+use engine::games::setup::Setup;
 use engine::games::{
     Game, GameKind, Layout, Line, Move, MoveList, Outcome, Piece, PositionError, Side,
 };
-use engine::protocol::Setup;
-use engine::record::{GameRecord, RecordResult, Start};
+use engine::record::{GameRecord, RecordResult, start_line};
 use engine::with_game;
 
 /// The plays of one game with its positions after every move.
@@ -39,7 +39,7 @@ trait AnyPlays: Send {
     fn play(&mut self, ply: usize, mv: Move);
     fn truncate(&mut self, plies: usize);
     fn board_text(&self, ply: usize, format: &Format) -> String;
-    fn start(&self) -> Start;
+    fn start(&self) -> Setup;
     fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError>;
     fn after(&self, ply: usize, moves: &[String]) -> Vec<Step>;
 }
@@ -94,16 +94,11 @@ impl<G: Game> AnyPlays for Plays<G> {
     fn board_text(&self, ply: usize, format: &Format) -> String {
         print_board(self.lines[ply].current(), format)
     }
-    fn start(&self) -> Start {
+    fn start(&self) -> Setup {
         if self.standard {
-            return Start::Startpos;
+            return Setup::StartPos;
         }
-        let line = &self.lines[0];
-        Start::Board {
-            board: slash(line.current()),
-            side: line.current().side_to_move(),
-            history: line.earlier().iter().rev().map(slash).collect(),
-        }
+        Setup::of(&self.lines[0])
     }
     fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError> {
         parse_move(&self.lines[ply], text)
@@ -210,8 +205,8 @@ impl GameState {
     /// Replays a record by the rules.
     pub fn from_record(record: &GameRecord) -> Result<GameState, PositionError> {
         let mut state = with_game!(record.game, G => {
-            let line = record.start.line::<G>(record.size)?;
-            GameState { plays: boxed(line, record.start == Start::Startpos) }
+            let line = start_line::<G>(&record.start, record.size)?;
+            GameState { plays: boxed(line, record.start == Setup::StartPos) }
         });
         for (i, text) in record.moves.iter().enumerate() {
             let ply = state.len();
@@ -339,13 +334,13 @@ impl GameState {
     }
 
     /// Where the game started, as the record format and the protocol write it.
-    pub fn start(&self) -> Start {
+    pub fn start(&self) -> Setup {
         self.plays.start()
     }
 
     /// The protocol's `position` set-up of the start.
     pub fn setup(&self) -> Setup {
-        Setup::from(&self.start())
+        self.start()
     }
 
     /// The game as a record, with the players' names.

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use super::limits::{Limits, Watch, WorkDir, network_isolation};
 use super::process::{self, Capture};
 use super::{BoardCall, InputMode, SeedFormat};
-use crate::games::notation::move_name;
+use crate::games::Move;
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
@@ -824,7 +824,7 @@ impl FunctionCall {
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String {
+    ) -> Option<Move> {
         let pos = *line.current();
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);
@@ -846,14 +846,11 @@ impl FunctionCall {
             report(Info::String(format!(
                 "board-call: [{fault}] {function}: {why} (called with '{board}' {side} {depth})"
             )));
-            "none".to_string()
+            None
         };
         match self.call(G::KIND, &board, side, depth, pos.size(), stop) {
             Err((fault, why)) => fail(fault, why),
-            Ok(None) => {
-                let first = moves.as_slice().first().copied();
-                first.map_or_else(|| "none".into(), |m| move_name(&pos, m))
-            }
+            Ok(None) => moves.as_slice().first().copied(),
             Ok(Some(value)) => match shape.read_answer(line, &moves, &value) {
                 None => fail(
                     Fault::NoBoard,
@@ -865,7 +862,7 @@ impl FunctionCall {
                     ),
                 ),
                 Some(a) => match a.best {
-                    Some(m) => move_name(&pos, m),
+                    Some(m) => Some(m),
                     None => fail(
                         Fault::Illegal,
                         format!(
@@ -887,11 +884,12 @@ impl Backend for FunctionCall {
     /// Never called: the function's evaluator is its own.
     fn set_evaluator(&mut self, _kind: EvalKind) {}
 
-    /// The engine's options without `Evaluator`; `Hash` and `Trace` are accepted and ignored.
+    /// The engine's options without `Evaluator` and `TablebasePath` (the function searches);
+    /// `Hash` and `Trace` are accepted and ignored.
     fn options(&self) -> Vec<OptionDecl> {
         crate::session::options()
             .into_iter()
-            .filter(|o| !o.name.eq_ignore_ascii_case("Evaluator"))
+            .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
             .collect()
     }
 
@@ -910,7 +908,7 @@ impl Backend for FunctionCall {
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String {
+    ) -> Option<Move> {
         crate::on_line!(line, l => self.search_line(l, go, stop, report))
     }
 }

@@ -38,10 +38,10 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::client::{ClientError, Engine, status_text};
-use crate::games::notation::{move_name, parse_move};
+use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{Command, Go, Info, Reply, Setup};
-use crate::record::{GameRecord, RecordResult, Start};
+use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
 use clock::{SideClock, go_clock};
@@ -128,7 +128,7 @@ pub struct MatchConfig {
     /// Games of each pairing; openings are played in pairs with colours swapped.
     pub games_per_pairing: usize,
     /// The openings (at least one), used in turn, one per pair of games.
-    pub openings: Vec<Start>,
+    pub openings: Vec<Setup>,
     /// Games played at once.
     pub concurrency: usize,
     /// Plies after which a game is adjudicated a draw.
@@ -489,6 +489,8 @@ async fn play<G: Game>(
     let players = [job.white, job.black];
     let mut moves: Vec<String> = Vec::new();
     let thinking = Mutex::new([Duration::ZERO; 2]);
+    // The same moves as `position` sends them.
+    let mut played: Vec<MoveText> = Vec::new();
     let end = |moves: Vec<String>,
                result: RecordResult,
                reason: String,
@@ -526,7 +528,7 @@ async fn play<G: Game>(
         let name = &config.engines[players[side.index()]].name;
         format!("{kind} by {name} ({}): {detail}", side.name())
     };
-    let mut line: Line<G> = match start.line::<G>(config.size) {
+    let mut line: Line<G> = match crate::record::start_line::<G>(start, config.size) {
         Ok(l) => l,
         Err(e) => {
             return end(
@@ -551,7 +553,7 @@ async fn play<G: Game>(
             return end(moves, loss(side), reason, Some((idx, kind)));
         }
     }
-    let setup = Setup::from(start);
+    let setup = start.clone();
     let mut clocks = players.map(|p| config.engines[p].tc.map(SideClock::new));
     loop {
         if let Some(o) = line.outcome() {
@@ -575,7 +577,7 @@ async fn play<G: Game>(
         };
         let cmd = Command::Position {
             setup: setup.clone(),
-            moves: moves.clone(),
+            moves: played.clone(),
         };
         // `isready` after `position`: whatever the engine said before (errors, a stray
         // `bestmove`) is read before the `go`, and the clock starts with the `go`.
@@ -656,11 +658,13 @@ async fn play<G: Game>(
                 "bestmove none in a position with legal moves{}{said}",
                 refused.map_or_else(String::new, |r| format!(", after '{r}'"))
             )),
-            Some(text) => parse_move(&line, text).map_err(|e| format!("'{text}': {e}{said}")),
+            Some(text) => legal_move(&line, *text, &text.to_string())
+                .map_err(|e| format!("'{text}': {e}{said}")),
         };
         match mv {
             Ok(mv) => {
                 moves.push(move_name(line.current(), mv));
+                played.push(MoveText::of(line.current(), mv));
                 line.push(mv);
             }
             Err(why) => {
@@ -691,7 +695,7 @@ mod tests {
             engines: (0..engines).map(spec).collect(),
             tournament,
             games_per_pairing: games,
-            openings: vec![Start::Startpos, Start::Startpos],
+            openings: vec![Setup::StartPos, Setup::StartPos],
             concurrency: 1,
             max_plies: 100,
             sprt: None,

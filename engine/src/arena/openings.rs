@@ -1,72 +1,25 @@
 //! Openings for matches: the start position, positions read from a file, or random plies from
 //! the start. Each opening is played twice, once with each engine as White.
 
-use crate::games::format::{flat, slash};
-use crate::games::{Game, GameKind, Line, MoveList};
-use crate::record::Start;
+use crate::games::setup::Setup;
+use crate::games::{Game, Line, MoveList};
+use crate::record::start_line;
 
-/// A small deterministic generator (splitmix64), so that a seed gives the same openings on
+/// The generator of random openings (SplitMix64), so that a seed gives the same openings on
 /// every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// The board of a line's position in the protocol's form: `/`-joined rows, or for Capture the
-/// Flag the flat string.
-pub fn protocol_board<G: Game>(pos: &G) -> String {
-    if G::KIND == GameKind::Ctf {
-        flat(pos)
-    } else {
-        slash(pos)
-    }
-}
-
-/// The [`Start`] that describes a line: its current board, side and, for Capture the Flag, the
-/// earlier boards (other games do not need them).
-pub fn start_of<G: Game>(line: &Line<G>) -> Start {
-    let history = if G::NO_REPEAT {
-        line.earlier().iter().rev().map(protocol_board).collect()
-    } else {
-        Vec::new()
-    };
-    Start::Board {
-        board: protocol_board(line.current()),
-        side: line.current().side_to_move(),
-        history,
-    }
-}
+pub use crate::splitmix::SplitMix64 as Rng;
 
 /// `count` openings of `plies` random legal plies from the start, none of them finished and no
 /// two alike (fewer when the game has fewer such positions; tries are bounded).
-pub fn random_openings<G: Game>(size: usize, plies: usize, count: usize, seed: u64) -> Vec<Start> {
+pub fn random_openings<G: Game>(size: usize, plies: usize, count: usize, seed: u64) -> Vec<Setup> {
     let Ok(start) = G::start(size) else {
         return Vec::new();
     };
     if plies == 0 {
-        return vec![Start::Startpos];
+        return vec![Setup::StartPos];
     }
     let mut rng = Rng::new(seed);
-    let mut found: Vec<Start> = Vec::new();
+    let mut found: Vec<Setup> = Vec::new();
     let mut moves = MoveList::new();
     for _ in 0..count * 50 {
         if found.len() == count {
@@ -81,7 +34,7 @@ pub fn random_openings<G: Game>(size: usize, plies: usize, count: usize, seed: u
             line.push(moves.as_slice()[rng.below(moves.len())]);
         }
         if line.len() == plies && line.outcome().is_none() {
-            let s = start_of(&line);
+            let s = Setup::of(&line);
             if !found.contains(&s) {
                 found.push(s);
             }
@@ -93,7 +46,7 @@ pub fn random_openings<G: Game>(size: usize, plies: usize, count: usize, seed: u
 /// Reads an openings file: one position per line, as the protocol's `position` takes it without
 /// the word `position` (`startpos`, `board BOARD SIDE [history ...]`, or just `BOARD SIDE
 /// [history ...]`); blank lines and `#` comments are skipped. Each is checked by the rules.
-pub fn read_openings<G: Game>(text: &str, size: usize) -> Result<Vec<Start>, String> {
+pub fn read_openings<G: Game>(text: &str, size: usize) -> Result<Vec<Setup>, String> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -105,10 +58,9 @@ pub fn read_openings<G: Game>(text: &str, size: usize) -> Result<Vec<Start>, Str
         } else {
             format!("board {line}")
         };
-        let start = Start::parse(&spec).map_err(|e| format!("openings line {}: {e}", i + 1))?;
-        let l = start
-            .line::<G>(size)
-            .map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        let start = Setup::parse(&spec).map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        let l =
+            start_line::<G>(&start, size).map_err(|e| format!("openings line {}: {e}", i + 1))?;
         if let Some(o) = l.outcome() {
             return Err(format!(
                 "openings line {}: the game is already over ({o})",
@@ -150,7 +102,12 @@ mod tests {
         let ok = read_openings::<Oska>("# comment\nstartpos\nwwww/---/--/---/bbbb b\n", 4).unwrap();
         assert_eq!(ok.len(), 2);
         let e = read_openings::<Oska>("\nwwww/---/--/---/bbbx w\n", 4).unwrap_err();
-        assert!(e.starts_with("openings line 2: row 5, column 4"), "{e}");
+        assert!(
+            e.starts_with("openings line 2: 'wwww/---/--/---/bbbx' is not a board"),
+            "{e}"
+        );
+        let e = read_openings::<Oska>("wwww/---/--/---/bbb w\n", 4).unwrap_err();
+        assert!(e.starts_with("openings line 1: row 5 has 3 squares"), "{e}");
         let e = read_openings::<Oska>("wwww/---/--/---/---- w", 4).unwrap_err();
         assert!(e.contains("already over"), "{e}");
     }

@@ -31,6 +31,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::timeout;
 
 use crate::games::GameKind;
+use crate::games::notation::MoveText;
 use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
 
 /// How many stderr lines are kept.
@@ -122,7 +123,7 @@ pub struct GoResult {
     /// Replies seen before `bestmove` (`info`, `result`, `perft`, `nodes`, errors...).
     pub replies: Vec<Reply>,
     /// The move of `bestmove`.
-    pub best: Option<String>,
+    pub best: Option<MoveText>,
 }
 
 enum Line {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::client::{ClientError, Engine};
 use crate::games::format::parse_board;
-use crate::games::notation::{move_name, parse_move};
+use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::perft::perft_divide;
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{
@@ -253,7 +253,7 @@ async fn stop_latency(t: &Target) -> CheckResult {
 async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize, String> {
     quiet(e, &format!("newgame {} {size}", G::KIND)).await?;
     let mut line = Line::new(G::start(size).map_err(|x| x.to_string())?);
-    let mut moves: Vec<String> = Vec::new();
+    let mut moves: Vec<MoveText> = Vec::new();
     for _ in 0..200 {
         let r = e.go(go, ANSWER).await.map_err(client)?;
         let results: Vec<&Reply> = r
@@ -269,9 +269,9 @@ async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize
             if results != [&want] || r.best.is_some() {
                 return fail(format!(
                     "after {} the game is over: expected '{want}' then 'bestmove none', got {:?} and bestmove {:?}",
-                    moves.join(" "),
+                    words(&moves),
                     results,
-                    r.best
+                    r.best.map(|m| m.to_string())
                 ));
             }
             nothing_pending(e, "bestmove").await?;
@@ -280,11 +280,11 @@ async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize
         let Some(best) = r.best else {
             return fail(format!(
                 "'bestmove none' in an open game after '{}'",
-                moves.join(" ")
+                words(&moves)
             ));
         };
-        let mv = parse_move(&line, &best)
-            .map_err(|x| format!("bestmove after '{}': {x}", moves.join(" ")))?;
+        let mv = legal_move(&line, best, &best.to_string())
+            .map_err(|x| format!("bestmove after '{}': {x}", words(&moves)))?;
         line.push(mv);
         moves.push(best);
         nothing_pending(e, "bestmove").await?;
@@ -295,6 +295,12 @@ async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize
         quiet(e, &cmd.to_string()).await?;
     }
     Ok(moves.len())
+}
+
+/// Moves as one line of text.
+fn words(moves: &[MoveText]) -> String {
+    let texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    texts.join(" ")
 }
 
 async fn bestmoves_legal(t: &Target) -> CheckResult {
@@ -318,8 +324,11 @@ async fn oska_pass(t: &Target) -> CheckResult {
         return fail(format!("legal moves should be 'pass', got {l:?}"));
     }
     let r = e.go(Go::Depth(3), ANSWER).await.map_err(client)?;
-    if r.best.as_deref() != Some("pass") {
-        return fail(format!("expected 'bestmove pass', got {:?}", r.best));
+    if r.best != Some(MoveText::Pass) {
+        return fail(format!(
+            "expected 'bestmove pass', got {:?}",
+            r.best.map(|m| m.to_string())
+        ));
     }
     nothing_pending(&mut e, "bestmove").await?;
     quiet(&mut e, "position board ----/---/--/w--/bb-- w moves pass").await?;

@@ -15,6 +15,7 @@ pub mod layout;
 pub mod notation;
 pub mod oska;
 pub mod perft;
+pub mod setup;
 mod two_sides;
 pub mod zobrist;
 

@@ -90,6 +90,35 @@ impl MoveText {
     }
 }
 
+/// The canonical text, as [`MoveText::parse`] reads it: `pass`, or two squares like `d1c2`.
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            MoveText::Pass => f.write_str("pass"),
+            MoveText::Squares { from, to } => {
+                for (r, c) in [from, to] {
+                    write!(f, "{}{}", char::from(b'a' + c as u8), r + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl MoveText {
+    /// The text of a move in a position.
+    pub fn of<G: Game>(pos: &G, mv: Move) -> MoveText {
+        if mv.is_pass() {
+            return MoveText::Pass;
+        }
+        let layout = pos.layout();
+        MoveText::Squares {
+            from: layout.coords(mv.from as usize),
+            to: layout.coords(mv.to as usize),
+        }
+    }
+}
+
 /// The name of a move in a position: `d1c2` or `pass`.
 pub fn move_name<G: Game>(pos: &G, mv: Move) -> String {
     if mv.is_pass() {
@@ -120,7 +149,16 @@ pub fn line_names<G: Game>(pos: &G, moves: &[Move]) -> Vec<String> {
 /// not (no such square, no piece of the side to move there, not a move that piece can make, a
 /// repeated board, a pass that is not forced, a finished game).
 pub fn parse_move<G: Game>(line: &Line<G>, text: &str) -> Result<Move, PositionError> {
-    let syntax = MoveText::parse(text)?;
+    legal_move(line, MoveText::parse(text)?, text)
+}
+
+/// Checks a move read by [`MoveText::parse`] against the line's current position, as
+/// [`parse_move`] does; `text` is the move as written, for messages.
+pub fn legal_move<G: Game>(
+    line: &Line<G>,
+    syntax: MoveText,
+    text: &str,
+) -> Result<Move, PositionError> {
     let pos = line.current();
     let illegal = |why: String| PositionError::IllegalMove {
         text: text.trim().to_string(),
@@ -214,6 +252,9 @@ mod tests {
                 to: (10, 1)
             })
         );
+        for text in ["pass", "d1c2", "a10b11", "k11j10"] {
+            assert_eq!(MoveText::parse(text).unwrap().to_string(), text);
+        }
         for bad in ["", "d1", "d1c", "1d2c", "D1C2", "d0c1", "d1-c2", "d1c2x"] {
             assert!(MoveText::parse(bad).is_err(), "{bad} should be refused");
         }

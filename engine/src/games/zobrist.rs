@@ -1,13 +1,7 @@
 //! Zobrist keys shared by the games: one per piece kind and square, one for the side to move and
 //! one per size. Fixed pseudo-random numbers (splitmix64), so hashes are the same on every run.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use crate::splitmix::step as splitmix;
 
 const fn make_keys() -> [[u64; 128]; 4] {
     let mut keys = [[0u64; 128]; 4];

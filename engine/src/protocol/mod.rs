@@ -11,9 +11,11 @@
 
 use std::fmt;
 
+pub use crate::games::setup::Setup;
 pub use crate::search::Score;
 
 use crate::games::notation::MoveText;
+use crate::games::setup::check_board_spelling;
 use crate::games::{GameKind, Side};
 
 /// The longest line, in bytes without the line ending, that an engine must accept. Longer lines
@@ -200,38 +202,16 @@ fn no_moves() -> ProtocolError {
 }
 
 fn check_move(word: &str, index: usize) -> Result<String, ProtocolError> {
-    MoveText::parse(word)
-        .map(|_| word.to_string())
-        .map_err(|e| syntax(format!("move {index} '{word}': {e}")))
+    read_move(word, index).map(|_| word.to_string())
+}
+
+/// Reads a move's syntax; `index` (from 1) names it in the message.
+fn read_move(word: &str, index: usize) -> Result<MoveText, ProtocolError> {
+    MoveText::parse(word).map_err(|e| syntax(format!("move {index} '{word}': {e}")))
 }
 
 fn check_board(word: &str) -> Result<String, ProtocolError> {
-    if word
-        .chars()
-        .all(|c| matches!(c, 'w' | 'b' | 'W' | 'B' | '-' | '/'))
-    {
-        Ok(word.to_string())
-    } else {
-        Err(syntax(format!(
-            "'{word}' is not a board: use w, b, W, B, - and / only"
-        )))
-    }
-}
-
-/// How a `position` command sets up the board before its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Setup {
-    /// The current game's start position.
-    StartPos,
-    /// A given board.
-    Board {
-        /// The board, `/`-joined rows or (Capture the Flag) one row-major string.
-        board: String,
-        /// The side to move.
-        side: Side,
-        /// Earlier boards, most recent first, in the same spelling as `board`.
-        history: Vec<String>,
-    },
+    check_board_spelling(word).map_err(|e| syntax(e.0))
 }
 
 /// What a `go` asks for.
@@ -365,8 +345,8 @@ pub enum Command {
     Position {
         /// The board to start from.
         setup: Setup,
-        /// Moves played from it, in order.
-        moves: Vec<String>,
+        /// Moves played from it, in order (their syntax checked, not their legality).
+        moves: Vec<MoveText>,
     },
     /// `go ...`.
     Go(Go),
@@ -487,74 +467,15 @@ impl Command {
     fn parse_position<'a>(
         words: &mut impl Iterator<Item = &'a str>,
     ) -> Result<Command, ProtocolError> {
-        let setup = match words.next() {
-            Some("startpos") => Setup::StartPos,
-            Some("board") => {
-                let board =
-                    check_board(words.next().ok_or_else(|| syntax("the board is missing"))?)?;
-                let side_word = words
-                    .next()
-                    .ok_or_else(|| syntax("the side to move (w or b) is missing"))?;
-                let side = match side_word {
-                    "w" => Side::White,
-                    "b" => Side::Black,
-                    _ => {
-                        return Err(syntax(format!(
-                            "'{side_word}' is not a side: expected w or b"
-                        )));
-                    }
-                };
-                let mut history = Vec::new();
-                let mut moves = Vec::new();
-                let mut in_moves = false;
-                let mut seen_history = false;
-                for w in words.by_ref() {
-                    match w {
-                        "history" if !seen_history && !in_moves && history.is_empty() => {
-                            seen_history = true
-                        }
-                        "moves" if !in_moves => in_moves = true,
-                        _ if in_moves => moves.push(check_move(w, moves.len() + 1)?),
-                        _ if seen_history => history.push(check_board(w)?),
-                        _ => {
-                            return Err(syntax(format!(
-                                "unexpected '{w}': expected 'history' or 'moves'"
-                            )));
-                        }
-                    }
-                }
-                if seen_history && history.is_empty() {
-                    return Err(syntax("'history' must be followed by at least one board"));
-                }
-                if in_moves && moves.is_empty() {
-                    return Err(no_moves());
-                }
-                return Ok(Command::Position {
-                    setup: Setup::Board {
-                        board,
-                        side,
-                        history,
-                    },
-                    moves,
-                });
-            }
-            Some(other) => {
-                return Err(syntax(format!("'{other}': expected 'startpos' or 'board'")));
-            }
-            None => return Err(syntax("expected 'position startpos' or 'position board'")),
-        };
+        let (setup, in_moves) = Setup::read(words).map_err(|e| syntax(e.0))?;
         let mut moves = Vec::new();
-        match words.next() {
-            None => {}
-            Some("moves") => {
-                for w in words {
-                    moves.push(check_move(w, moves.len() + 1)?);
-                }
-                if moves.is_empty() {
-                    return Err(no_moves());
-                }
+        if in_moves {
+            for w in words {
+                moves.push(read_move(w, moves.len() + 1)?);
             }
-            Some(other) => return Err(syntax(format!("unexpected '{other}': expected 'moves'"))),
+            if moves.is_empty() {
+                return Err(no_moves());
+            }
         }
         Ok(Command::Position { setup, moves })
     }
@@ -581,7 +502,7 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
+fn write_words(f: &mut fmt::Formatter<'_>, words: &[impl fmt::Display]) -> fmt::Result {
     for w in words {
         write!(f, " {w}")?;
     }
@@ -589,21 +510,8 @@ fn write_words(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
 }
 
 /// The words after `position` (each preceded by a space).
-fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[String]) -> fmt::Result {
-    match setup {
-        Setup::StartPos => f.write_str(" startpos")?,
-        Setup::Board {
-            board,
-            side,
-            history,
-        } => {
-            write!(f, " board {board} {}", side.letter())?;
-            if !history.is_empty() {
-                f.write_str(" history")?;
-                write_words(f, history)?;
-            }
-        }
-    }
+fn write_position(f: &mut fmt::Formatter<'_>, setup: &Setup, moves: &[MoveText]) -> fmt::Result {
+    write!(f, " {setup}")?;
     if !moves.is_empty() {
         f.write_str(" moves")?;
         write_words(f, moves)?;
@@ -836,7 +744,7 @@ pub enum Reply {
     /// `info ...`.
     Info(Info),
     /// `bestmove MOVE` (a move, or `pass`) or `bestmove none` (`None`).
-    BestMove(Option<String>),
+    BestMove(Option<MoveText>),
     /// `result white|black|draw REASON`, or `result none` (only after `show`) while the game
     /// goes on.
     Result(Option<GameResult>),
@@ -861,7 +769,7 @@ pub enum Reply {
         side: Side,
         /// How the line began and the moves played since, when there are earlier boards:
         /// `position` with these words restores the line.
-        from: Option<(Setup, Vec<String>)>,
+        from: Option<(Setup, Vec<MoveText>)>,
     },
     /// `legal M1 M2 ...` (nothing after `legal` when the game is over).
     Legal(Vec<String>),
@@ -958,7 +866,7 @@ impl Reply {
                 if mv == "none" {
                     Reply::BestMove(None)
                 } else {
-                    Reply::BestMove(Some(check_move(mv, 1)?))
+                    Reply::BestMove(Some(read_move(mv, 1)?))
                 }
             }
             "result" => {
@@ -1141,7 +1049,8 @@ impl fmt::Display for Reply {
                 f.write_str(" pv")?;
                 write_words(f, &i.pv)
             }
-            Reply::BestMove(m) => write!(f, "bestmove {}", m.as_deref().unwrap_or("none")),
+            Reply::BestMove(None) => f.write_str("bestmove none"),
+            Reply::BestMove(Some(m)) => write!(f, "bestmove {m}"),
             Reply::Result(None) => f.write_str("result none"),
             Reply::Result(Some(r)) => {
                 let who = r.winner.map_or("draw", |s| s.name());

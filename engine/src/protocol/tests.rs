@@ -9,6 +9,10 @@ fn mv() -> impl Strategy<Value = String> {
     ]
 }
 
+fn move_text() -> impl Strategy<Value = MoveText> {
+    mv().prop_map(|m| MoveText::parse(&m).expect("a move"))
+}
+
 fn board() -> impl Strategy<Value = String> {
     "[wbWB-]{1,8}(/[wbWB-]{1,8}){0,4}"
 }
@@ -78,7 +82,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Legal),
         (word(), word()).prop_map(|(name, value)| Command::SetOption { name, value }),
         (game(), any::<u32>()).prop_map(|(game, size)| Command::NewGame { game, size }),
-        (setup, prop::collection::vec(mv(), 0..6))
+        (setup, prop::collection::vec(move_text(), 0..6))
             .prop_map(|(setup, moves)| Command::Position { setup, moves }),
         go().prop_map(Command::Go),
     ]
@@ -169,7 +173,7 @@ fn reply() -> impl Strategy<Value = Reply> {
         Just(Reply::UciOk),
         Just(Reply::ReadyOk),
         info.prop_map(Reply::Info),
-        prop::option::of(mv()).prop_map(Reply::BestMove),
+        prop::option::of(move_text()).prop_map(Reply::BestMove),
         prop::option::of(result).prop_map(Reply::Result),
         (mv(), any::<u64>()).prop_map(|(mv, nodes)| Reply::Perft { mv, nodes }),
         any::<u64>().prop_map(Reply::Nodes),
@@ -178,7 +182,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             any::<u32>(),
             board(),
             side(),
-            prop::option::of((setup(), prop::collection::vec(mv(), 1..4)))
+            prop::option::of((setup(), prop::collection::vec(move_text(), 1..4)))
         )
             .prop_map(|(game, size, board, side, from)| Reply::Board {
                 game,
@@ -320,7 +324,10 @@ fn examples() {
                 side: Side::Black,
                 history: vec!["-wWw--www-------bbb--bBb-".into()],
             },
-            moves: vec!["c4c3".into()],
+            moves: vec![MoveText::Squares {
+                from: (3, 2),
+                to: (2, 2)
+            }],
         })
     );
     assert_eq!(

@@ -34,6 +34,7 @@ use super::{
     history_index, outcome_value, to_table,
 };
 use crate::games::{Game, MAX_MOVES, Move, MoveList};
+use crate::splitmix::mix;
 
 use super::Evaluate;
 
@@ -78,14 +79,6 @@ impl fmt::Display for Progress {
 
 /// Time between progress reports.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
-
-/// A 64-bit mix (splitmix64's finaliser).
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 impl<G: Game + Evaluate> Searcher<G> {
     /// A helper for a parallel solve: shares the table, has its own ordering state.

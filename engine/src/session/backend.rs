@@ -3,6 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::games::Move;
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
 
@@ -35,13 +36,13 @@ pub trait Backend: Send + 'static {
     fn clear(&mut self);
     /// Searches the line's position (never a finished game) within the limits of `go` (never
     /// [`Go::Perft`]) until they are reached, the result is proven, or `stop` is set. Reports
-    /// through `report`, and returns the best move in protocol notation (`pass` included), which
-    /// must be legal.
+    /// through `report`, and returns the best move (a pass included), which must be legal, or
+    /// `None` when it has none to give (the session then answers `bestmove none`).
     fn search(
         &mut self,
         line: &AnyLine,
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String;
+    ) -> Option<Move>;
 }

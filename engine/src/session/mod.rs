@@ -12,7 +12,6 @@ pub mod reader;
 pub mod searcher;
 pub mod timing;
 
-use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,11 +23,9 @@ use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 pub use backend::Backend;
 pub use searcher::SearchBackend;
 
-use crate::games::format::{parse_board, slash};
-use crate::games::notation::{MoveText, move_name, parse_move};
-use crate::games::{
-    Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError, Side,
-};
+use crate::games::format::slash;
+use crate::games::notation::{MoveText, legal_move, move_name};
+use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful, printable,
@@ -213,7 +210,7 @@ fn board_reply<G: Game>(line: &Line<G>) -> Reply {
             .earlier()
             .iter()
             .zip(later)
-            .map(|(a, b)| move_name(a, move_between(a, b)))
+            .map(|(a, b)| MoveText::of(a, move_between(a, b)))
             .collect();
         let is_start = G::start(pos.size())
             .is_ok_and(|s| s.same_board(first) && s.side_to_move() == first.side_to_move());
@@ -270,74 +267,34 @@ fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
 fn build_line<G: Game + IntoAny>(
     size: usize,
     setup: &Setup,
-    moves: &[String],
+    moves: &[MoveText],
 ) -> Result<AnyLine, ProtocolError> {
-    let mut line = match setup {
-        Setup::StartPos => Line::new(G::start(size).map_err(|e| position_error(&e))?),
-        Setup::Board {
-            board,
-            side,
-            history,
-        } => {
-            let one = |text: &str, side: Side, what: &str| -> Result<G, ProtocolError> {
-                let parsed = parse_board::<G>(text, side).map_err(|e| {
-                    let p = position_error(&e);
-                    error(p.code, format!("{what} '{text}': {}", p.message))
-                })?;
-                Ok(*parsed.line.current())
-            };
-            let current = one(board, *side, "board")?;
-            if history.is_empty() {
-                Line::new(current)
-            } else {
-                let mut boards = Vec::with_capacity(history.len() + 1);
-                let mut s = *side;
-                for (i, h) in history.iter().enumerate() {
-                    s = s.opposite();
-                    let b = one(h, s, &format!("history board {}", i + 1))?;
-                    if b.size() != current.size() {
-                        return Err(error(
-                            ErrorCode::BadPosition,
-                            format!("history board {} '{h}' is not the board's size", i + 1),
-                        ));
-                    }
-                    boards.push(b);
-                }
-                boards.reverse();
-                boards.push(current);
-                Line::from_history(&boards).map_err(|e| position_error(&e))?
-            }
-        }
-    };
-    let mut boards: HashSet<u64> = line
-        .earlier()
-        .iter()
-        .chain([line.current()])
-        .map(Game::board_hash)
-        .collect();
-    for (i, text) in moves.iter().enumerate() {
-        let mv = match fast_move(&line, &boards, text) {
+    let mut line = setup.line::<G>(size).map_err(|e| {
+        let code = position_error(&e.cause).code;
+        error(code, e.message)
+    })?;
+    for (i, &syntax) in moves.iter().enumerate() {
+        let mv = match fast_move(&line, syntax) {
             Some(mv) => mv,
-            None => parse_move(&line, text).map_err(|e| {
+            None => legal_move(&line, syntax, &syntax.to_string()).map_err(|e| {
                 let p = position_error(&e);
-                error(p.code, format!("move {} '{text}': {}", i + 1, p.message))
+                error(p.code, format!("move {} '{syntax}': {}", i + 1, p.message))
             })?,
         };
         line.push(mv);
-        boards.insert(line.current().board_hash());
     }
     Ok(G::into_any(line))
 }
 
-/// The move `text` if it is certainly legal in the line's position, found without scanning the
-/// history unless a board hash matches (so that long move lists apply in linear time). `None`
-/// when it is not, or not certainly: [`parse_move`] then decides and explains.
-fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Option<Move> {
+/// The move `text` if it is certainly legal in the line's position, found without listing the
+/// line's legal moves (so that long move lists apply in linear time). `None` when it is not:
+/// [`parse_move`] then decides and explains.
+fn fast_move<G: Game>(line: &Line<G>, syntax: MoveText) -> Option<Move> {
     let pos = line.current();
     if pos.board_outcome().is_some() {
         return None;
     }
-    let mv = match MoveText::parse(text).ok()? {
+    let mv = match syntax {
         MoveText::Pass => Move::PASS,
         MoveText::Squares { from, to } => {
             let layout = pos.layout();
@@ -353,7 +310,7 @@ fn fast_move<G: Game>(line: &Line<G>, boards: &HashSet<u64>, text: &str) -> Opti
     }
     if G::NO_REPEAT {
         let next = pos.play(mv);
-        if boards.contains(&next.board_hash()) && line.seen(&next) {
+        if line.seen(&next) {
             return None;
         }
     }
@@ -377,7 +334,7 @@ enum Job {
 fn worker<W: Write + Send + 'static>(
     mut backend: impl Backend,
     jobs: Receiver<Job>,
-    done: Sender<Option<String>>,
+    done: Sender<Option<MoveText>>,
     out: Out<W>,
 ) {
     for job in jobs {
@@ -401,7 +358,7 @@ fn worker<W: Write + Send + 'static>(
                                 thread::sleep(Duration::from_millis(1));
                             }
                         }
-                        Some(best).filter(|b| b != "none")
+                        on_line!(&line, l => best.map(|m| MoveText::of(l.current(), m)))
                     }
                 };
                 if done.send(best).is_err() {
@@ -480,7 +437,7 @@ struct Session<W: Write> {
     searched_by: &'static str,
     out: Out<W>,
     jobs: Sender<Job>,
-    done: Receiver<Option<String>>,
+    done: Receiver<Option<MoveText>>,
     /// The stop flag of the running search.
     running: Option<Arc<AtomicBool>>,
     /// Whether the running search is `go infinite` (which never ends by itself).
@@ -498,7 +455,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Prints the `bestmove` of a finished search.
-    fn finish(&mut self, best: Option<String>) {
+    fn finish(&mut self, best: Option<MoveText>) {
         self.running = None;
         self.send(Reply::BestMove(best));
     }
@@ -732,7 +689,7 @@ where
     let options = backend.options();
     let searched_by = backend.searched_by();
     let (job_tx, job_rx) = unbounded::<Job>();
-    let (done_tx, done_rx) = unbounded::<Option<String>>();
+    let (done_tx, done_rx) = unbounded::<Option<MoveText>>();
     let worker_out = out.clone();
     let search = thread::Builder::new()
         .name("engine-search".into())

@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{AnyLine, Backend};
-use crate::games::notation::{line_names, move_name};
+use crate::games::Move;
+use crate::games::notation::line_names;
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, SearchInfo};
 use crate::search::{EvalKind, Evaluate, Event, Limits, Probe, Searcher};
@@ -107,7 +108,7 @@ fn run<G: Game + Evaluate>(
     go: Go,
     stop: &AtomicBool,
     report: &mut dyn FnMut(Info),
-) -> String {
+) -> Option<Move> {
     let searcher = slot.get_or_insert_with(|| {
         let mut s = Searcher::new(settings.hash_mib);
         s.set_trace(settings.trace);
@@ -135,12 +136,11 @@ fn run<G: Game + Evaluate>(
                 Event::Progress(_) => {}
             },
         );
-    let best = result.best.or_else(|| {
+    result.best.or_else(|| {
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);
         moves.as_slice().first().copied()
-    });
-    best.map_or_else(|| "none".to_string(), |m| move_name(&pos, m))
+    })
 }
 
 /// Runs `$body` on each searcher created so far.
@@ -199,7 +199,7 @@ impl Backend for SearchBackend {
         go: Go,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
-    ) -> String {
+    ) -> Option<Move> {
         let settings = Settings {
             hash_mib: self.hash_mib,
             trace: self.trace,

@@ -1,5 +1,6 @@
 //! In-process tests of the session: in-memory input and output.
 
+use crate::games::Side;
 use std::io::{Cursor, PipeWriter, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;

@@ -11,24 +11,21 @@ use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
 use engine::search::{Evaluate, WIN};
+use engine::splitmix::SplitMix64;
 
-/// SplitMix64: tiny, fast and good enough to pick moves and squares.
+/// The crate's SplitMix64, with helpers to pick moves and squares.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from a seed; equal seeds give equal sequences.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x6A09_E667_F3BC_C908)
+        Rng(SplitMix64::new(seed ^ 0x6A09_E667_F3BC_C908))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).

@@ -16,7 +16,8 @@ use engine::arena::openings::{random_openings, read_openings};
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::games::GameKind;
-use engine::record::{GameRecord, Start, parse_records};
+use engine::games::setup::Setup;
+use engine::record::{GameRecord, parse_records};
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -95,7 +96,7 @@ pub struct ReportArgs {
     sprt: Option<Vec<String>>,
 }
 
-fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Start>> {
+fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Setup>> {
     if let Some(path) = &args.openings {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("--openings: cannot read {}", path.display()))?;
@@ -114,7 +115,7 @@ fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Start>> {
         }
         return Ok(found);
     }
-    Ok(vec![Start::Startpos])
+    Ok(vec![Setup::StartPos])
 }
 
 fn print_report(report: &ClassReport) {

@@ -14,7 +14,8 @@ use engine::arena::openings::{random_openings, read_openings};
 use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use engine::games::GameKind;
-use engine::record::{RecordResult, Start};
+use engine::games::setup::Setup;
+use engine::record::RecordResult;
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -195,7 +196,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
         }
         found
     } else {
-        vec![Start::Startpos]
+        vec![Setup::StartPos]
     };
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     Ok(MatchConfig {
