@@ -347,6 +347,15 @@ fn bounded(text: &str) -> String {
     }
 }
 
+/// The options of a board-call engine: the engine's own without `Evaluator` and `TablebasePath`
+/// (the program or function searches with its own); `Hash` and `Trace` are accepted and ignored.
+pub(crate) fn adapter_options() -> Vec<OptionDecl> {
+    crate::session::options()
+        .into_iter()
+        .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
+        .collect()
+}
+
 impl Backend for BoardCall {
     fn resize(&mut self, _hash_mib: usize) {}
 
@@ -355,13 +364,8 @@ impl Backend for BoardCall {
     /// Never called: the program's evaluator is its own, so `Evaluator` is not declared.
     fn set_evaluator(&mut self, _kind: EvalKind) {}
 
-    /// The engine's options without `Evaluator` and `TablebasePath` (the program searches);
-    /// `Hash` and `Trace` are accepted and ignored.
     fn options(&self) -> Vec<OptionDecl> {
-        crate::session::options()
-            .into_iter()
-            .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
-            .collect()
+        adapter_options()
     }
 
     fn searched_by(&self) -> &'static str {

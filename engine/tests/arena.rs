@@ -3,6 +3,8 @@
 //! seed-shaped toy program, tournament tables and `arena check`. Every run must finish and leave
 //! no process behind.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -51,33 +53,7 @@ impl Scratch {
     /// Live processes (zombies aside) whose command line mentions this directory, after giving
     /// them up to two seconds to go.
     fn leftovers(&self) -> Vec<String> {
-        let needle = self.dir.display().to_string();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        loop {
-            let mut found = Vec::new();
-            for entry in fs::read_dir("/proc").unwrap().flatten() {
-                let pid = entry.file_name().to_string_lossy().into_owned();
-                if !pid.bytes().all(|b| b.is_ascii_digit()) {
-                    continue;
-                }
-                let Ok(cmd) = fs::read(entry.path().join("cmdline")) else {
-                    continue;
-                };
-                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-                let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-                let zombie = stat
-                    .rsplit(')')
-                    .next()
-                    .is_some_and(|s| s.trim_start().starts_with('Z'));
-                if cmd.contains(&needle) && !zombie {
-                    found.push(format!("{pid}: {cmd}"));
-                }
-            }
-            if found.is_empty() || Instant::now() > deadline {
-                return found;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        common::leftovers(&self.dir)
     }
 }
 

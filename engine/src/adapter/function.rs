@@ -884,13 +884,8 @@ impl Backend for FunctionCall {
     /// Never called: the function's evaluator is its own.
     fn set_evaluator(&mut self, _kind: EvalKind) {}
 
-    /// The engine's options without `Evaluator` and `TablebasePath` (the function searches);
-    /// `Hash` and `Trace` are accepted and ignored.
     fn options(&self) -> Vec<OptionDecl> {
-        crate::session::options()
-            .into_iter()
-            .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
-            .collect()
+        super::adapter_options()
     }
 
     fn searched_by(&self) -> &'static str {

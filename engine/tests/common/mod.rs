@@ -270,3 +270,35 @@ pub fn long_ctf_game(size: usize, plies: usize, seed: u64) -> (Line<Ctf>, Vec<St
     }
     (line, names)
 }
+
+/// Live processes (zombies aside) whose command line mentions `dir`, after giving them up to two
+/// seconds to go.
+pub fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    let needle = dir.display().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            if !pid.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let zombie = stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'));
+            if cmd.contains(&needle) && !zombie {
+                found.push(format!("{pid}: {cmd}"));
+            }
+        }
+        if found.is_empty() || std::time::Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
