@@ -10,7 +10,6 @@
 //! [`ProtocolError`] whose [`ErrorCode`] is the one the engine answers with.
 
 pub use crate::games::setup::Setup;
-pub use crate::search::Score;
 
 use crate::games::notation::MoveText;
 use crate::games::setup::check_board_spelling;
@@ -25,6 +24,8 @@ mod errors;
 mod info;
 mod option;
 mod reply;
+mod score;
+pub mod trace;
 mod words;
 
 pub use command::{Clock, Command, Go};
@@ -32,6 +33,7 @@ pub use errors::{ErrorCode, ProtocolError};
 pub use info::{Info, SearchInfo};
 pub use option::{OptionDecl, OptionKind};
 pub use reply::{GameResult, Reply};
+pub use score::Score;
 pub use words::{meaningful, printable};
 
 use words::*;
