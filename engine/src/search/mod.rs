@@ -41,7 +41,6 @@ pub mod weights_ctf;
 pub mod weights_hexapawn;
 pub mod weights_oska;
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -49,6 +48,7 @@ use std::time::{Duration, Instant};
 use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
+pub use crate::protocol::Score;
 pub use eval::{EvalKind, Evaluate, material};
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
@@ -67,7 +67,7 @@ pub const MAX_PLY: usize = 400;
 /// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.
-const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
+pub(crate) const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
 /// The ordering key of the moves whose place is fixed: the table move first, then captures, then
 /// the two killers; a pass last. `None` for the other moves, which the caller orders (by the
@@ -108,62 +108,6 @@ pub(crate) fn pick_next(keys: &mut [u32], moves: &mut MoveList, i: usize) -> Mov
     keys.swap(i, pick);
     moves.as_mut_slice().swap(i, pick);
     moves.as_slice()[i]
-}
-
-/// A search score from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    /// A heuristic value (roughly hundredths of a pawn).
-    Cp(i32),
-    /// The side to move wins; the game ends in this many plies.
-    Win(u32),
-    /// The side to move loses; the game ends in this many plies.
-    Loss(u32),
-    /// A proven draw.
-    Draw,
-}
-
-impl Score {
-    /// The score of an internal value; `exact` says whether the value is proven (then a zero is
-    /// a draw).
-    pub fn from_value(value: i32, exact: bool) -> Score {
-        if value > DECIDED {
-            Score::Win((WIN - value) as u32)
-        } else if value < -DECIDED {
-            Score::Loss((WIN + value) as u32)
-        } else if exact && value == 0 {
-            Score::Draw
-        } else {
-            Score::Cp(value)
-        }
-    }
-
-    /// The internal value of the score.
-    pub fn value(self) -> i32 {
-        match self {
-            Score::Cp(v) => v,
-            Score::Win(k) => WIN - k as i32,
-            Score::Loss(k) => -(WIN - k as i32),
-            Score::Draw => 0,
-        }
-    }
-
-    /// Whether the score is a proven game result.
-    pub fn is_decided(self) -> bool {
-        !matches!(self, Score::Cp(_))
-    }
-}
-
-impl fmt::Display for Score {
-    /// `cp 12`, `win 5`, `loss 3` or `draw`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Win(k) => write!(f, "win {k}"),
-            Score::Loss(k) => write!(f, "loss {k}"),
-            Score::Draw => f.write_str("draw"),
-        }
-    }
 }
 
 /// When to stop searching. The default sets no limit: the search deepens until the tree is
