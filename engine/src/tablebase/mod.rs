@@ -90,6 +90,23 @@ pub fn probe_for<G: Game>(
     }
 }
 
+/// The table files of `game` at `size` in `dir` (named as [`file::file_name`] says).
+fn table_files(dir: &Path, game: GameKind, size: usize) -> Result<Vec<PathBuf>, TablebaseError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
+        path: dir.to_path_buf(),
+        error: e.to_string(),
+    })?;
+    let prefix = format!("{game}-{size}-w");
+    Ok(entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(".tb")
+        })
+        .map(|e| e.path())
+        .collect())
+}
+
 /// What can go wrong building, writing or reading tables.
 #[derive(Debug, thiserror::Error)]
 pub enum TablebaseError {
@@ -168,17 +185,7 @@ impl Tablebase {
         memory_limit: u64,
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty::<G>(size);
-        let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
-            path: dir.to_path_buf(),
-            error: e.to_string(),
-        })?;
-        let prefix = format!("{}-{size}-w", G::KIND);
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.starts_with(&prefix) || !name.ends_with(".tb") {
-                continue;
-            }
-            let path = entry.path();
+        for path in table_files(dir, G::KIND, size)? {
             let (header, file) = file::read_header(&path)?;
             tb.check_header(&header, &path)?;
             let table = if header.count <= memory_limit {
@@ -249,20 +256,11 @@ impl Tablebase {
 
     /// Reads every disk table whole and checks its checksum.
     pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<usize, TablebaseError> {
-        let mut n = 0;
-        let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::Io {
-            path: dir.to_path_buf(),
-            error: e.to_string(),
-        })?;
-        let prefix = format!("{game}-{size}-w");
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&prefix) && name.ends_with(".tb") {
-                file::read(&entry.path())?;
-                n += 1;
-            }
+        let files = table_files(dir, game, size)?;
+        for path in &files {
+            file::read(path)?;
         }
-        Ok(n)
+        Ok(files.len())
     }
 
     /// The exact value of `pos` for its side to move, if a table covers it (a finished game is

@@ -12,6 +12,7 @@ use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
 use engine::games::{Game, GameKind, MoveList, Side};
 use engine::search::{EvalKind, Evaluate, Event, Limits, Probe, Score, Searcher};
+use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 use std::sync::atomic::AtomicBool;
 
@@ -148,7 +149,7 @@ pub fn best(
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_trace(trace);
         searcher.set_evaluator(eval.function::<G>());
-        searcher.set_probe(tables::<G>(tablebase, pos.size())?);
+        searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
         let mut out = String::new();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
@@ -164,12 +165,13 @@ pub fn best(
     })
 }
 
-/// The tables of `G` at `size` in `dir` for a search, if there are any (`dir` may not exist).
-fn tables<G: Game>(dir: &Path, size: usize) -> Result<Option<Probe<G>>> {
+/// The tables of `G` at `size` in `dir`, if there are any (`dir` may not exist); tables up to
+/// `memory_limit` bytes are read into memory (see `Tablebase::open`).
+fn tables<G: Game>(dir: &Path, size: usize, memory_limit: u64) -> Result<Option<Probe<G>>> {
     if !dir.is_dir() {
         return Ok(None);
     }
-    let probe = engine::tablebase::probe_for::<G>(dir, size, engine::tablebase::MEMORY_LIMIT)
+    let probe = engine::tablebase::probe_for::<G>(dir, size, memory_limit)
         .with_context(|| format!("the tablebase in {}", dir.display()))?;
     Ok(probe)
 }
@@ -185,14 +187,16 @@ pub fn solve(
     tablebase: &Path,
 ) -> Result<()> {
     let kind = GameKind::parse(game)?;
-    if let Some(value) = crate::tablebase::solve_from_tables(kind, board, side, tablebase)? {
-        eprintln!("from the tablebase in {}", tablebase.display());
-        return emit(format!("{value}\n"));
-    }
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
+        let pos = *parsed.line.current();
+        // A covered position is answered at once, reading a few values from the files.
+        if let Some(value) = tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)) {
+            eprintln!("from the tablebase in {}", tablebase.display());
+            return emit(format!("{value}\n"));
+        }
         let mut searcher = Searcher::<G>::new(hash);
-        searcher.set_probe(tables::<G>(tablebase, parsed.line.current().size())?);
+        searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
         let limits = Limits { solve: true, threads, ..Limits::default() };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Iteration(i) = e {

@@ -175,27 +175,6 @@ fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
     emit(out)
 }
 
-/// The exact value of a position from the tables in `dir`, if they cover it (for `engine solve`).
-pub fn solve_from_tables(
-    kind: GameKind,
-    board: &str,
-    side: &str,
-    dir: &Path,
-) -> Result<Option<String>> {
-    if !Tablebase::supports(kind) || !dir.is_dir() {
-        return Ok(None);
-    }
-    fn one<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<Option<String>> {
-        let pos = *read::<G>(board, side)?.line.current();
-        let tb = Tablebase::open::<G>(dir, pos.size(), 0)?;
-        Ok(tb.probe(&pos).map(|s| s.to_string()))
-    }
-    match kind {
-        GameKind::Oska => one::<Oska>(board, side, dir),
-        _ => one::<Hexapawn>(board, side, dir),
-    }
-}
-
 /// `engine tablebase verify GAME SIZE [--dir DIR]`: reads every table whole, checks checksums.
 pub fn verify(game: &str, size: usize, dir: &Path) -> Result<()> {
     let kind = table_game(game)?;
