@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use super::format::{flat, parse_board, slash};
-use super::{Game, GameKind, Line, PositionError, Side};
+use super::format::{parse_board, slash};
+use super::{Game, Line, PositionError, Side};
 
 /// How a line is set up before its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,7 +15,8 @@ pub enum Setup {
     StartPos,
     /// A given board.
     Board {
-        /// The board: `/`-joined rows or (Capture the Flag) one row-major string.
+        /// The board: `/`-joined rows (read also as one row-major string for Capture the Flag;
+        /// always written with `/`).
         board: String,
         /// The side to move.
         side: Side,
@@ -49,16 +50,6 @@ impl From<PositionError> for SetupError {
     }
 }
 
-/// A board in the set-up's spelling: `/`-joined rows, or for Capture the Flag the flat string
-/// (shorter, and the seed's own form).
-pub fn board_text<G: Game>(pos: &G) -> String {
-    if G::KIND == GameKind::Ctf {
-        flat(pos)
-    } else {
-        slash(pos)
-    }
-}
-
 /// Checks the spelling of a board word (no rules): `w`, `b`, `W`, `B`, `-` and `/` only.
 pub fn check_board_spelling(word: &str) -> Result<String, SetupSyntax> {
     if word
@@ -86,12 +77,12 @@ impl Setup {
             return Setup::StartPos;
         }
         let history = if G::NO_REPEAT {
-            line.earlier().iter().rev().map(board_text).collect()
+            line.earlier().iter().rev().map(slash).collect()
         } else {
             Vec::new()
         };
         Setup::Board {
-            board: board_text(pos),
+            board: slash(pos),
             side: pos.side_to_move(),
             history,
         }
@@ -274,8 +265,16 @@ mod tests {
         let Setup::Board { board, history, .. } = &setup else {
             panic!("a line with history is a board set-up");
         };
-        assert!(!board.contains('/'), "Capture the Flag boards are flat");
+        assert_eq!(
+            board.split('/').count(),
+            5,
+            "every board is written with /: {board}"
+        );
         assert_eq!(history.len(), 2);
+        assert!(
+            history.iter().all(|b| b.split('/').count() == 5),
+            "{history:?}"
+        );
         let back = setup.line::<Ctf>(5).unwrap();
         assert!(back.current().same_board(line.current()));
         assert_eq!(back.earlier().len(), 2);
