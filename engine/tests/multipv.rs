@@ -3,10 +3,14 @@
 
 mod common;
 
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use common::{XorShift as Rng, minimax, random_playout};
+use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, Hexapawn, Line, Move, MoveList, Oska};
+use engine::protocol::{Info, Reply, SearchInfo};
 use engine::search::{Evaluate, Event, IterationInfo, Limits, SearchResult, Searcher};
 
 fn limits(depth: u32, multipv: usize) -> Limits {
@@ -255,4 +259,94 @@ fn proven_scores_per_line() {
     proven::<Hexapawn>(4, 8);
     proven::<Oska>(4, 12);
     proven::<Ctf>(3, 6);
+}
+
+/// Runs the engine binary with `input` piped in (the end of input lets the search finish) and
+/// returns its replies, read back.
+fn engine(input: &str) -> Vec<Reply> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| Reply::parse(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+fn search_infos(replies: &[Reply]) -> Vec<&SearchInfo> {
+    replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Info(Info::Search(i)) => Some(i),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Through the real binary: the lines of `MultiPV 3` on Hexapawn 4 score as minimax ranks the
+/// root moves at each depth, `bestmove` is line 1's move, more lines than moves give every
+/// move, and `go solve` gives one line.
+#[test]
+fn engine_binary_prints_the_lines() {
+    let replies = engine("uci\nsetoption name MultiPV value 3\nnewgame hexapawn 4\ngo depth 4\n");
+    assert!(
+        replies
+            .iter()
+            .any(|r| r.to_string() == "option name MultiPV type spin default 1 min 1 max 384"),
+        "{replies:?}"
+    );
+    let infos = search_infos(&replies);
+    let mut line = Line::new(Hexapawn::start(4).unwrap());
+    let pos = *line.current();
+    assert_eq!(infos.len(), 4 * 3, "{replies:?}");
+    for (d, lines) in infos.chunks(3).enumerate() {
+        let depth = d as u32 + 1;
+        let expected = ranked(&mut line, depth);
+        for (k, info) in lines.iter().enumerate() {
+            assert_eq!((info.depth, info.multipv), (depth, Some(k as u32 + 1)));
+            assert_eq!(info.score.value(), expected[k].1, "{info:?} {expected:?}");
+            let first = expected
+                .iter()
+                .find(|&&(m, _)| move_name(&pos, m) == info.pv[0])
+                .expect("a legal first move");
+            assert_eq!(first.1, expected[k].1, "{info:?}");
+        }
+        let mut firsts: Vec<&String> = lines.iter().map(|i| &i.pv[0]).collect();
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3);
+    }
+    let best = replies.last().unwrap().to_string();
+    assert_eq!(best, format!("bestmove {}", infos[9].pv[0]));
+
+    // Capture the Flag 4 at the start: more lines than legal moves.
+    let line = Line::new(Ctf::start(4).unwrap());
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let replies = engine("setoption name MultiPV value 384\nnewgame ctf 4\ngo depth 2\n");
+    let infos = search_infos(&replies);
+    assert_eq!(infos.len(), 2 * moves.len(), "{replies:?}");
+
+    // An exact solve proves the root value only: one line.
+    let replies = engine("setoption name MultiPV value 3\nnewgame oska 4\ngo solve\n");
+    let infos = search_infos(&replies);
+    assert_eq!(infos.len(), 1, "{replies:?}");
+    assert_eq!(infos[0].multipv, Some(1));
+    assert!(infos[0].score.is_decided());
 }
