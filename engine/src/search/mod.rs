@@ -18,6 +18,9 @@
 //!   it exactly as in the game.
 //! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
 //!   by the history heuristic.
+//! - Several principal variations ([`Limits::multipv`]): the root searches each move with the
+//!   window's lower end at the N-th best value so far, so the N best moves get their values
+//!   (not bounds) and lines; each is reported as its own [`Event::Iteration`], best first.
 //! - Exact solving ([`Limits::solve`]) of Oska and Hexapawn uses a dedicated solver (`solve.rs`):
 //!   alpha-beta over the whole game tree without depth limit or evaluation, win/draw/loss first,
 //!   then the exact distance, optionally on several threads sharing the table
