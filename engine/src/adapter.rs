@@ -347,12 +347,13 @@ fn bounded(text: &str) -> String {
     }
 }
 
-/// The options of a board-call engine: the engine's own without `Evaluator` and `TablebasePath`
-/// (the program or function searches with its own); `Hash` and `Trace` are accepted and ignored.
+/// The options of a board-call engine: the engine's own without `Evaluator`, `TablebasePath`
+/// and `MultiPV` (the program or function searches with its own and gives one move); `Hash`
+/// and `Trace` are accepted and ignored.
 pub(crate) fn adapter_options() -> Vec<OptionDecl> {
     crate::session::options()
         .into_iter()
-        .filter(|o| o.name != "Evaluator" && o.name != "TablebasePath")
+        .filter(|o| !matches!(o.name.as_str(), "Evaluator" | "TablebasePath" | "MultiPV"))
         .collect()
 }
 

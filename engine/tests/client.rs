@@ -14,7 +14,10 @@ async fn handshake_and_typed_messages() {
     assert!(e.info().name.starts_with("boardgames-engine"));
     assert_eq!(e.info().games.len(), 3);
     let options: Vec<&str> = e.info().options.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(options, ["Hash", "Trace", "Evaluator", "TablebasePath"]);
+    assert_eq!(
+        options,
+        ["Hash", "Trace", "Evaluator", "TablebasePath", "MultiPV"]
+    );
     e.send(&Command::Legal).await.unwrap();
     assert!(matches!(e.recv(T).await.unwrap(), Reply::Legal(m) if m.len() == 6));
     let r = e.go(Go::Depth(2), T).await.unwrap();

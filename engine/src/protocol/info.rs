@@ -7,6 +7,9 @@ use super::*;
 pub struct SearchInfo {
     /// Plies searched.
     pub depth: u32,
+    /// Which line this is when the engine reports several (`multipv K`, from 1 = the best;
+    /// the `MultiPV` option); `None` when it reports one, which is then printed without it.
+    pub multipv: Option<u32>,
     /// The score.
     pub score: Score,
     /// Nodes searched so far.

@@ -229,6 +229,17 @@ impl Reply {
         }
         let mut words = text.split([' ', '\t']).filter(|w| !w.is_empty());
         let depth = number(words.next(), "the depth")?;
+        let mut words = words.peekable();
+        let multipv = if words.peek() == Some(&"multipv") {
+            words.next();
+            let k = number(words.next(), "the line number")?;
+            if k == 0 {
+                return Err(bad_value("multipv counts lines from 1"));
+            }
+            Some(k)
+        } else {
+            None
+        };
         let expect = |key: &str, words: &mut dyn Iterator<Item = &str>| {
             if words.next() == Some(key) {
                 Ok(())
@@ -268,6 +279,7 @@ impl Reply {
         }
         Ok(Info::Search(SearchInfo {
             depth,
+            multipv,
             score,
             nodes,
             nps,
@@ -293,10 +305,14 @@ impl fmt::Display for Reply {
             Reply::Info(Info::Trace(t)) => text_after(f, "info trace", t),
             Reply::Info(Info::Other(t)) => text_after(f, "info", t),
             Reply::Info(Info::Search(i)) => {
+                write!(f, "info depth {}", i.depth)?;
+                if let Some(k) = i.multipv {
+                    write!(f, " multipv {k}")?;
+                }
                 write!(
                     f,
-                    "info depth {} score {} nodes {} nps {} time {}",
-                    i.depth, i.score, i.nodes, i.nps, i.time_ms
+                    " score {} nodes {} nps {} time {}",
+                    i.score, i.nodes, i.nps, i.time_ms
                 )?;
                 if i.tbhits > 0 {
                     write!(f, " tbhits {}", i.tbhits)?;

@@ -134,6 +134,7 @@ fn reply() -> impl Strategy<Value = Reply> {
     let info = prop_oneof![
         (
             any::<u32>(),
+            prop::option::of(1..=u32::MAX),
             score(),
             any::<u64>(),
             any::<u64>(),
@@ -141,17 +142,18 @@ fn reply() -> impl Strategy<Value = Reply> {
             prop_oneof![Just(0u64), any::<u64>()],
             prop::collection::vec(mv(), 0..5)
         )
-            .prop_map(
-                |(depth, score, nodes, nps, time_ms, tbhits, pv)| Info::Search(SearchInfo {
+            .prop_map(|(depth, multipv, score, nodes, nps, time_ms, tbhits, pv)| {
+                Info::Search(SearchInfo {
                     depth,
+                    multipv,
                     score,
                     nodes,
                     nps,
                     time_ms,
                     tbhits,
-                    pv
+                    pv,
                 })
-            ),
+            }),
         text().prop_map(Info::Trace),
         prop_oneof![Just(String::new()), text()].prop_map(Info::String),
         "(currmove|hashfull|x)( [a-z0-9]{1,5}){0,3}".prop_map(Info::Other),
@@ -334,6 +336,7 @@ fn examples() {
         Reply::parse("info depth 3 score win 5 nodes 100 nps 2000 time 50 pv d1c2 pass"),
         Ok(Reply::Info(Info::Search(SearchInfo {
             depth: 3,
+            multipv: None,
             score: Score::Win(5),
             nodes: 100,
             nps: 2000,
@@ -346,6 +349,7 @@ fn examples() {
         Reply::parse("info depth 1 score loss 48 nodes 9 nps 900 time 10 tbhits 8 pv a1b2"),
         Ok(Reply::Info(Info::Search(SearchInfo {
             depth: 1,
+            multipv: None,
             score: Score::Loss(48),
             nodes: 9,
             nps: 900,
@@ -353,6 +357,35 @@ fn examples() {
             tbhits: 8,
             pv: vec!["a1b2".into()],
         })))
+    );
+    let two = "info depth 4 multipv 2 score cp -30 nodes 77 nps 7700 time 10 pv a1b2 c3d4";
+    assert_eq!(
+        Reply::parse(two),
+        Ok(Reply::Info(Info::Search(SearchInfo {
+            depth: 4,
+            multipv: Some(2),
+            score: Score::Cp(-30),
+            nodes: 77,
+            nps: 7700,
+            time_ms: 10,
+            tbhits: 0,
+            pv: vec!["a1b2".into(), "c3d4".into()],
+        })))
+    );
+    assert_eq!(Reply::parse(two).unwrap().to_string(), two);
+    let code = |line: &str| Reply::parse(line).map_err(|e| e.code);
+    assert_eq!(
+        code("info depth 4 multipv 0 score cp 1 nodes 7 nps 7 time 1 pv"),
+        Err(ErrorCode::BadValue)
+    );
+    assert_eq!(
+        code("info depth 4 multipv score cp 1 nodes 7 nps 7 time 1 pv"),
+        Err(ErrorCode::Syntax)
+    );
+    // The line number comes right after the depth, as in UCI.
+    assert_eq!(
+        code("info depth 4 score cp 1 multipv 2 nodes 7 nps 7 time 1 pv"),
+        Err(ErrorCode::Syntax)
     );
     assert_eq!(
         Reply::parse("result draw both-home-equal"),

@@ -18,6 +18,9 @@
 //!   it exactly as in the game.
 //! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
 //!   by the history heuristic.
+//! - Several principal variations ([`Limits::multipv`]): the root searches each move with the
+//!   window's lower end at the N-th best value so far, so the N best moves get their values
+//!   (not bounds) and lines; each is reported as its own [`Event::Iteration`], best first.
 //! - Exact solving ([`Limits::solve`]) of Oska and Hexapawn uses a dedicated solver (`solve.rs`):
 //!   alpha-beta over the whole game tree without depth limit or evaluation, win/draw/loss first,
 //!   then the exact distance, optionally on several threads sharing the table
@@ -130,6 +133,10 @@ pub struct Limits {
     /// Threads for an exact solve of Oska or Hexapawn (0 and 1: one, the deterministic
     /// default). Other searches always use one thread.
     pub threads: usize,
+    /// How many principal variations to find (0 and 1: one, the default): the best `multipv`
+    /// root moves, each with its exact score and line, reported best first at every depth (all
+    /// the legal moves when there are fewer). An exact solve ([`Limits::solve`]) finds one.
+    pub multipv: usize,
 }
 
 /// What one finished iteration found.
@@ -148,7 +155,10 @@ pub struct IterationInfo {
     /// The principal variation (legal from the root; may stop early at a table hit).
     pub pv: Vec<Move>,
     /// Whether no leaf was cut by the depth limit: the score is then the exact game value.
+    /// With several lines, this line's own subtree is meant.
     pub exact: bool,
+    /// Which of the iteration's lines this is, from 1 = the best (see [`Limits::multipv`]).
+    pub multipv: usize,
 }
 
 impl IterationInfo {
@@ -193,6 +203,17 @@ struct Ctx<'s, 'r> {
     report: &'r mut dyn FnMut(Event<'_>),
 }
 
+/// One of the best root moves of a search for several lines ([`Limits::multipv`]).
+#[derive(Clone, Debug)]
+struct RootLine {
+    /// Its exact value.
+    value: i32,
+    /// The move first, then the principal variation after it.
+    pv: Vec<Move>,
+    /// Whether its subtree had no leaf cut by the depth limit.
+    exact: bool,
+}
+
 /// What a node returned, for the trace.
 #[derive(Clone, Copy)]
 struct NodeResult {
@@ -225,6 +246,10 @@ pub struct Searcher<G: Game> {
     node_limit: Option<u64>,
     pv: Vec<Vec<Move>>,
     path: Vec<String>,
+    /// How many root lines the running search finds (1: only the best move's).
+    multipv: usize,
+    /// With several lines: the best root moves so far in this iteration, best first.
+    lines: Vec<RootLine>,
     // The exact solver (see `solve`).
     /// Nonzero in helper threads: perturbs their move ordering.
     skew: u64,
@@ -260,6 +285,8 @@ impl<G: Game + Evaluate> Searcher<G> {
             node_limit: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             path: Vec::new(),
+            multipv: 1,
+            lines: Vec::new(),
             skew: 0,
             root_best: None,
             root_done: 0,
@@ -315,6 +342,11 @@ impl<G: Game + Evaluate> Searcher<G> {
         self.tbhits = 0;
         self.aborted = false;
         self.solve = limits.solve;
+        self.multipv = if limits.solve {
+            1
+        } else {
+            limits.multipv.max(1)
+        };
         self.path.clear();
         let mut line = line.clone();
 
@@ -363,6 +395,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         for depth in 1..=max_depth {
             self.iteration = depth;
             self.horizon = false;
+            self.lines.clear();
             let value = self.node(&mut ctx, &mut line, depth, 0, -INFINITY, INFINITY);
             if self.aborted {
                 break;
@@ -370,16 +403,33 @@ impl<G: Game + Evaluate> Searcher<G> {
             let exact = !self.horizon;
             let score = Score::from_value(value, exact);
             let pv = self.pv[0].clone();
-            let info = IterationInfo {
-                depth,
-                score,
-                nodes: self.nodes,
-                tbhits: self.tbhits,
-                time: self.started.elapsed(),
-                pv: pv.clone(),
-                exact,
-            };
-            (ctx.report)(Event::Iteration(&info));
+            if self.multipv > 1 {
+                for (k, l) in self.lines.iter().enumerate() {
+                    let info = IterationInfo {
+                        depth,
+                        score: Score::from_value(l.value, l.exact),
+                        nodes: self.nodes,
+                        tbhits: self.tbhits,
+                        time: self.started.elapsed(),
+                        pv: l.pv.clone(),
+                        exact: l.exact,
+                        multipv: k + 1,
+                    };
+                    (ctx.report)(Event::Iteration(&info));
+                }
+            } else {
+                let info = IterationInfo {
+                    depth,
+                    score,
+                    nodes: self.nodes,
+                    tbhits: self.tbhits,
+                    time: self.started.elapsed(),
+                    pv: pv.clone(),
+                    exact,
+                    multipv: 1,
+                };
+                (ctx.report)(Event::Iteration(&info));
+            }
             result = SearchResult {
                 best: pv.first().copied().or(Some(first)),
                 score,
@@ -577,20 +627,37 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         let n = moves.len();
+        // Several lines (`Limits::multipv`) are found in this one pass over the root's moves:
+        // each move is searched with the window's lower end at the worst of the best lines so
+        // far (-INFINITY while there are fewer than wanted) instead of at the best, so a move
+        // that enters them comes back with its exact value and one that does not fails low. One
+        // pass, unlike re-searching the root with the best moves excluded, keeps the root's
+        // table entry true for the whole move list, and costs Capture the Flag (whose table
+        // does not cut) no repeated searches.
+        let several = ply == 0 && self.multipv > 1;
         for i in 0..n {
             let m = pick_next(&mut keys[..n], &mut moves, i);
 
+            let floor = if several { self.lines_floor() } else { alpha };
+            // The subtree's own "a leaf was cut" flag, for its line's exactness.
+            let outer_horizon = several && std::mem::replace(&mut self.horizon, false);
             if self.trace {
                 self.path.push(move_name(&pos, m));
             }
             line.push(m);
-            let v = -self.node(ctx, line, depth - 1, ply + 1, -beta, -alpha);
+            let v = -self.node(ctx, line, depth - 1, ply + 1, -beta, -floor);
             line.pop();
             if self.trace {
                 self.path.pop();
             }
             if self.aborted {
                 return end(0);
+            }
+            if several {
+                if v > floor {
+                    self.add_line(v, m, !self.horizon);
+                }
+                self.horizon |= outer_horizon;
             }
             if v > best_value {
                 best_value = v;
@@ -626,6 +693,34 @@ impl<G: Game + Evaluate> Searcher<G> {
             kind: NodeKind::Node,
             best: best_move,
         }
+    }
+
+    /// The lower end of the root window while several lines are searched: the value of the
+    /// worst of the best lines so far, or -INFINITY while there are fewer than wanted.
+    fn lines_floor(&self) -> i32 {
+        if self.lines.len() < self.multipv {
+            -INFINITY
+        } else {
+            self.lines.last().map_or(-INFINITY, |l| l.value)
+        }
+    }
+
+    /// Records root move `m` of exact value `v` (its line is in `self.pv[1]`) among the best
+    /// lines, after those of equal value (found first), keeping at most `multipv`.
+    fn add_line(&mut self, v: i32, m: Move, exact: bool) {
+        let at = self.lines.partition_point(|l| l.value >= v);
+        let mut pv = Vec::with_capacity(self.pv[1].len() + 1);
+        pv.push(m);
+        pv.extend_from_slice(&self.pv[1]);
+        self.lines.insert(
+            at,
+            RootLine {
+                value: v,
+                pv,
+                exact,
+            },
+        );
+        self.lines.truncate(self.multipv);
     }
 
     /// The exact value at `ply` of a position the probe answers (counted as a table hit).

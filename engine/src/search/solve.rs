@@ -137,6 +137,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                     time: self.started.elapsed(),
                     pv: pv.clone(),
                     exact: true,
+                    multipv: 1,
                 };
                 (ctx.report)(Event::Iteration(&info));
                 SearchResult {

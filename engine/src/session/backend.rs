@@ -21,6 +21,9 @@ pub trait Backend: Send + 'static {
     /// Sets the tablebase directory of every search from now on (the `TablebasePath` option;
     /// `None` turns probing off). Called only when [`Backend::options`] declares it.
     fn set_tablebase(&mut self, _dir: Option<std::path::PathBuf>) {}
+    /// Sets how many principal variations every search from now on reports (the `MultiPV`
+    /// option; 1: one). Called only when [`Backend::options`] declares it.
+    fn set_multipv(&mut self, _lines: usize) {}
     /// The options this backend takes, listed after `uci`: the engine's own
     /// ([`super::options`]) unless overridden. The session refuses every other option with
     /// `error unsupported`.

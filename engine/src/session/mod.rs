@@ -25,7 +25,9 @@ pub use searcher::SearchBackend;
 
 use crate::games::format::slash;
 use crate::games::notation::{MoveText, legal_move, move_name};
-use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, Move, MoveList, Oska, PositionError};
+use crate::games::{
+    Ctf, Game, GameKind, Hexapawn, Line, MAX_MOVES, Move, MoveList, Oska, PositionError,
+};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful, printable,
@@ -81,6 +83,9 @@ impl IntoAny for Ctf {
 pub const NAME: &str = concat!("boardgames-engine ", env!("CARGO_PKG_VERSION"));
 /// The hash size options: default, least, greatest (MiB).
 pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
+/// The `MultiPV` option (principal variations reported): default, least, greatest. The greatest
+/// is the most moves a position can have, so every legal move can always be asked for.
+pub const MULTI_PV: (i64, i64, i64) = (1, 1, MAX_MOVES as i64);
 
 /// The options of the engine's own search, as listed after `uci` (a [`Backend`] may take fewer:
 /// see [`Backend::options`]).
@@ -111,6 +116,14 @@ pub fn options() -> Vec<OptionDecl> {
                 default: NO_PATH.into(),
             },
         },
+        OptionDecl {
+            name: "MultiPV".into(),
+            kind: OptionKind::Spin {
+                default: MULTI_PV.0,
+                min: MULTI_PV.1,
+                max: MULTI_PV.2,
+            },
+        },
     ]
 }
 
@@ -121,6 +134,14 @@ const NO_PATH: &str = "<empty>";
 fn option_names(options: &[OptionDecl]) -> String {
     let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
     names.join(", ")
+}
+
+/// An option's value as a number: digits only, as every number of the protocol (no sign, no
+/// '+'); `None` when it is not one or does not fit.
+fn whole_number(value: &str) -> Option<i64> {
+    Some(value)
+        .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|v| v.parse().ok())
 }
 
 /// Where replies go: whole lines, flushed, one writer at a time.
@@ -179,6 +200,8 @@ pub struct State {
     pub trace: bool,
     /// The `Evaluator` option.
     pub evaluator: EvalKind,
+    /// The `MultiPV` option: how many principal variations a search reports.
+    pub multipv: usize,
 }
 
 impl Default for State {
@@ -189,6 +212,7 @@ impl Default for State {
             hash_mib: HASH_MIB.0 as usize,
             trace: false,
             evaluator: EvalKind::default(),
+            multipv: MULTI_PV.0 as usize,
         }
     }
 }
@@ -328,6 +352,7 @@ enum Job {
     Trace(bool),
     Evaluator(EvalKind),
     Tablebase(Option<std::path::PathBuf>),
+    MultiPv(usize),
     Clear,
 }
 
@@ -343,6 +368,7 @@ fn worker<W: Write + Send + 'static>(
             Job::Trace(on) => backend.set_trace(on),
             Job::Evaluator(kind) => backend.set_evaluator(kind),
             Job::Tablebase(dir) => backend.set_tablebase(dir),
+            Job::MultiPv(n) => backend.set_multipv(n),
             Job::Clear => backend.clear(),
             Job::Search { line, go, stop } => {
                 let best = match go {
@@ -596,18 +622,14 @@ impl<W: Write> Session<W> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let (_, lo, hi) = HASH_MIB;
-                // Digits only, as every number of the protocol (no sign, no '+').
-                let mib: i64 = Some(value)
-                    .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| {
-                        error(
-                            ErrorCode::BadValue,
-                            format!(
-                                "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
-                            ),
-                        )
-                    })?;
+                let mib = whole_number(value).ok_or_else(|| {
+                    error(
+                        ErrorCode::BadValue,
+                        format!(
+                            "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
+                        ),
+                    )
+                })?;
                 if !(lo..=hi).contains(&mib) {
                     return Err(error(
                         ErrorCode::BadValue,
@@ -644,6 +666,23 @@ impl<W: Write> Session<W> {
                 })?;
                 self.state.evaluator = kind;
                 let _ = self.jobs.send(Job::Evaluator(kind));
+            }
+            "multipv" => {
+                let (_, lo, hi) = MULTI_PV;
+                let n = whole_number(value).ok_or_else(|| {
+                    error(
+                        ErrorCode::BadValue,
+                        format!("MultiPV '{value}' is not a whole number (digits only); unchanged"),
+                    )
+                })?;
+                if !(lo..=hi).contains(&n) {
+                    return Err(error(
+                        ErrorCode::BadValue,
+                        format!("MultiPV {n} is out of range {lo} to {hi}; unchanged"),
+                    ));
+                }
+                self.state.multipv = n as usize;
+                let _ = self.jobs.send(Job::MultiPv(n as usize));
             }
             "tablebasepath" => {
                 let dir = (value != NO_PATH).then(|| std::path::PathBuf::from(value));

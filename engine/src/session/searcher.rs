@@ -19,6 +19,8 @@ pub struct SearchBackend {
     evaluator: EvalKind,
     /// The `TablebasePath` option.
     tablebase: Option<PathBuf>,
+    /// The `MultiPV` option.
+    multipv: usize,
     oska: Option<Searcher<Oska>>,
     hexapawn: Option<Searcher<Hexapawn>>,
     ctf: Option<Searcher<Ctf>>,
@@ -38,6 +40,7 @@ impl SearchBackend {
             trace: false,
             evaluator: EvalKind::default(),
             tablebase: None,
+            multipv: 1,
             oska: None,
             hexapawn: None,
             ctf: None,
@@ -53,9 +56,13 @@ impl Default for SearchBackend {
     }
 }
 
-/// The search limits of a `go` for `side` to move (never called with `go perft`).
-fn limits(go: Go, side: Side) -> Limits {
-    let mut l = Limits::default();
+/// The search limits of a `go` for `side` to move (never called with `go perft`), finding
+/// `multipv` lines.
+fn limits(go: Go, side: Side, multipv: usize) -> Limits {
+    let mut l = Limits {
+        multipv,
+        ..Limits::default()
+    };
     match go {
         Go::Depth(d) => l.depth = Some(d),
         Go::Nodes(n) => l.nodes = Some(n),
@@ -78,6 +85,7 @@ struct Settings {
     hash_mib: usize,
     trace: bool,
     evaluator: EvalKind,
+    multipv: usize,
 }
 
 /// The probe of the tables of `line`'s game and size in `dir`, opened once per size; an error
@@ -117,25 +125,27 @@ fn run<G: Game + Evaluate>(
     });
     searcher.set_probe(probe);
     let pos = *line.current();
-    let result =
-        searcher.search(
-            line,
-            &limits(go, pos.side_to_move()),
-            stop,
-            &mut |event| match event {
-                Event::Iteration(i) => report(Info::Search(SearchInfo {
-                    depth: i.depth,
-                    score: i.score,
-                    nodes: i.nodes,
-                    nps: i.nps(),
-                    time_ms: i.time.as_millis() as u64,
-                    tbhits: i.tbhits,
-                    pv: line_names(&pos, &i.pv),
-                })),
-                Event::Trace(node) => report(Info::Trace(node.to_string())),
-                Event::Progress(_) => {}
-            },
-        );
+    let result = searcher.search(
+        line,
+        &limits(go, pos.side_to_move(), settings.multipv),
+        stop,
+        &mut |event| match event {
+            Event::Iteration(i) => report(Info::Search(SearchInfo {
+                depth: i.depth,
+                // Numbered only when several lines are asked for (one line is printed as
+                // before the option existed).
+                multipv: (settings.multipv > 1).then_some(i.multipv as u32),
+                score: i.score,
+                nodes: i.nodes,
+                nps: i.nps(),
+                time_ms: i.time.as_millis() as u64,
+                tbhits: i.tbhits,
+                pv: line_names(&pos, &i.pv),
+            })),
+            Event::Trace(node) => report(Info::Trace(node.to_string())),
+            Event::Progress(_) => {}
+        },
+    );
     result.best.or_else(|| {
         let mut moves = MoveList::new();
         line.legal_moves(&mut moves);
@@ -193,6 +203,10 @@ impl Backend for SearchBackend {
         self.hexapawn_tables = None;
     }
 
+    fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines;
+    }
+
     fn search(
         &mut self,
         line: &AnyLine,
@@ -204,6 +218,7 @@ impl Backend for SearchBackend {
             hash_mib: self.hash_mib,
             trace: self.trace,
             evaluator: self.evaluator,
+            multipv: self.multipv,
         };
         let dir = self.tablebase.as_deref();
         match line {

@@ -686,7 +686,7 @@ fn bad_evaluator_is_refused_and_changes_nothing() {
     }
     assert_eq!(
         errs[2],
-        "error unsupported there is no option 'Evaluators' (options: Hash, Trace, Evaluator, TablebasePath)"
+        "error unsupported there is no option 'Evaluators' (options: Hash, Trace, Evaluator, TablebasePath, MultiPV)"
     );
     assert_eq!(bestmove(&out), "b3b5", "still material: {out:?}");
 }
@@ -810,4 +810,92 @@ fn protocol_md_statements_hold() {
     assert!(errs[2].starts_with("error busy"), "{errs:?}");
     live.send("stop");
     assert!(live.sync().iter().any(|l| l.starts_with("bestmove ")));
+}
+
+/// An `info depth` line with its `nps` and `time` values blanked (they vary from run to run).
+fn without_times(line: &str) -> String {
+    let mut words: Vec<&str> = line.split(' ').collect();
+    for i in 1..words.len() {
+        if matches!(words[i - 1], "nps" | "time") {
+            words[i] = "_";
+        }
+    }
+    words.join(" ")
+}
+
+/// The `info depth` lines of a session's output, read back.
+fn search_infos(lines: &[String]) -> Vec<crate::protocol::SearchInfo> {
+    lines
+        .iter()
+        .filter_map(|l| match Reply::parse(l) {
+            Ok(Reply::Info(Info::Search(i))) => Some(i),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `MultiPV` is listed after `uci`, refuses values out of range (changing nothing), and at 1
+/// gives exactly the output of a session that never set it.
+#[test]
+fn multipv_option_is_listed_checked_and_one_is_the_default() {
+    let out = session("uci\n");
+    let line = "option name MultiPV type spin default 1 min 1 max 384";
+    assert!(out.contains(&line.to_string()), "{out:?}");
+    let out = session(
+        "setoption name MultiPV value 0\nsetoption name MultiPV value 385\nsetoption name MultiPV value -2\nsetoption name MultiPV value +2\nsetoption name MultiPV value two\ngo depth 2\n",
+    );
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 5, "{out:?}");
+    for e in &errs[..2] {
+        assert!(e.starts_with("error bad-value MultiPV "), "{e}");
+        assert!(e.ends_with("is out of range 1 to 384; unchanged"), "{e}");
+    }
+    for e in &errs[2..] {
+        assert!(
+            e.ends_with("is not a whole number (digits only); unchanged"),
+            "{e}"
+        );
+    }
+    assert!(!out.iter().any(|l| l.contains("multipv")), "{out:?}");
+    let plain = session("newgame oska 5\ngo depth 5\n");
+    assert!(plain.len() > 5, "{plain:?}");
+    for set in [
+        "setoption name MultiPV value 1\n",
+        "setoption name multipv value 4\nsetoption name MultiPV value 1\n",
+    ] {
+        let one = session(format!("{set}newgame oska 5\ngo depth 5\n"));
+        let masked = |l: &Vec<String>| l.iter().map(|l| without_times(l)).collect::<Vec<_>>();
+        assert_eq!(masked(&one), masked(&plain));
+    }
+}
+
+/// With `MultiPV 3` every depth prints lines `multipv 1` to `3`, best first, with distinct
+/// first moves, and `bestmove` is the first move of the last depth's line 1; more lines than
+/// legal moves give one a move.
+#[test]
+fn multipv_prints_numbered_lines_best_first() {
+    let out = session("setoption name MultiPV value 3\nnewgame oska 5\ngo depth 4\n");
+    let infos = search_infos(&out);
+    assert_eq!(infos.len(), 4 * 3, "{out:?}");
+    for (d, lines) in infos.chunks(3).enumerate() {
+        let numbers: Vec<Option<u32>> = lines.iter().map(|i| i.multipv).collect();
+        assert_eq!(numbers, [Some(1), Some(2), Some(3)], "{out:?}");
+        assert!(lines.iter().all(|i| i.depth == d as u32 + 1), "{out:?}");
+        assert!(
+            lines
+                .windows(2)
+                .all(|w| w[0].score.value() >= w[1].score.value()),
+            "{out:?}"
+        );
+        let mut firsts: Vec<&String> = lines.iter().map(|i| &i.pv[0]).collect();
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "{out:?}");
+    }
+    assert_eq!(bestmove(&out), infos[9].pv[0], "{out:?}");
+    // Oska 4 has six moves at the start.
+    let out = session("setoption name MultiPV value 10\ngo depth 2\n");
+    let infos = search_infos(&out);
+    assert_eq!(infos.len(), 2 * 6, "{out:?}");
+    assert_eq!(infos[11].multipv, Some(6));
 }
