@@ -6,6 +6,7 @@ use engine::games::{GameKind, Piece, Side};
 
 use crate::board::{self, BoardInput, Marks};
 use crate::game::GameState;
+use crate::widgets;
 
 /// What a click on a square puts there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,19 +173,14 @@ impl Editor {
         ui.horizontal_wrapped(|ui| {
             ui.heading("Position editor");
             let mut kind = self.kind;
-            crate::app::game_picker(ui, &mut kind);
+            widgets::game_picker(ui, &mut kind);
             let (lo, hi) = kind.size_range();
             let mut size = if kind == self.kind {
                 self.size
             } else {
                 self.size.clamp(lo, hi)
             };
-            let size_label = if kind == GameKind::Oska {
-                "pieces a side"
-            } else {
-                "board width"
-            };
-            ui.add(egui::Slider::new(&mut size, lo..=hi).text(size_label));
+            widgets::size_slider(ui, kind, &mut size);
             if (kind, size) != (self.kind, self.size) {
                 self.set_game(kind, size);
             }
