@@ -70,6 +70,9 @@ pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
     });
 }
 
+/// The spacings of the graph's move ticks.
+const MOVE_STEPS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
+
 /// Draws the evaluation graph; returns the move number clicked, if any.
 pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) -> Option<usize> {
     let values: Vec<[f64; 2]> = points
@@ -82,10 +85,27 @@ pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) ->
         .map(|(ply, s)| [*ply as f64, graph_value(*s).0])
         .collect();
     let mut clicked = None;
+    let last = points.last().map_or(0, |p| p.0).max(shown).max(4);
     Plot::new("eval-graph")
         .include_y(-2.0)
         .include_y(2.0)
         .include_x(0.0)
+        .include_x(last as f64)
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            // Whole moves only, spaced so that every labelled tick keeps room for its number.
+            let step = MOVE_STEPS
+                .into_iter()
+                .find(|s| *s >= input.base_step_size * 4.0)
+                .unwrap_or(1000.0);
+            [step, step * 5.0, step * 10.0]
+        }))
+        .x_axis_formatter(|mark, _| {
+            if mark.value >= 0.0 && mark.value.fract() == 0.0 {
+                format!("{}", mark.value as u64)
+            } else {
+                String::new()
+            }
+        })
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)

@@ -38,7 +38,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     click(&mut h, "W  white flag");
     click(&mut h, "square a1");
     click(&mut h, "square c1");
-    h.get_by_label_contains("white has 2 flags");
+    h.get_by_label_contains("white has 2 flags (a1, c1)");
     h.get_by_label_contains("each side has exactly one flag");
     assert!(disabled(&h, "Play from here"));
     assert!(disabled(&h, "Analyse from here"));
@@ -95,6 +95,9 @@ fn the_editor_refuses_too_many_oska_pieces_and_notes_a_finished_position() {
     click(&mut h, "square a1");
     click(&mut h, "Analyse from here");
     assert!(h.state().analysing());
+    h.get_by_label_contains(
+        "The game on the table was replaced: analysis runs on the edited position",
+    );
     assert_eq!(
         h.state().model().game().pieces(0).iter().flatten().count(),
         7,
