@@ -342,7 +342,7 @@ impl GuiApp {
         self.drive_engines();
         let mut actions = keys(ui, &self.model);
         let (model, settings) = (&self.model, &self.settings);
-        let width = ui.available_width();
+        let (width, height) = (ui.available_width(), ui.available_height());
         egui::Panel::top("toolbar").show(ui, |ui| {
             actions.extend(panels::toolbar::ui(ui, model, settings));
         });
@@ -352,7 +352,7 @@ impl GuiApp {
         // Across the whole width, so that the engine panels keep room in a small window.
         egui::Panel::bottom("analysis")
             .resizable(true)
-            .default_size(220.0)
+            .default_size((height * 0.3).clamp(120.0, 220.0))
             .show(ui, |ui| actions.extend(panels::engines::ui(ui, model)));
         egui::Panel::left("setup")
             .resizable(false)
@@ -364,7 +364,7 @@ impl GuiApp {
             });
         egui::Panel::right("moves")
             .resizable(false)
-            .exact_size((width * 0.18).clamp(130.0, 200.0))
+            .exact_size((width * 0.18).clamp(145.0, 200.0))
             .show(ui, |ui| actions.extend(panels::moves::ui(ui, model)));
         let mut editor_action = None;
         egui::CentralPanel::default().show(ui, |ui| {

@@ -17,7 +17,8 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     // Always one line, so that the board does not move when Pass appears.
     ui.horizontal(|ui| {
         if let Some(o) = game.outcome(view) {
-            ui.label(RichText::new(o.to_string()).strong().size(20.0));
+            // Cut to the line: the status line below has the whole text.
+            ui.add(egui::Label::new(RichText::new(o.to_string()).strong().size(20.0)).truncate());
         } else {
             let side = side_name(game.side_to_move(view));
             ui.label(RichText::new(format!("{side} to move")).size(16.0));
