@@ -283,7 +283,7 @@ impl GuiApp {
             Action::ToggleAnalysis => self.set_analysis(!self.hub.analysing()),
             Action::OpenTree => self.tree.open = true,
             Action::ToggleEditor if self.editor.open => self.editor.open = false,
-            Action::ToggleEditor => self.open_editor(),
+            Action::ToggleEditor | Action::OpenEditor => self.open_editor(),
             Action::OpenSolver => self.solver.open = true,
             Action::ToggleSolver => self.solver.open = !self.solver.open,
             Action::ToggleConsole => self.console.open = !self.console.open,
@@ -380,7 +380,7 @@ impl GuiApp {
             Some(PositionAction::Set(a)) => actions.push(a),
             Some(PositionAction::Edit) => {
                 self.position.open = false;
-                actions.push(Action::ToggleEditor);
+                actions.push(Action::OpenEditor);
             }
             None => {}
         }

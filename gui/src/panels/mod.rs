@@ -44,6 +44,8 @@ pub enum Action {
     ToggleAnalysis,
     /// Open the search tree window.
     OpenTree,
+    /// Open the position editor on the shown position.
+    OpenEditor,
     /// The position editor on or off.
     ToggleEditor,
     /// Open the solver window.

@@ -41,7 +41,7 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
             .on_hover_text("place and remove pieces on a board of any game (E)")
             .clicked()
         {
-            action = Some(Action::ToggleEditor);
+            action = Some(Action::OpenEditor);
         }
         if ui
             .button("Solve...")
