@@ -3,36 +3,15 @@
 
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, MarkerShape, Plot, PlotPoints, Points};
-use engine::games::{Move, Side};
-use engine::protocol::{Score, SearchInfo};
+use engine::protocol::Score;
 
 use crate::board;
 use crate::game::GameState;
+pub use crate::model::eval::{EngineView, SearchState, graph_points, score_text, white_view};
 
 /// Where a score is drawn on the graph at most, in pawns (hundreds of `cp`); wins and losses are
 /// drawn there with a marker.
 pub const GRAPH_CLAMP: f64 = 10.0;
-
-/// A score from the side to move's point of view, turned to White's.
-pub fn white_view(score: Score, side: Side) -> Score {
-    match (side, score) {
-        (Side::White, s) => s,
-        (Side::Black, Score::Cp(x)) => Score::Cp(x.saturating_neg()),
-        (Side::Black, Score::Win(k)) => Score::Loss(k),
-        (Side::Black, Score::Loss(k)) => Score::Win(k),
-        (Side::Black, Score::Draw) => Score::Draw,
-    }
-}
-
-/// A White's-view score in words: `+0.35` (pawns), `White wins in 4`, `Black wins in 2`, `draw`.
-pub fn score_text(white: Score) -> String {
-    match white {
-        Score::Cp(x) => format!("{:+.2}", f64::from(x) / 100.0),
-        Score::Win(k) => format!("White wins in {k}"),
-        Score::Loss(k) => format!("Black wins in {k}"),
-        Score::Draw => "draw".to_string(),
-    }
-}
 
 /// Where a White's-view score goes on the graph, and whether it is a proven result (drawn with a
 /// marker at the top or bottom).
@@ -48,68 +27,16 @@ pub fn graph_value(white: Score) -> (f64, bool) {
     }
 }
 
-/// What one engine last reported about one position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineView {
-    /// Who it is (`White's engine`, `Analysis`).
-    pub title: String,
-    /// The moves of the game up to the searched position.
-    pub moves: Vec<String>,
-    /// The side to move there.
-    pub side: Side,
-    /// The last `info depth` line, once one has come.
-    pub info: Option<SearchInfo>,
-    /// Whether the search is still running.
-    pub running: bool,
-}
-
-impl EngineView {
-    /// A view of a search that has just started on the position after `moves`.
-    pub fn new(title: String, moves: Vec<String>, side: Side) -> EngineView {
-        EngineView {
-            title,
-            moves,
-            side,
-            info: None,
-            running: true,
-        }
-    }
-
-    /// The number of moves before the searched position.
-    pub fn ply(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the searched position is still the one after `ply()` moves of `game`.
-    pub fn matches(&self, game: &GameState) -> bool {
-        self.ply() <= game.len() && game.move_names()[..self.ply()] == self.moves[..]
-    }
-
-    /// The score from White's point of view.
-    pub fn white_score(&self) -> Option<Score> {
-        self.info.as_ref().map(|i| white_view(i.score, self.side))
-    }
-
-    /// The engine's best move (the first move of its principal variation), if it is legal in
-    /// `game` at the searched position.
-    pub fn best_move(&self, game: &GameState) -> Option<Move> {
-        if !self.matches(game) {
-            return None;
-        }
-        let pv = &self.info.as_ref()?.pv;
-        game.look_ahead(self.ply(), &pv[..pv.len().min(1)])
-            .first()
-            .map(|s| s.mv)
-    }
-}
-
 /// The panel of one engine: depth, score, nodes, speed, time, and the principal variation;
 /// hovering a move of it shows the board after it.
 pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
-    let state = if view.running { "searching" } else { "done" };
-    ui.label(RichText::new(format!("{} ({state})", view.title)).strong());
+    ui.label(RichText::new(format!("{} ({})", view.title, view.state.word())).strong());
     let Some(info) = &view.info else {
-        ui.label("waiting for the first search information...");
+        ui.label(if view.running() {
+            "waiting for the first search information..."
+        } else {
+            "no search information was given"
+        });
         return;
     };
     ui.horizontal_wrapped(|ui| {
@@ -143,21 +70,8 @@ pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
     });
 }
 
-/// The graph's points: one per move played, at x = the number of moves, with the last score
-/// reported for the position after it (White's view), or the result when the game is over there.
-pub fn graph_points(game: &GameState, evals: &[Option<Score>]) -> Vec<(usize, Score)> {
-    (1..=game.len())
-        .filter_map(|ply| {
-            let over = game.outcome(ply).map(|o| match o.winner() {
-                Some(Side::White) => Score::Win(0),
-                Some(Side::Black) => Score::Loss(0),
-                None => Score::Draw,
-            });
-            over.or_else(|| evals.get(ply).copied().flatten())
-                .map(|s| (ply, s))
-        })
-        .collect()
-}
+/// The spacings of the graph's move ticks.
+const MOVE_STEPS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
 /// Draws the evaluation graph; returns the move number clicked, if any.
 pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) -> Option<usize> {
@@ -171,10 +85,27 @@ pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) ->
         .map(|(ply, s)| [*ply as f64, graph_value(*s).0])
         .collect();
     let mut clicked = None;
+    let last = points.last().map_or(0, |p| p.0).max(shown).max(4);
     Plot::new("eval-graph")
         .include_y(-2.0)
         .include_y(2.0)
         .include_x(0.0)
+        .include_x(last as f64)
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            // Whole moves only, spaced so that every labelled tick keeps room for its number.
+            let step = MOVE_STEPS
+                .into_iter()
+                .find(|s| *s >= input.base_step_size * 4.0)
+                .unwrap_or(1000.0);
+            [step, step * 5.0, step * 10.0]
+        }))
+        .x_axis_formatter(|mark, _| {
+            if mark.value >= 0.0 && mark.value.fract() == 0.0 {
+                format!("{}", mark.value as u64)
+            } else {
+                String::new()
+            }
+        })
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)

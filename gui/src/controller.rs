@@ -1,4 +1,5 @@
-//! Engines, driven on a tokio runtime that the app owns, never on the UI thread.
+//! One engine process, driven on the tokio runtime of the engine hub ([`crate::hub`]), never on
+//! the UI thread.
 //!
 //! Each engine process has one task (an "actor") that owns its [`Engine`]. The UI sends it
 //! [`Request`]s through a tokio channel and receives [`Event`]s through a std channel; every
@@ -151,6 +152,14 @@ pub enum Event {
         /// The text after `info trace`.
         text: String,
     },
+    /// The text of an `info string` line of search `id`: the engine's own words (a board-call
+    /// program's failure, for example), shown when the search gives no move.
+    Said {
+        /// The request.
+        id: u64,
+        /// The text after `info string`.
+        text: String,
+    },
     /// The answer to [`Request::Think`] `id` (`None` for `bestmove none`).
     BestMove {
         /// The request.
@@ -193,8 +202,9 @@ pub struct EngineHandle {
 
 impl EngineHandle {
     /// Starts an engine's actor on `runtime`; the handshake happens in the background. Every
-    /// line to and from the engine goes to `log`, when there is one.
-    pub fn spawn(
+    /// line to and from the engine goes to `log`, when there is one. Only the engine hub
+    /// ([`crate::hub::Hub::spawn`]) calls it.
+    pub(crate) fn spawn(
         runtime: &tokio::runtime::Handle,
         launch: Launch,
         waker: Waker,
@@ -437,6 +447,7 @@ async fn think(
                     }
                     Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
                     Reply::Info(Info::Trace(text)) => out.send(Event::Trace { id, text }),
+                    Reply::Info(Info::String(text)) => out.send(Event::Said { id, text }),
                     Reply::Error { code, message } => {
                         // The position or go was refused: no bestmove will come.
                         *current = None;
@@ -451,8 +462,10 @@ async fn think(
                 if !matches!(request, Request::Quit) {
                     let stopped = engine.stop(STOP_WAIT).await.map_err(fail)?;
                     for reply in stopped.replies {
-                        if let Reply::Info(Info::Search(info)) = reply {
-                            out.send(Event::Search { id, info });
+                        match reply {
+                            Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
+                            Reply::Info(Info::String(text)) => out.send(Event::Said { id, text }),
+                            _ => {}
                         }
                     }
                     out.send(Event::Stopped {

@@ -2,14 +2,19 @@
 //! the protocol (protocol.md), built with eframe/egui.
 //!
 //! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
+//! - [`model`]: the game on the table and everything shown about it, without egui or tokio.
+//! - [`settings`]: what persists between runs (the set-up and the players).
+//! - [`hub`]: the engine hub, owner of the tokio runtime and of every engine process.
+//! - [`controller`]: one engine process's actor on that runtime, talking through channels.
 //! - [`board`]: drawing the board and finding squares on screen.
-//! - [`controller`]: engines on a tokio runtime, talking to the UI through channels.
-//! - [`analysis`]: the live engine panel, scores from White's view and the evaluation graph.
+//! - [`panels`]: the main window's panels, each a function returning an [`panels::Action`].
+//! - [`widgets`]: small widgets the panels and the editor share.
+//! - [`analysis`]: the live engine panel and the evaluation graph.
 //! - [`tree`]: the search tree explorer over the engine's `info trace` lines.
 //! - [`editor`]: the position editor.
 //! - [`console`]: the engine console (every line to and from each engine).
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
-//! - [`app`]: the application state and its panels ([`app::GuiApp`]).
+//! - [`app`]: composes them ([`app::GuiApp`]).
 
 pub mod analysis;
 pub mod app;
@@ -18,7 +23,13 @@ pub mod console;
 pub mod controller;
 pub mod editor;
 pub mod game;
+pub mod hub;
+pub mod model;
+pub mod panels;
+pub mod settings;
 pub mod solve;
 pub mod tree;
+pub mod widgets;
 
-pub use app::{GuiApp, Settings};
+pub use app::GuiApp;
+pub use settings::Settings;

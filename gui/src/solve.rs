@@ -9,7 +9,7 @@ use engine::games::{GameKind, Outcome, Side};
 use engine::protocol::{Go, Score, SearchInfo};
 
 use crate::analysis::white_view;
-use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
+use crate::controller::{EngineHandle, Event, Request};
 use crate::game::GameState;
 
 /// Where a solve is.
@@ -94,18 +94,16 @@ impl Solver {
         }
     }
 
-    /// Starts solving the position after `ply` moves of `game` on a new engine process (the
-    /// previous one, if any, is ended and its task returned, to be awaited).
+    /// Starts solving the position after `ply` moves of `game` on a new engine process, which
+    /// `spawn` starts (the engine hub's); returns the previous process, if any, for the hub to
+    /// end.
     pub fn start(
         &mut self,
-        runtime: &tokio::runtime::Handle,
-        launch: Launch,
-        waker: Waker,
-        log: Option<SharedLog>,
+        spawn: impl FnOnce() -> Option<EngineHandle>,
         game: &GameState,
         ply: usize,
-    ) -> Option<tokio::task::JoinHandle<()>> {
-        let old = self.engine.take().and_then(EngineHandle::quit);
+    ) -> Option<EngineHandle> {
+        let old = self.engine.take();
         let ply = ply.min(game.len());
         let moves = game.move_names()[..ply].to_vec();
         self.about = Some((game.kind(), game.size(), moves.clone()));
@@ -116,7 +114,11 @@ impl Solver {
             self.started = None;
             return old;
         }
-        let handle = EngineHandle::spawn(runtime, launch, waker, log);
+        let Some(handle) = spawn() else {
+            self.state = SolveState::Failed("the solver cannot run: no async runtime".into());
+            self.started = None;
+            return old;
+        };
         handle.send(Request::Think {
             id: 1,
             game: game.kind(),
@@ -141,16 +143,16 @@ impl Solver {
         }
     }
 
-    /// Ends the engine at once (closing the app); returns its task, to be awaited.
-    pub fn end(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+    /// Gives up the engine at once (closing the app); returns it, for the hub to end.
+    pub fn end(&mut self) -> Option<EngineHandle> {
         if self.running() {
             self.state = SolveState::Stopped;
         }
-        self.engine.take().and_then(EngineHandle::quit)
+        self.engine.take()
     }
 
-    /// Reads the engine's events; returns the engine's task once it has been told to quit.
-    pub fn poll(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+    /// Reads the engine's events; returns the engine once its work is done, for the hub to end.
+    pub fn poll(&mut self) -> Option<EngineHandle> {
         let events = self.engine.as_ref().map(EngineHandle::poll)?;
         let mut done = false;
         for event in events {
@@ -189,11 +191,7 @@ impl Solver {
                 _ => {}
             }
         }
-        if done {
-            self.engine.take().and_then(EngineHandle::quit)
-        } else {
-            None
-        }
+        if done { self.engine.take() } else { None }
     }
 
     /// Draws the window's contents; `shown` describes the position on the board.

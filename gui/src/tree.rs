@@ -7,7 +7,7 @@ use engine::protocol::Go;
 use engine::search::trace::{NodeKind, TraceNode, TraceTree, rebuild};
 
 use crate::board;
-use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
+use crate::controller::{EngineHandle, Event, Request};
 use crate::game::GameState;
 
 /// The most trace lines kept; a search that prints more is stopped and the last complete
@@ -103,21 +103,21 @@ impl TreeExplorer {
     }
 
     /// Starts a traced search of the position after `ply` moves of `game` on a new engine
-    /// process (the previous one, if any, is ended and returned to be awaited); its lines go to
-    /// `log`.
+    /// process, which `spawn` starts (the engine hub's); returns the previous process, if any,
+    /// for the hub to end.
     pub fn start(
         &mut self,
-        runtime: &tokio::runtime::Handle,
-        launch: Launch,
-        waker: Waker,
-        log: Option<SharedLog>,
+        spawn: impl FnOnce() -> Option<EngineHandle>,
         game: &GameState,
         ply: usize,
-    ) -> Option<tokio::task::JoinHandle<()>> {
-        let old = self.engine.take().and_then(EngineHandle::quit);
+    ) -> Option<EngineHandle> {
+        let old = self.engine.take();
         self.reset(game.kind());
+        let Some(handle) = spawn() else {
+            self.shown = Shown::Failed("the tree search cannot run: no async runtime".into());
+            return old;
+        };
         self.shown = Shown::Running;
-        let handle = EngineHandle::spawn(runtime, launch, waker, log);
         handle.send(Request::SetOption {
             name: "Trace".into(),
             value: "true".into(),
@@ -134,12 +134,12 @@ impl TreeExplorer {
         old
     }
 
-    /// Ends the search engine, if one runs; returns its task, to be awaited.
-    pub fn stop(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+    /// Gives up the search engine, if one runs; returns it, for the hub to end.
+    pub fn stop(&mut self) -> Option<EngineHandle> {
         if self.running() {
             self.shown = Shown::Failed("stopped".into());
         }
-        self.engine.take().and_then(EngineHandle::quit)
+        self.engine.take()
     }
 
     fn reset(&mut self, kind: GameKind) {
@@ -190,8 +190,8 @@ impl TreeExplorer {
         };
     }
 
-    /// Reads the engine's events; returns the engine's task once it has been told to quit.
-    pub fn poll(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+    /// Reads the engine's events; returns the engine once its work is done, for the hub to end.
+    pub fn poll(&mut self) -> Option<EngineHandle> {
         let events = self.engine.as_ref().map(EngineHandle::poll)?;
         let mut done = false;
         for event in events {
@@ -220,11 +220,7 @@ impl TreeExplorer {
                 _ => {}
             }
         }
-        if done {
-            self.engine.take().and_then(EngineHandle::quit)
-        } else {
-            None
-        }
+        if done { self.engine.take() } else { None }
     }
 
     /// Draws the window's contents.

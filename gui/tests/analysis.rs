@@ -45,7 +45,7 @@ fn the_engine_panel_fills_in_from_a_scripted_engine() {
     h.state_mut()
         .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
     wait_for(&mut h, "the info line", |a| {
-        a.engine_views()[1]
+        a.model().engine_views()[1]
             .as_ref()
             .is_some_and(|v| v.info.is_some())
     });
@@ -57,9 +57,15 @@ fn the_engine_panel_fills_in_from_a_scripted_engine() {
     h.get_by_label("time 12 ms");
     h.get_by_label("a5a4");
     // The arrow's move is the first PV move.
-    let best = h.state().best_shown().expect("an arrow");
-    assert_eq!(h.state().game().square_name(usize::from(best.from)), "a5");
-    assert_eq!(h.state().game().square_name(usize::from(best.to)), "a4");
+    let best = h.state().model().best_shown().expect("an arrow");
+    assert_eq!(
+        h.state().model().game().square_name(usize::from(best.from)),
+        "a5"
+    );
+    assert_eq!(
+        h.state().model().game().square_name(usize::from(best.to)),
+        "a4"
+    );
 }
 
 #[test]
@@ -67,14 +73,14 @@ fn the_engine_panel_and_graph_fill_in_from_our_engine() {
     let e = engine_path();
     let mut h = harness(GameKind::Hexapawn, 3, engine(e.clone(), 3), engine(e, 3));
     wait_for(&mut h, "the end of the game", |a| {
-        a.game().outcome(a.game().len()).is_some()
+        a.model().game().outcome(a.model().game().len()).is_some()
     });
-    let views = h.state().engine_views();
+    let views = h.state().model().engine_views();
     let white = views[0].as_ref().expect("White's engine reported");
     assert!(white.info.as_ref().is_some_and(|i| i.depth >= 1));
     // One point per move: every position after a move was searched, the last one is the result.
-    let points = h.state().graph_points();
-    let len = h.state().game().len();
+    let points = h.state().model().graph_points();
+    let len = h.state().model().game().len();
     assert_eq!(points.len(), len);
     assert_eq!(
         points.iter().map(|p| p.0).collect::<Vec<_>>(),
@@ -133,17 +139,17 @@ fn analysis_follows_the_shown_position() {
         .start_from_args(&["ctf".into(), "5".into(), "c2c3".into()]);
     h.state_mut().set_analysis(true);
     wait_for(&mut h, "analysis of the position after c2c3", |a| {
-        a.engine_views()[2]
+        a.model().engine_views()[2]
             .as_ref()
             .is_some_and(|v| v.ply() == 1 && v.info.is_some())
     });
-    h.state_mut().go_to(0);
+    h.state_mut().model_mut().go_to(0);
     wait_for(&mut h, "analysis of the start", |a| {
-        a.engine_views()[2]
+        a.model().engine_views()[2]
             .as_ref()
             .is_some_and(|v| v.ply() == 0 && v.info.is_some())
     });
-    assert!(h.state().best_shown().is_some());
+    assert!(h.state().model().best_shown().is_some());
     h.state_mut().set_analysis(false);
     assert!(!h.state().analysing());
 }
@@ -153,16 +159,18 @@ fn an_illegal_position_is_refused_with_the_rules_message() {
     let mut h = harness(GameKind::Oska, 4, Player::default(), Player::default());
     let err = h
         .state_mut()
+        .model_mut()
         .set_position(GameKind::Ctf, "-WWw-/-www-/-----/-bbb-/-bBb-", Side::White)
         .expect_err("two white flags are refused");
     assert!(err.contains("flag"), "{err}");
     let err = h
         .state_mut()
+        .model_mut()
         .set_position(GameKind::Oska, "wwww/w--/--/---/bbbb", Side::White)
         .expect_err("five white pieces on Oska 4 are refused");
     assert!(!err.is_empty());
-    assert_eq!(h.state().game().kind(), GameKind::Oska);
-    assert!(h.state().game().is_empty());
+    assert_eq!(h.state().model().game().kind(), GameKind::Oska);
+    assert!(h.state().model().game().is_empty());
 }
 
 /// The app for a game with these players, in this file's window size.

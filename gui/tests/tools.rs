@@ -38,7 +38,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     click(&mut h, "W  white flag");
     click(&mut h, "square a1");
     click(&mut h, "square c1");
-    h.get_by_label_contains("white has 2 flags");
+    h.get_by_label_contains("white has 2 flags (a1, c1)");
     h.get_by_label_contains("each side has exactly one flag");
     assert!(disabled(&h, "Play from here"));
     assert!(disabled(&h, "Analyse from here"));
@@ -59,7 +59,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     click(&mut h, "Play from here");
     let app = h.state();
     assert!(!app.editor().open);
-    let game = app.game();
+    let game = app.model().game();
     assert_eq!(
         (game.kind(), game.size(), game.len()),
         (GameKind::Ctf, 3, 0)
@@ -72,7 +72,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     // The game's board is shown again, and Black (a human) can move from it.
     click(&mut h, "square a3");
     click(&mut h, "square a2");
-    assert_eq!(h.state().game().len(), 1);
+    assert_eq!(h.state().model().game().len(), 1);
 }
 
 #[test]
@@ -95,13 +95,19 @@ fn the_editor_refuses_too_many_oska_pieces_and_notes_a_finished_position() {
     click(&mut h, "square a1");
     click(&mut h, "Analyse from here");
     assert!(h.state().analysing());
+    h.get_by_label_contains(
+        "The game on the table was replaced: analysis runs on the edited position",
+    );
     assert_eq!(
-        h.state().game().pieces(0).iter().flatten().count(),
+        h.state().model().game().pieces(0).iter().flatten().count(),
         7,
         "the game starts from the edited board"
     );
-    assert_eq!(h.state().game().piece_at(0, 0), None);
-    assert_eq!(h.state().game().piece_at(0, 1), Some(Piece::WhitePawn));
+    assert_eq!(h.state().model().game().piece_at(0, 0), None);
+    assert_eq!(
+        h.state().model().game().piece_at(0, 1),
+        Some(Piece::WhitePawn)
+    );
 }
 
 #[test]
@@ -156,6 +162,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
     // `engine solve oska w---/---/--/--b/---b b` says `loss 8`: Black, to move, loses in 8.
     let mut h = harness(GameKind::Oska, 4);
     h.state_mut()
+        .model_mut()
         .set_position(GameKind::Oska, "w---/---/--/--b/---b", Side::Black)
         .expect("a legal position");
     h.run_steps(2);
@@ -165,6 +172,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
     h.get_by_label("White wins in 8 plies");
     // The same board with White to move: `win 7`.
     h.state_mut()
+        .model_mut()
         .set_position(GameKind::Oska, "w---/---/--/--b/---b", Side::White)
         .expect("a legal position");
     h.run_steps(2);

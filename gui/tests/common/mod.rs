@@ -39,8 +39,8 @@ pub fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&Gui
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "timed out waiting for {what}; status: {:?}, halted: {:?}",
-            h.state().message(),
-            h.state().halted()
+            h.state().model().message(),
+            h.state().model().halted()
         );
         h.step();
         std::thread::sleep(Duration::from_millis(10));

@@ -1,0 +1,212 @@
+//! The model alone: no window, no engine.
+
+use engine::games::{GameKind, Move, Side};
+use engine::protocol::{Info, Reply, Score, SearchInfo};
+
+use super::{ANALYSIS, Model, SearchState};
+
+const HUMANS: [bool; 2] = [false, false];
+const BLACK_ENGINE: [bool; 2] = [false, true];
+
+/// An `info depth` line as an engine would send it.
+fn info(line: &str) -> SearchInfo {
+    match Reply::parse(line) {
+        Ok(Reply::Info(Info::Search(i))) => i,
+        other => panic!("not a search info line: {other:?}"),
+    }
+}
+
+fn hexapawn() -> Model {
+    Model::new(GameKind::Hexapawn, 3)
+}
+
+/// The square numbered by its name.
+fn sq(m: &Model, name: &str) -> usize {
+    (0..m.game().layout().squares())
+        .find(|&s| m.game().square_name(s) == name)
+        .expect("a square of the board")
+}
+
+#[test]
+fn clicks_pick_a_piece_and_play_its_move_and_takeback_returns_to_the_human() {
+    let mut m = hexapawn();
+    let (b1, b2) = (sq(&m, "b1"), sq(&m, "b2"));
+    m.click(b2, HUMANS);
+    assert_eq!(m.selected(), None, "an empty square is not picked");
+    m.click(b1, HUMANS);
+    assert_eq!(m.selected(), Some(b1));
+    assert!(m.targets().contains(&b2));
+    m.click(b2, HUMANS);
+    assert_eq!(m.game().move_names(), ["b1b2"]);
+    assert_eq!((m.view(), m.selected()), (1, None));
+    let r = m.revision();
+    m.drag(sq(&m, "a3"), sq(&m, "a2"), HUMANS);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"]);
+    assert!(m.revision() > r);
+    // Against Black's engine, take back removes the engine's reply and the human's move.
+    m.takeback(BLACK_ENGINE);
+    assert_eq!((m.game().len(), m.view()), (0, 0));
+    // Black's engine is to move here: a human may not move for it.
+    m.play(Move::PASS).expect_err("no pass in Hexapawn");
+    m.click(b1, BLACK_ENGINE);
+    m.click(b2, BLACK_ENGINE);
+    assert!(!m.human_may_move(BLACK_ENGINE));
+    m.click(sq(&m, "a3"), BLACK_ENGINE);
+    assert_eq!(m.selected(), None);
+}
+
+#[test]
+fn going_back_and_playing_branches_off_and_the_evals_follow() {
+    let mut m = hexapawn();
+    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    assert_eq!(m.game().len(), 2);
+    m.start_search(ANALYSIS, "Analysis".into(), 2);
+    m.search_info(
+        ANALYSIS,
+        info("info depth 3 score cp 50 nodes 1 nps 1 time 1 pv b2c3"),
+    );
+    // White to move there: +0.50 for White.
+    assert_eq!(m.graph_points(), [(2, Score::Cp(50))]);
+    m.go_to(1);
+    assert_eq!(m.view(), 1);
+    m.drag(sq(&m, "c3"), sq(&m, "c2"), HUMANS);
+    assert_eq!(m.game().move_names(), ["b1b2", "c3c2"]);
+    assert!(m.graph_points().is_empty(), "the old line's score is gone");
+}
+
+#[test]
+fn a_bad_command_line_move_keeps_the_moves_before_it_and_says_why() {
+    let mut m = hexapawn();
+    m.start_from_args(&["oska".into(), "4".into(), "a1a2".into(), "zz".into()]);
+    assert_eq!(m.game().kind(), GameKind::Oska);
+    assert_eq!(m.game().move_names(), ["a1a2"]);
+    let (text, err) = m.message().expect("a message");
+    assert!(err && text.contains("move 'zz'"), "{text}");
+    let e = m.epoch();
+    m.start_from_args(&["chess".into(), "8".into()]);
+    assert_eq!(m.epoch(), e, "nothing replaced");
+    assert!(m.message().is_some_and(|(t, _)| t.contains("command line")));
+}
+
+#[test]
+fn an_engine_move_is_played_and_a_stale_or_illegal_one_is_not() {
+    let mut m = hexapawn();
+    let r = m.revision();
+    m.start_search(0, "White's engine".into(), 0);
+    m.engine_move(Side::White, r, Some("b1b2"), None);
+    assert_eq!(m.game().move_names(), ["b1b2"]);
+    assert_eq!(
+        m.engine_views()[0].as_ref().map(|v| v.state),
+        Some(SearchState::Done)
+    );
+    // An answer about an earlier revision is ignored and its search shown as stopped.
+    m.start_search(1, "Black's engine".into(), 1);
+    m.engine_move(Side::Black, r, Some("a3a2"), None);
+    assert_eq!(m.game().len(), 1);
+    assert_eq!(
+        m.engine_views()[1].as_ref().map(|v| v.state),
+        Some(SearchState::Stopped)
+    );
+    m.start_search(1, "Black's engine".into(), 1);
+    m.engine_move(Side::Black, m.revision(), Some("a3a1"), None);
+    assert_eq!(m.game().len(), 1);
+    let why = m.halted().expect("halted");
+    assert!(
+        why.contains("Black's engine played an illegal move 'a3a1'"),
+        "{why}"
+    );
+    assert_eq!(
+        m.engine_views()[1].as_ref().map(|v| v.state),
+        Some(SearchState::Failed)
+    );
+    assert!(m.human_may_move(BLACK_ENGINE));
+}
+
+#[test]
+fn no_move_says_the_engines_own_reason() {
+    let mut m = hexapawn();
+    m.engine_move(
+        Side::White,
+        m.revision(),
+        None,
+        Some("board-call: the program failed (exit status: 2) on 'www/---/bbb w 3'"),
+    );
+    let why = m.halted().expect("halted");
+    assert!(why.contains("White's engine gave no move"), "{why}");
+    assert!(why.contains("the program failed (exit status: 2)"), "{why}");
+}
+
+#[test]
+fn resuming_clears_the_failure_and_its_red_message() {
+    let mut m = hexapawn();
+    m.halt("White's engine failed: it crashed".into());
+    assert!(m.message().is_some_and(|(_, err)| err));
+    m.set_paused(true);
+    assert!(m.halted().is_some(), "pausing keeps the failure");
+    m.set_paused(false);
+    assert_eq!(m.halted(), None);
+    assert_eq!(m.message(), None);
+    // A note is not an error: it stays.
+    m.note("saved to x".into());
+    m.set_paused(false);
+    assert_eq!(m.message(), Some(("saved to x", false)));
+}
+
+#[test]
+fn a_failed_engines_arrow_is_not_shown() {
+    let mut m = hexapawn();
+    m.start_search(0, "White's engine".into(), 0);
+    m.search_info(
+        0,
+        info("info depth 2 score cp 10 nodes 1 nps 1 time 1 pv b1b2 a3a2"),
+    );
+    let best = m.best_shown().expect("the arrow");
+    assert_eq!(m.game().square_name(usize::from(best.to)), "b2");
+    m.finish_search(0, SearchState::Failed);
+    assert_eq!(m.best_shown(), None);
+    // A finished search keeps its state.
+    m.finish_search(0, SearchState::Stopped);
+    assert_eq!(
+        m.engine_views()[0].as_ref().map(|v| v.state),
+        Some(SearchState::Failed)
+    );
+}
+
+#[test]
+fn save_and_open_round_trip_and_an_opened_game_is_paused() {
+    let mut m = hexapawn();
+    m.start_from_args(&["hexapawn".into(), "4".into(), "a1a2".into(), "d4d3".into()]);
+    let path = std::env::temp_dir().join(format!("gui-model-{}.txt", std::process::id()));
+    m.save(&path, "me", "you").expect("saved");
+    let mut other = Model::new(GameKind::Oska, 4);
+    assert_eq!(other.open(&path), Ok(1));
+    assert_eq!(other.game().kind(), GameKind::Hexapawn);
+    assert_eq!(other.game().move_names(), ["a1a2", "d4d3"]);
+    assert!(other.paused());
+    assert_eq!(other.records().len(), 1);
+    std::fs::write(&path, "[Game \"chess\"]\n").expect("write");
+    let err = other.open(&path).expect_err("not a record");
+    assert!(err.contains("line 1"), "{err}");
+    assert_eq!(other.game().kind(), GameKind::Hexapawn, "the game stays");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn flip_and_set_position() {
+    let mut m = Model::new(GameKind::Oska, 4);
+    m.flip();
+    assert!(m.flipped());
+    let err = m
+        .set_position(GameKind::Ctf, "-wWw--www-----bbb--bBb-", Side::White)
+        .expect_err("23 characters");
+    assert!(err.contains("not a square"), "{err}");
+    m.set_position(
+        GameKind::Oska,
+        "['----','---','--','w--','bb--']",
+        Side::White,
+    )
+    .expect("a board where White must pass");
+    assert!(m.pass_only());
+    m.play(Move::PASS).expect("pass");
+    assert_eq!(m.game().move_names(), ["pass"]);
+}

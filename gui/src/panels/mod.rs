@@ -1,0 +1,77 @@
+//! The panels of the main window. Each is a function that draws from the [`Model`] and the
+//! [`Settings`] and returns what the person asked for as an [`Action`]; the app applies it.
+//!
+//! [`Model`]: crate::model::Model
+//! [`Settings`]: crate::settings::Settings
+
+pub mod board_area;
+pub mod engines;
+pub mod help;
+pub mod moves;
+pub mod position;
+pub mod setup;
+pub mod status;
+pub mod toolbar;
+
+use engine::games::{GameKind, Move, Side};
+
+use crate::settings::Player;
+
+/// What the person asked for in a panel (or with a key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Start a new game of the set-up's game and size.
+    NewGame,
+    /// Change the set-up's game and size (for the next new game).
+    SetSetup(GameKind, usize),
+    /// Change a side's player (0 White, 1 Black).
+    SetPlayer(usize, Player),
+    /// Change the file path of Save and Open.
+    SetPath(String),
+    /// Save the game to the file path.
+    Save,
+    /// Open the record file at the file path.
+    Open,
+    /// Replay the `n`th game of the opened file.
+    LoadRecord(usize),
+    /// Open the "Set position" window.
+    OpenPositionDialog,
+    /// Start a game from a board typed in a seed format.
+    SetPosition(GameKind, String, Side),
+    /// Turn the board half a turn.
+    Flip,
+    /// Analysis on or off.
+    ToggleAnalysis,
+    /// Open the search tree window.
+    OpenTree,
+    /// Open the position editor on the shown position.
+    OpenEditor,
+    /// The position editor on or off.
+    ToggleEditor,
+    /// Open the solver window.
+    OpenSolver,
+    /// The solver window on or off.
+    ToggleSolver,
+    /// The engine console on or off.
+    ToggleConsole,
+    /// The help window on or off.
+    ToggleHelp,
+    /// Show a note in the status line.
+    Note(String),
+    /// Show the position after that many moves.
+    GoTo(usize),
+    /// Take back (to the human's turn against an engine).
+    TakeBack,
+    /// Play a move after the shown position.
+    Play(Move),
+    /// Play the best move the board's arrow shows.
+    PlayBest,
+    /// A square clicked on the board.
+    Click(usize),
+    /// A piece dragged from one square to another.
+    Drag(usize, usize),
+    /// Pause (true) or resume engine play.
+    Pause(bool),
+    /// The thinking engine should move now (`stop`).
+    MoveNow,
+}

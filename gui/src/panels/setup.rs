@@ -1,0 +1,129 @@
+//! The set-up panel: the next new game's game and size, and each side's player.
+//!
+//! An engine's program and arguments are edited in a draft, kept in egui's memory, and applied
+//! with Enter or the Apply button: a half-typed path never starts an engine.
+
+use eframe::egui::{self, RichText};
+use engine::games::Side;
+
+use super::Action;
+use crate::model::{Model, side_name};
+use crate::settings::{Limit, Player, Settings};
+use crate::widgets;
+
+/// A program and arguments being typed, and the applied ones it started from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Draft {
+    base: (String, String),
+    program: String,
+    args: String,
+}
+
+impl Draft {
+    fn of(p: &Player) -> Draft {
+        Draft {
+            base: (p.program.clone(), p.args.clone()),
+            program: p.program.clone(),
+            args: p.args.clone(),
+        }
+    }
+
+    fn edited(&self) -> bool {
+        (&self.program, &self.args) != (&self.base.0, &self.base.1)
+    }
+}
+
+/// Draws the set-up panel.
+pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Action> {
+    let mut action = None;
+    ui.heading("New game");
+    let mut kind = settings.kind();
+    let mut size = settings.size;
+    widgets::game_picker(ui, &mut kind);
+    if kind != settings.kind() {
+        let (lo, hi) = kind.size_range();
+        size = size.clamp(lo, hi);
+    }
+    widgets::size_slider(ui, kind, &mut size);
+    if (kind, size) != (settings.kind(), settings.size) {
+        action = Some(Action::SetSetup(kind, size));
+    }
+    if ui.button("Start new game").clicked() {
+        action = Some(Action::NewGame);
+    }
+    ui.separator();
+    for side in [Side::White, Side::Black] {
+        let i = side.index();
+        ui.push_id(i, |ui| {
+            ui.heading(side_name(side));
+            if let Some(p) = player(ui, model, &settings.players[i], i) {
+                action = Some(Action::SetPlayer(i, p));
+            }
+        });
+        ui.separator();
+    }
+    action
+}
+
+/// One side's player; returns the changed player.
+fn player(ui: &mut egui::Ui, model: &Model, current: &Player, i: usize) -> Option<Player> {
+    let mut p = current.clone();
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut p.engine, false, "Human");
+        ui.radio_value(&mut p.engine, true, "Engine");
+    });
+    if p.engine {
+        let id = ui.scope_id().with("draft");
+        let mut draft = ui
+            .data(|d| d.get_temp::<Draft>(id))
+            .filter(|d| d.base == (p.program.clone(), p.args.clone()))
+            .unwrap_or_else(|| Draft::of(&p));
+        let label = ui.label("program (empty: ours)");
+        let program = ui
+            .add(egui::TextEdit::singleline(&mut draft.program).hint_text("engine"))
+            .labelled_by(label.id);
+        let label = ui.label("arguments");
+        let args = ui
+            .text_edit_singleline(&mut draft.args)
+            .labelled_by(label.id);
+        let enter = (program.lost_focus() || args.lost_focus())
+            && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let mut apply = false;
+        ui.horizontal(|ui| {
+            apply = ui
+                .add_enabled(draft.edited(), egui::Button::new("Apply"))
+                .on_hover_text("starts the engine with this program and arguments (or press Enter)")
+                .clicked();
+            if draft.edited() {
+                ui.label(RichText::new("not applied yet").weak());
+            }
+        });
+        if (apply || enter) && draft.edited() {
+            p.program = draft.program.trim().to_string();
+            p.args = draft.args.clone();
+        }
+        ui.data_mut(|d| d.insert_temp(id, draft));
+        ui.horizontal(|ui| {
+            let label = ui.label("limit");
+            egui::ComboBox::from_id_salt("limit")
+                .selected_text(p.limit.label())
+                .show_ui(ui, |ui| {
+                    for l in Limit::ALL {
+                        ui.selectable_value(&mut p.limit, l, l.label());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.add(egui::DragValue::new(&mut p.value).range(1..=u32::MAX as u64))
+                .labelled_by(label.id);
+        });
+        // Always one line, so that the panel does not jump when the engine starts or ends.
+        let state = match &model.seats()[i] {
+            Some(s) if s.ready => format!("{}: running", s.name),
+            Some(s) => format!("{}: starting...", s.name),
+            None => "not running".to_string(),
+        };
+        ui.add(egui::Label::new(RichText::new(state).weak()).truncate());
+    }
+    (p != *current).then_some(p)
+}

@@ -1,0 +1,79 @@
+//! The status line: Pause/Resume and "Move now", whose turn it is, what the thinking engine does,
+//! the end of the game or why it stopped, and the last message.
+
+use eframe::egui::{self, RichText};
+
+use super::Action;
+use crate::model::{Model, side_name};
+use crate::settings::Settings;
+use crate::widgets::ERROR;
+
+/// Draws the status line (always two rows high, so that the board above does not jump).
+pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Action> {
+    let mut action = None;
+    let game = model.game();
+    let ply = game.len();
+    let side = game.side_to_move(ply);
+    let text = if let Some(o) = game.outcome(ply) {
+        RichText::new(format!("Game over: {o}")).strong().size(18.0)
+    } else if let Some(h) = model.halted() {
+        RichText::new(h).color(ERROR)
+    } else if let Some(thinking) = model.thinking() {
+        let i = thinking.index();
+        let what = if model.moving_now() {
+            "asked to move now...".to_string()
+        } else if model.seats()[i].as_ref().is_some_and(|s| s.ready) {
+            let depth = model.engine_views()[i]
+                .as_ref()
+                .and_then(|v| v.info.as_ref())
+                .map_or_else(String::new, |i| format!("depth {}", i.depth));
+            format!("thinking... {depth}")
+        } else {
+            "starting...".to_string()
+        };
+        RichText::new(format!("{}'s engine: {what}", side_name(thinking)))
+    } else if model.paused() && settings.players[side.index()].engine {
+        RichText::new(format!(
+            "{} to move; engine play is paused",
+            side_name(side)
+        ))
+    } else {
+        RichText::new(format!("{} to move", side_name(side)))
+    };
+    ui.horizontal_wrapped(|ui| {
+        let stopped = model.paused() || model.halted().is_some();
+        if stopped || settings.players.iter().any(|p| p.engine) {
+            let label = if stopped {
+                "Resume engines"
+            } else {
+                "Pause engines"
+            };
+            if ui.button(label).clicked() {
+                action = Some(Action::Pause(!stopped));
+            }
+            let can = model.thinking().is_some() && !model.moving_now();
+            if ui
+                .add_enabled(can, egui::Button::new("Move now"))
+                .on_hover_text("sends stop: the thinking engine plays the best move it has found")
+                .clicked()
+            {
+                action = Some(Action::MoveNow);
+            }
+        }
+        ui.label(text);
+    });
+    match model.message() {
+        Some((m, err)) if model.halted() != Some(m) => {
+            let color = if err {
+                ERROR
+            } else {
+                ui.visuals().weak_text_color()
+            };
+            ui.label(RichText::new(m).color(color));
+        }
+        _ => {
+            ui.label("");
+        }
+    }
+    action
+}
