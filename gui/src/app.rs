@@ -673,7 +673,10 @@ impl GuiApp {
                     s.ready = true;
                 }
             }
-            Event::Thinking(_) | Event::Trace { .. } | Event::Stopped { .. } => {}
+            Event::Thinking(_)
+            | Event::Trace { .. }
+            | Event::Progress { .. }
+            | Event::Stopped { .. } => {}
             Event::Search { id, info } => {
                 if self.pending.is_some_and(|p| p.id == id && p.side == side)
                     && let Some(v) = self.views[i].as_mut()

@@ -21,7 +21,7 @@ use std::time::Duration;
 use engine::client::{ClientError, Direction, Engine, Tap};
 use engine::games::GameKind;
 use engine::games::notation::MoveText;
-use engine::protocol::{Command, Go, Info, Reply, SearchInfo, Setup};
+use engine::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
 
 /// How long the handshake may take.
@@ -157,6 +157,13 @@ pub enum Event {
         id: u64,
         /// What the engine reported.
         info: SearchInfo,
+    },
+    /// An `info nodes ...` progress line of search `id` (the exact solver's, during `go solve`).
+    Progress {
+        /// The request.
+        id: u64,
+        /// What the engine reported.
+        info: ProgressInfo,
     },
     /// The text of an `info trace` line of search `id` (when the `Trace` option is on).
     Trace {
@@ -451,6 +458,7 @@ async fn think(
                     }
                     Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
                     Reply::Info(Info::Trace(text)) => out.send(Event::Trace { id, text }),
+                    Reply::Info(Info::Progress(info)) => out.send(Event::Progress { id, info }),
                     Reply::Error { code, message } => {
                         // The position or go was refused: no bestmove will come.
                         *current = None;

@@ -55,8 +55,8 @@ pub struct ProgressInfo {
     pub stage: Option<String>,
     /// Root moves finished in this stage, and the root's legal moves.
     pub root: Option<(u32, u32)>,
-    /// What the finished stages proved: the value is this at least (`win K`: a win in K plies
-    /// or faster; `loss K`: a loss in K plies or slower; or exact).
+    /// What the finished stages proved: `win K` (the side to move wins) or `loss K` (it loses),
+    /// the game ending in K plies or fewer with best play.
     pub bound: Option<Score>,
 }
 
