@@ -9,10 +9,10 @@
 //!
 //! **Processes.** Each engine runs in a process group of its own (Unix), so that whatever it
 //! starts (a wrapper script's real engine, helper processes) is ended with it. On Linux it also
-//! gets a parent-death signal (SIGKILL when this program dies, even by SIGKILL; see
-//! the `orphans` module), so an engine in the middle of a `go solve` does not outlive a GUI or arena that
-//! was killed. That signal reaches the engine process itself; what it started in its group is
-//! left to notice that its input or output closed. A task waits for
+//! gets a parent-death signal (SIGKILL when this program dies, even by SIGKILL; see the
+//! `orphans` module), so an engine in the middle of a `go solve` does not outlive a GUI or an
+//! arena that was killed. That signal reaches the engine process itself; what it started in its
+//! group is left to notice that its input or output closed. A task waits for
 //! the engine's exit: an engine that exits is reported as crashed at once (with its exit status)
 //! even when a child of it still holds its output open, and the rest of its group is killed
 //! then. [`Engine::shutdown`] sends `quit`, waits a grace period, then sends SIGTERM and, if
@@ -38,6 +38,7 @@ use crate::games::GameKind;
 use crate::games::notation::MoveText;
 use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
 
+#[cfg(target_os = "linux")]
 pub(crate) mod orphans;
 
 /// How many stderr lines are kept.

@@ -1,5 +1,5 @@
-//! Children that do not outlive this program (Linux): the parent-death signal, asked for in the
-//! child between fork and exec, and one long-lived thread to fork from.
+//! Children that do not outlive this program (Linux only): the parent-death signal, asked for in
+//! the child between fork and exec, and one long-lived thread to fork from.
 //!
 //! The kernel sends the parent-death signal when the *thread* that forked the child ends, not
 //! when the process does. A child forked from a thread that ends early (a tokio blocking thread
@@ -20,7 +20,6 @@ use std::thread;
 ///
 /// Only for a `pre_exec` closure (in the forked child, before exec): it makes two system calls
 /// and allocates nothing.
-#[cfg(target_os = "linux")]
 pub(crate) fn die_with_parent(parent: u32) -> io::Result<()> {
     // SAFETY: prctl(2) and getppid(2) only change or read this process's attributes.
     unsafe {
