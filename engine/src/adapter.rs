@@ -180,7 +180,12 @@ impl BoardCall {
         match (&self.limits, &dir) {
             (Some(limits), Some(dir)) => limits.apply(&mut cmd, dir.path()),
             _ => {
+                let parent = std::process::id();
                 cmd.process_group(0);
+                // SAFETY: die_with_parent only makes system calls; it allocates nothing.
+                unsafe {
+                    cmd.pre_exec(move || crate::client::orphans::die_with_parent(parent));
+                }
             }
         }
         let request = format!("{board} {side} {depth}");

@@ -222,3 +222,90 @@ async fn a_bestmove_with_no_go_pending_is_a_violation() {
         other => panic!("{other}"),
     }
 }
+
+/// What [`engine_dies_with_its_killed_client`] looks for in its helper's output.
+const PID_LINE: &str = "helper: engine pid ";
+
+/// Not a test on its own: the client program that [`engine_dies_with_its_killed_client`] runs in
+/// a process of its own and SIGKILLs. It starts our engine from a thread that then ends (the
+/// parent-death signal must not be tied to that thread), asks it to solve Oska 8 (which takes
+/// minutes, and which end of input does not stop), prints the engine's pid and waits.
+#[test]
+#[ignore = "a helper process of engine_dies_with_its_killed_client"]
+fn helper_client_that_gets_killed() {
+    let pid = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let engine = runtime.block_on(async {
+            let mut e = Engine::start(ENGINE, &[] as &[&str], T).await.unwrap();
+            e.send(&Command::parse("newgame oska 8").unwrap())
+                .await
+                .unwrap();
+            e.ping(T).await.unwrap();
+            e.send(&Command::Go(Go::Solve)).await.unwrap();
+            e
+        });
+        let pid = engine.id().unwrap();
+        // Neither the engine nor its runtime may kill the process when this thread ends.
+        std::mem::forget(engine);
+        std::mem::forget(runtime);
+        pid
+    })
+    .join()
+    .unwrap();
+    println!("{PID_LINE}{pid}");
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+/// A client (GUI, arena) killed with SIGKILL in the middle of a `go solve` takes its engine
+/// with it (Linux: the parent-death signal), within a few seconds.
+#[cfg(target_os = "linux")]
+#[test]
+fn engine_dies_with_its_killed_client() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "helper_client_that_gets_killed",
+            "--ignored",
+            "--nocapture",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(helper.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in out.lines().map_while(Result::ok) {
+            if let Some(pid) = line.strip_prefix(PID_LINE) {
+                let _ = tx.send(pid.to_string());
+            }
+        }
+    });
+    let pid = rx.recv_timeout(Duration::from_secs(60));
+    let Ok(pid) = pid else {
+        let _ = helper.kill();
+        panic!("the helper printed no engine pid: {pid:?}");
+    };
+    // Solving, although the thread that started it has ended.
+    std::thread::sleep(Duration::from_millis(300));
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let running = alive_now(&pid) && String::from_utf8_lossy(&cmdline).contains("engine");
+    helper.kill().unwrap();
+    helper.wait().unwrap();
+    let outlived = alive(&pid);
+    if outlived || !running {
+        // Leave nothing behind, whatever failed.
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid])
+            .status();
+    }
+    assert!(
+        running,
+        "engine {pid} was not running before its client was killed"
+    );
+    assert!(!outlived, "engine {pid} outlived its client by two seconds");
+}

@@ -243,7 +243,7 @@ fn board_outcome(pos: &RefPos) -> Option<Outcome> {
                     return Some(Outcome::Win(s, Reason::ReachedFarRow));
                 }
                 if count(b, pawn_char(s.opposite())) == 0 {
-                    return Some(Outcome::Win(s, Reason::NoPieces));
+                    return Some(Outcome::Win(s, Reason::NoPawns));
                 }
             }
             None
@@ -255,7 +255,7 @@ fn board_outcome(pos: &RefPos) -> Option<Outcome> {
                     return Some(Outcome::Win(s, Reason::FlagCaptured));
                 }
                 if count(b, pawn_char(o)) == 0 {
-                    return Some(Outcome::Win(s, Reason::NoPieces));
+                    return Some(Outcome::Win(s, Reason::NoPawns));
                 }
             }
             for s in [mover, pos.side] {

@@ -217,7 +217,7 @@ fn hexapawn_far_row_and_last_pawn_win() {
     let after = play(line::<Hexapawn>("---/-w-/--b", Side::Black), "c3b2");
     assert_eq!(
         after.outcome(),
-        Some(Outcome::Win(Side::Black, Reason::NoPieces))
+        Some(Outcome::Win(Side::Black, Reason::NoPawns))
     );
 }
 
@@ -239,6 +239,19 @@ fn ctf_pawn_captures_the_flag_forward_and_sideways() {
         after.outcome(),
         Some(Outcome::Win(Side::White, Reason::FlagCaptured))
     );
+}
+
+#[test]
+fn ctf_last_pawn_captured_says_no_pawns_while_the_flag_stands() {
+    let l = line::<Ctf>("--W--/-w---/-b---/-----/----B", Side::White);
+    let after = play(l, "b2b4");
+    assert_eq!(slash(after.current()), "--W--/-----/-----/-w---/----B");
+    let end = after.outcome();
+    assert_eq!(end, Some(Outcome::Win(Side::White, Reason::NoPawns)));
+    let end = end.unwrap();
+    // The words say pawns (Black's flag still stands); the protocol code is unchanged.
+    assert_eq!(end.to_string(), "white wins: the loser has no pawns left");
+    assert_eq!(end.reason().code(), "no-pieces");
 }
 
 #[test]

@@ -84,11 +84,12 @@ impl Console {
         log.lines().map(str::to_string).collect()
     }
 
-    /// The text the console shows: the chosen engine's lines (or every engine's, each prefixed
-    /// with its name) that pass the filter, one per line; and how many lines were dropped.
+    /// The text the console shows: the chosen engine's lines (or every engine's in the order
+    /// they passed, each prefixed with its engine's name) that pass the filter, one per line;
+    /// and how many lines were dropped.
     pub fn shown_text(&self) -> (String, u64) {
         let needle = self.filter.trim().to_lowercase();
-        let mut text = String::new();
+        let mut shown: Vec<(u64, Role, String)> = Vec::new();
         let mut dropped = 0;
         for role in Role::ALL {
             if self.shown.is_some_and(|r| r != role) {
@@ -98,18 +99,23 @@ impl Console {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
             dropped += log.dropped();
-            for line in log.lines() {
-                if !needle.is_empty() && !line.to_lowercase().contains(&needle) {
-                    continue;
-                }
-                if self.shown.is_none() {
-                    text.push('[');
-                    text.push_str(role.name());
-                    text.push_str("] ");
-                }
-                text.push_str(line);
-                text.push('\n');
+            shown.extend(
+                log.stamped()
+                    .filter(|(_, line)| needle.is_empty() || line.to_lowercase().contains(&needle))
+                    .map(|(stamp, line)| (stamp, role, line.to_string())),
+            );
+        }
+        // Each log is in stamp order already: a stable sort merges them.
+        shown.sort_by_key(|&(stamp, _, _)| stamp);
+        let mut text = String::new();
+        for (_, role, line) in shown {
+            if self.shown.is_none() {
+                text.push('[');
+                text.push_str(role.name());
+                text.push_str("] ");
             }
+            text.push_str(&line);
+            text.push('\n');
         }
         (text, dropped)
     }
@@ -182,5 +188,45 @@ impl Console {
                         .desired_width(f32::INFINITY),
                 );
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::log_line;
+
+    #[test]
+    fn all_view_is_in_the_order_the_lines_passed() {
+        let console = Console::default();
+        let (white, solve, tree) = (
+            console.log(Role::White),
+            console.log(Role::Solve),
+            console.log(Role::Tree),
+        );
+        log_line(&solve, "> go solve".into());
+        log_line(&white, "> go depth 3".into());
+        log_line(&solve, "< info depth 1".into());
+        log_line(&tree, "# starting".into());
+        log_line(&white, "< bestmove a1a2".into());
+        let (text, dropped) = console.shown_text();
+        assert_eq!(dropped, 0);
+        assert_eq!(
+            text,
+            "[Solve] > go solve\n\
+             [White's engine] > go depth 3\n\
+             [Solve] < info depth 1\n\
+             [Search tree] # starting\n\
+             [White's engine] < bestmove a1a2\n"
+        );
+        let mut console = console;
+        console.filter = "GO ".into();
+        assert_eq!(
+            console.shown_text().0,
+            "[Solve] > go solve\n[White's engine] > go depth 3\n"
+        );
+        console.filter.clear();
+        console.shown = Some(Role::White);
+        assert_eq!(console.shown_text().0, "> go depth 3\n< bestmove a1a2\n");
     }
 }

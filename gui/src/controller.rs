@@ -14,6 +14,7 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,7 +22,7 @@ use std::time::Duration;
 use engine::client::{ClientError, Direction, Engine, Tap};
 use engine::games::GameKind;
 use engine::games::notation::MoveText;
-use engine::protocol::{Command, Go, Info, Reply, SearchInfo, Setup};
+use engine::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
 
 /// How long the handshake may take.
@@ -35,12 +36,16 @@ pub const STOP_WAIT: Duration = Duration::from_secs(3);
 pub const LOG_LINES: usize = 5_000;
 
 /// The raw lines to (`> ...`) and from (`< ...`) one engine, the last [`LOG_LINES`] of them, and
-/// notes from the GUI (`# ...`: the engine started, failed, ended).
+/// notes from the GUI (`# ...`: the engine started, failed, ended). Each line carries a stamp
+/// from one counter shared by every log, so lines of several engines merge in time order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineLog {
-    lines: VecDeque<String>,
+    lines: VecDeque<(u64, String)>,
     dropped: u64,
 }
+
+/// The next line's stamp, for every log.
+static NEXT_STAMP: AtomicU64 = AtomicU64::new(0);
 
 impl EngineLog {
     /// Appends a line, dropping the oldest beyond [`LOG_LINES`].
@@ -49,12 +54,21 @@ impl EngineLog {
             self.lines.pop_front();
             self.dropped += 1;
         }
-        self.lines.push_back(line);
+        // Stamped under the log's lock, so a log's stamps increase.
+        let stamp = NEXT_STAMP.fetch_add(1, Ordering::Relaxed);
+        self.lines.push_back((stamp, line));
     }
 
     /// The lines kept, oldest first.
     pub fn lines(&self) -> impl Iterator<Item = &str> {
-        self.lines.iter().map(String::as_str)
+        self.lines.iter().map(|(_, line)| line.as_str())
+    }
+
+    /// The lines kept with their stamps, oldest first.
+    pub fn stamped(&self) -> impl Iterator<Item = (u64, &str)> {
+        self.lines
+            .iter()
+            .map(|(stamp, line)| (*stamp, line.as_str()))
     }
 
     /// How many lines are kept.
@@ -144,6 +158,13 @@ pub enum Event {
         id: u64,
         /// What the engine reported.
         info: SearchInfo,
+    },
+    /// An `info nodes ...` progress line of search `id` (the exact solver's, during `go solve`).
+    Progress {
+        /// The request.
+        id: u64,
+        /// What the engine reported.
+        info: ProgressInfo,
     },
     /// The text of an `info trace` line of search `id` (when the `Trace` option is on).
     Trace {
@@ -448,6 +469,7 @@ async fn think(
                     Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
                     Reply::Info(Info::Trace(text)) => out.send(Event::Trace { id, text }),
                     Reply::Info(Info::String(text)) => out.send(Event::Said { id, text }),
+                    Reply::Info(Info::Progress(info)) => out.send(Event::Progress { id, info }),
                     Reply::Error { code, message } => {
                         // The position or go was refused: no bestmove will come.
                         *current = None;

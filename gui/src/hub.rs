@@ -329,7 +329,7 @@ impl Hub {
                     s.ready = true;
                 }
             }
-            Event::Thinking(_) | Event::Trace { .. } => {}
+            Event::Thinking(_) | Event::Trace { .. } | Event::Progress { .. } => {}
             Event::Said { id, text } => {
                 if mine(&self.pending, id)
                     && let Some(s) = self.players[i].as_mut()

@@ -1,28 +1,114 @@
-//! The `gui` program: opens the window and runs [`gui::GuiApp`].
-//!
-//! `gui [--engines] [--analyse] [--tree DEPTH] [GAME SIZE [MOVE...]]` starts with that game (and
-//! those moves played) instead of the last set-up's new game; anything unreadable is reported in
-//! the window's status line. `--engines` lets our engine play both sides, `--analyse` turns
-//! analysis on, `--tree DEPTH` opens the search tree window with a traced search of that depth,
-//! `--edit` opens the position editor on the shown position, `--console` the engine console and
-//! `--solve` the solver window, solving the shown position.
+//! The `gui` program: reads its command line (see [`USAGE`]), then opens the window and runs
+//! [`gui::GuiApp`]. `--help` prints the usage and exits without a display; an unknown flag is a
+//! one-line error and exit status 2. The game, size and moves are checked by the app, which
+//! reports anything unreadable in the window's status line.
+
+use std::process::ExitCode;
 
 use eframe::egui;
 
-fn main() -> eframe::Result {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut take = |flag: &str| {
-        let at = args.iter().position(|a| a == flag)?;
-        args.remove(at);
-        Some(at)
-    };
-    let engines = take("--engines").is_some();
-    let analyse = take("--analyse").is_some();
-    let edit = take("--edit").is_some();
-    let console = take("--console").is_some();
-    let solve = take("--solve").is_some();
-    let tree = take("--tree");
-    let tree_depth = tree.and_then(|at| (at < args.len()).then(|| args.remove(at)));
+/// What `gui --help` prints: every flag the program takes.
+const USAGE: &str = "\
+Usage: gui [OPTIONS] [GAME SIZE [MOVE...]]
+
+Plays Oska, Hexapawn and Capture the Flag against any engine that speaks the protocol
+(protocol.md), human against human, or engine against engine.
+
+Arguments:
+  GAME SIZE [MOVE...]  start with this game (oska, hexapawn, ctf) and size, with these moves
+                       played, instead of the last set-up's new game
+
+Options:
+  --engines            our engine plays both sides
+  --analyse            turn analysis on
+  --tree DEPTH         open the search tree window on a traced search of DEPTH plies
+  --edit               open the position editor on the shown position
+  --console            open the engine console
+  --solve              open the solver window, solving the shown position
+  --                   only arguments follow
+  -h, --help           print this help and exit
+";
+
+/// The command line, read.
+#[derive(Debug, Default, PartialEq)]
+struct Args {
+    engines: bool,
+    analyse: bool,
+    edit: bool,
+    console: bool,
+    solve: bool,
+    /// `--tree DEPTH`.
+    tree: Option<u32>,
+    /// GAME SIZE MOVE..., checked by the app.
+    rest: Vec<String>,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+enum Command {
+    Run(Args),
+    Help,
+}
+
+/// Reads the command line (without the program name); the error is one line.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut out = Args::default();
+    let mut args = args.into_iter();
+    let mut options = true;
+    while let Some(arg) = args.next() {
+        if !options || !arg.starts_with('-') {
+            out.rest.push(arg);
+            continue;
+        }
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--" => options = false,
+            "--engines" => out.engines = true,
+            "--analyse" => out.analyse = true,
+            "--edit" => out.edit = true,
+            "--console" => out.console = true,
+            "--solve" => out.solve = true,
+            "--tree" => {
+                let depth = args.next().ok_or("--tree needs a DEPTH (plies)")?;
+                out.tree = Some(depth_of(&depth)?);
+            }
+            _ => match arg.strip_prefix("--tree=") {
+                Some(depth) => out.tree = Some(depth_of(depth)?),
+                None => return Err(format!("unknown option '{arg}' (gui --help lists them)")),
+            },
+        }
+    }
+    Ok(Command::Run(out))
+}
+
+/// The depth of `--tree DEPTH`.
+fn depth_of(text: &str) -> Result<u32, String> {
+    text.parse()
+        .map_err(|_| format!("--tree DEPTH: '{text}' is not a number of plies"))
+}
+
+fn main() -> ExitCode {
+    match parse(std::env::args().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gui: {e}");
+            ExitCode::from(2)
+        }
+        Ok(Command::Run(args)) => match run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("gui: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+/// Opens the window.
+fn run(args: Args) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Oska, Hexapawn and Capture the Flag")
@@ -38,30 +124,87 @@ fn main() -> eframe::Result {
                 .and_then(|s| eframe::get_value(s, gui::app::SETTINGS_KEY))
                 .unwrap_or_default();
             let mut settings = settings;
-            if engines {
+            if args.engines {
                 for p in &mut settings.players {
                     p.engine = true;
                 }
             }
             let mut app = gui::GuiApp::new(settings);
-            app.start_from_args(&args);
-            if analyse {
+            app.start_from_args(&args.rest);
+            if args.analyse {
                 app.set_analysis(true);
             }
-            if let Some(depth) = tree_depth {
-                app.tree_mut().depth = depth.parse().unwrap_or(2);
+            if let Some(depth) = args.tree {
+                app.tree_mut().depth = depth;
                 app.run_tree_search();
             }
-            if edit {
+            if args.edit {
                 app.open_editor();
             }
-            if console {
+            if args.console {
                 app.console_mut().open = true;
             }
-            if solve {
+            if args.solve {
                 app.run_solve();
             }
             Ok(Box::new(app))
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn flags_and_arguments_mix_in_any_order() {
+        let got = parse(words("--engines oska 4 --tree 3 d1c2 --solve")).unwrap();
+        let want = Args {
+            engines: true,
+            solve: true,
+            tree: Some(3),
+            rest: words("oska 4 d1c2"),
+            ..Args::default()
+        };
+        assert_eq!(got, Command::Run(want));
+        let Command::Run(a) = parse(words("--tree=5 -- --edit")).unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!((a.tree, a.edit, a.rest), (Some(5), false, words("--edit")));
+    }
+
+    #[test]
+    fn help_wins_and_bad_flags_are_one_line_errors() {
+        assert_eq!(parse(words("ctf 5 -h")), Ok(Command::Help));
+        assert_eq!(parse(words("--help --bogus")), Ok(Command::Help));
+        for (line, says) in [
+            ("--bogus", "unknown option '--bogus'"),
+            ("-x", "unknown option '-x'"),
+            ("--tree", "--tree needs a DEPTH"),
+            ("--tree deep", "'deep' is not a number"),
+            ("--tree=-1", "'-1' is not a number"),
+        ] {
+            let e = parse(words(line)).unwrap_err();
+            assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn usage_names_every_flag_the_parser_takes() {
+        for flag in [
+            "--engines",
+            "--analyse",
+            "--tree DEPTH",
+            "--edit",
+            "--console",
+            "--solve",
+            "-h, --help",
+        ] {
+            assert!(USAGE.contains(flag), "{flag}");
+        }
+    }
 }

@@ -1,12 +1,14 @@
 //! The solver window: asks our engine, on a process of its own, `go solve` for the shown
-//! position, shows the search's progress (its `info depth` lines) and the proven value in words
-//! from White's point of view.
+//! position, shows the search's progress (the exact solver's `info nodes` lines: stage, root
+//! moves done, nodes, speed and what is proven so far; or the `info depth` lines of a solve by
+//! deepening), then the proven value in words from White's point of view, the best move and the
+//! line.
 
 use std::time::Instant;
 
 use eframe::egui::{self, Color32, RichText};
 use engine::games::{GameKind, Outcome, Side};
-use engine::protocol::{Go, Score, SearchInfo};
+use engine::protocol::{Go, ProgressInfo, Score, SearchInfo};
 
 use crate::analysis::white_view;
 use crate::controller::{EngineHandle, Event, Request};
@@ -44,6 +46,56 @@ pub fn result_text(white: Score) -> Option<String> {
     }
 }
 
+/// What a `bound` of the exact solver proves, from White's point of view, in words: "White wins
+/// in at most K plies", "Black wins in at most K plies" (the exact number follows when the
+/// solve ends), "Draw". A `cp` score gives `None`.
+pub fn bound_text(white: Score) -> Option<String> {
+    let plies = |k: u32| if k == 1 { "ply" } else { "plies" };
+    match white {
+        Score::Win(k) => Some(format!("White wins in at most {k} {}", plies(k))),
+        Score::Loss(k) => Some(format!("Black wins in at most {k} {}", plies(k))),
+        Score::Draw => Some("Draw".into()),
+        Score::Cp(_) => None,
+    }
+}
+
+/// A progress line in words: `stage wdl (win, draw or loss?): root move 3 of 10, 1 234 567
+/// nodes, 1 200 000 nodes/s, 12.3 s`.
+pub fn progress_text(p: &ProgressInfo) -> String {
+    let mut text = String::new();
+    if let Some(stage) = &p.stage {
+        let what = match stage.as_str() {
+            "wdl" => " (win, draw or loss?)",
+            "distance" => " (how many plies?)",
+            _ => "",
+        };
+        text = format!("stage {stage}{what}: ");
+    }
+    if let Some((done, total)) = p.root {
+        text.push_str(&format!("root move {done} of {total}, "));
+    }
+    text.push_str(&format!(
+        "{} nodes, {} nodes/s, {:.1} s",
+        grouped(p.nodes),
+        grouped(p.nps),
+        p.time_ms as f64 / 1000.0
+    ));
+    text
+}
+
+/// `n` with its digits in groups of three (`1 234 567`).
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The solver window's state.
 #[derive(Default)]
 pub struct Solver {
@@ -55,6 +107,10 @@ pub struct Solver {
     about: Option<(GameKind, usize, Vec<String>)>,
     side: Option<Side>,
     last: Option<SearchInfo>,
+    /// The last `info nodes` progress line of the solve.
+    progress: Option<ProgressInfo>,
+    /// The last bound the solve proved (White's point of view).
+    bound: Option<Score>,
     started: Option<Instant>,
 }
 
@@ -83,6 +139,30 @@ impl Solver {
         self.last.as_ref()
     }
 
+    /// The last progress line of the solve (`info nodes ...`).
+    pub fn progress(&self) -> Option<&ProgressInfo> {
+        self.progress.as_ref()
+    }
+
+    /// What the solve has proven so far, from White's point of view (a bound of the exact
+    /// solver's stages; the value itself once solved).
+    pub fn bound(&self) -> Option<Score> {
+        self.bound
+    }
+
+    /// The best line of a proven value: the best move first (the `pv` of the last `info depth`
+    /// line).
+    pub fn best_line(&self) -> Option<&[String]> {
+        match self.state {
+            SolveState::Solved(_) => self
+                .last
+                .as_ref()
+                .map(|i| i.pv.as_slice())
+                .filter(|pv| !pv.is_empty()),
+            _ => None,
+        }
+    }
+
     /// The result in words, once there is one: the proven value, "Stopped ..." or why not.
     pub fn result(&self) -> Option<String> {
         match &self.state {
@@ -109,6 +189,8 @@ impl Solver {
         self.about = Some((game.kind(), game.size(), moves.clone()));
         self.side = Some(game.side_to_move(ply));
         self.last = None;
+        self.progress = None;
+        self.bound = None;
         if let Some(o) = game.outcome(ply) {
             self.state = SolveState::Over(o);
             self.started = None;
@@ -158,6 +240,12 @@ impl Solver {
         for event in events {
             match event {
                 Event::Search { info, .. } => self.last = Some(info),
+                Event::Progress { info, .. } => {
+                    if let Some((b, side)) = info.bound.zip(self.side) {
+                        self.bound = Some(white_view(b, side));
+                    }
+                    self.progress = Some(info);
+                }
                 Event::BestMove { .. } => {
                     done = true;
                     let proven = self
@@ -167,7 +255,10 @@ impl Solver {
                         .map(|(i, side)| white_view(i.score, side))
                         .filter(|s| !matches!(s, Score::Cp(_)));
                     self.state = match proven {
-                        Some(s) => SolveState::Solved(s),
+                        Some(s) => {
+                            self.bound = Some(s);
+                            SolveState::Solved(s)
+                        }
                         None => {
                             SolveState::Failed("the engine answered without a proven value".into())
                         }
@@ -234,11 +325,19 @@ impl Solver {
             }
             _ => {}
         }
-        if let Some(info) = &self.last {
+        // The exact solver's progress while it runs; the deepening's last depth (Capture the
+        // Flag) and the last figures once it has ended.
+        let progress_newer = match (&self.progress, &self.last) {
+            (Some(p), Some(i)) => p.time_ms > i.time_ms,
+            (p, _) => p.is_some(),
+        };
+        if let Some(p) = self.progress.as_ref().filter(|_| progress_newer) {
+            ui.label(progress_text(p));
+        } else if let Some(info) = &self.last {
             ui.label(format!(
                 "depth {}   nodes {}   time {:.3} s",
                 info.depth,
-                info.nodes,
+                grouped(info.nodes),
                 info.time_ms as f64 / 1000.0
             ));
         }
@@ -248,6 +347,18 @@ impl Solver {
                 _ => ui.visuals().strong_text_color(),
             };
             ui.label(RichText::new(text).size(18.0).color(color));
+        }
+        let solved = matches!(self.state, SolveState::Solved(_));
+        if let Some(text) = self.bound.filter(|_| !solved).and_then(bound_text) {
+            ui.label(format!("Proven so far: {text}"));
+        }
+        if let Some(line) = self.best_line() {
+            ui.label(RichText::new(format!("Best move: {}", line[0])).strong());
+            let plies = if line.len() == 1 { "ply" } else { "plies" };
+            ui.add(
+                egui::Label::new(format!("Line ({} {plies}): {}", line.len(), line.join(" ")))
+                    .wrap(),
+            );
         }
         if self
             .about
@@ -264,5 +375,49 @@ impl Solver {
             );
         }
         action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_and_progress_in_words() {
+        assert_eq!(
+            bound_text(Score::Win(23)).as_deref(),
+            Some("White wins in at most 23 plies")
+        );
+        // Black to move and losing in at most 22 plies: White wins within 22.
+        let white = white_view(Score::Loss(22), Side::Black);
+        assert_eq!(
+            bound_text(white).as_deref(),
+            Some("White wins in at most 22 plies")
+        );
+        assert_eq!(
+            bound_text(Score::Loss(1)).as_deref(),
+            Some("Black wins in at most 1 ply")
+        );
+        assert_eq!(bound_text(Score::Cp(3)), None);
+        let p = ProgressInfo {
+            nodes: 1_234_567,
+            nps: 987_654,
+            time_ms: 1_250,
+            stage: Some("wdl".into()),
+            root: Some((3, 10)),
+            bound: None,
+        };
+        assert_eq!(
+            progress_text(&p),
+            "stage wdl (win, draw or loss?): root move 3 of 10, 1 234 567 nodes, \
+             987 654 nodes/s, 1.2 s"
+        );
+        let bare = ProgressInfo {
+            stage: None,
+            root: None,
+            nodes: 12,
+            ..p
+        };
+        assert_eq!(progress_text(&bare), "12 nodes, 987 654 nodes/s, 1.2 s");
     }
 }

@@ -151,6 +151,11 @@ fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
     );
     h.get_by_label("Black wins in 6 plies");
     assert_eq!(h.state().solver().last_info().map(|i| i.depth), Some(6));
+    // The best move and the line the engine proved.
+    let line = h.state().solver().best_line().expect("a line").to_vec();
+    assert_eq!(line, ["b1b2", "a3b2", "c1b2", "c3c2", "a1a2", "c2c1"]);
+    h.get_by_label("Best move: b1b2");
+    h.get_by_label("Line (6 plies): b1b2 a3b2 c1b2 c3c2 a1a2 c2c1");
     // The solver's lines are in the console.
     let lines = h.state().console().lines(Role::Solve);
     assert!(lines.contains(&"> go solve".to_string()), "{lines:?}");
@@ -179,6 +184,43 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
     click(&mut h, "Solve");
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 7 plies");
+}
+
+#[test]
+fn the_exact_solvers_stages_reach_the_window() {
+    // Hexapawn 5: stage wdl proves a win, each distance test a faster one, down to win 19.
+    let mut h = harness(GameKind::Hexapawn, 5);
+    click(&mut h, "Solve...");
+    click(&mut h, "Solve");
+    wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
+    h.get_by_label("White wins in 19 plies");
+    let solver = h.state().solver();
+    let last = solver.progress().expect("progress lines came");
+    assert_eq!(last.stage.as_deref(), Some("distance"));
+    assert_eq!(last.bound, Some(engine::protocol::Score::Win(19)));
+    assert_eq!(solver.best_line().map(|l| l.len()), Some(19));
+    h.get_by_label("Best move: d1d2");
+    assert!(h.query_by_label_contains("Proven so far").is_none());
+}
+
+#[test]
+fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
+    let mut h = harness(GameKind::Oska, 6);
+    click(&mut h, "Solve...");
+    click(&mut h, "Solve");
+    // The engine reports about once a second.
+    wait_for(&mut h, "a progress line", |a| {
+        a.solver().progress().is_some()
+    });
+    h.run_steps(2);
+    h.get_by_label_contains("stage wdl (win, draw or loss?): root move ");
+    h.get_by_label_contains(" of 10, ");
+    assert!(h.state().solver().best_line().is_none());
+    click(&mut h, "Stop");
+    wait_for(&mut h, "the stop", |a| !a.solver().running());
+    assert_eq!(h.state().solver().state(), &SolveState::Stopped);
+    h.get_by_label("Stopped before the value was proven");
+    assert!(h.query_by_label_contains("Best move").is_none());
 }
 
 #[test]

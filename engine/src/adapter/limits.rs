@@ -91,9 +91,11 @@ impl Limits {
             None
         };
         let maps = NetMaps::new();
+        let parent = std::process::id();
         cmd.current_dir(dir).process_group(0);
         // SAFETY: the closure runs in the forked child before exec and only makes system calls
-        // (setrlimit, prctl, unshare, open/write/close on prepared strings); it allocates nothing.
+        // (setrlimit, prctl, getppid, unshare, open/write/close on prepared strings); it
+        // allocates nothing.
         unsafe {
             cmd.pre_exec(move || {
                 let set = |res, lim: Option<(libc::rlim_t, libc::rlim_t)>| {
@@ -113,7 +115,7 @@ impl Limits {
                 set(libc::RLIMIT_FSIZE, fsize)?;
                 set(libc::RLIMIT_NPROC, nproc)?;
                 set(libc::RLIMIT_CORE, Some((0, 0)))?;
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                crate::client::orphans::die_with_parent(parent)?;
                 if let Some(mode) = net {
                     maps.enter(mode)?;
                 }

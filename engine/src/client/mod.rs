@@ -8,7 +8,11 @@
 //! lines) for diagnostics.
 //!
 //! **Processes.** Each engine runs in a process group of its own (Unix), so that whatever it
-//! starts (a wrapper script's real engine, helper processes) is ended with it. A task waits for
+//! starts (a wrapper script's real engine, helper processes) is ended with it. On Linux it also
+//! gets a parent-death signal (SIGKILL when this program dies, even by SIGKILL; see the
+//! `orphans` module), so an engine in the middle of a `go solve` does not outlive a GUI or an
+//! arena that was killed. That signal reaches the engine process itself; what it started in its
+//! group is left to notice that its input or output closed. A task waits for
 //! the engine's exit: an engine that exits is reported as crashed at once (with its exit status)
 //! even when a child of it still holds its output open, and the rest of its group is killed
 //! then. [`Engine::shutdown`] sends `quit`, waits a grace period, then sends SIGTERM and, if
@@ -33,6 +37,9 @@ use tokio::time::timeout;
 use crate::games::GameKind;
 use crate::games::notation::MoveText;
 use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
+
+#[cfg(target_os = "linux")]
+pub(crate) mod orphans;
 
 /// How many stderr lines are kept.
 pub const STDERR_LINES: usize = 100;
@@ -179,6 +186,23 @@ fn signal_group(pgid: Option<u32>, kill: bool) {
 
 #[cfg(not(unix))]
 fn signal_group(_pgid: Option<u32>, _kill: bool) {}
+
+/// Spawns `cmd` from the long-lived spawner thread (inside the caller's tokio runtime), so that
+/// the engine's parent-death signal fires when this program ends, not when the calling thread
+/// does (see the `orphans` module).
+#[cfg(target_os = "linux")]
+fn spawn_child(mut cmd: Process) -> io::Result<Child> {
+    let runtime = tokio::runtime::Handle::current();
+    orphans::on_spawner(move || {
+        let _inside = runtime.enter();
+        cmd.spawn()
+    })?
+}
+
+#[cfg(not(target_os = "linux"))]
+fn spawn_child(mut cmd: Process) -> io::Result<Child> {
+    cmd.spawn()
+}
 
 /// The process groups of the engines that run now, for [`kill_all`].
 static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -327,7 +351,15 @@ impl Engine {
         // A group of its own, led by the engine: its group id is its process id.
         #[cfg(unix)]
         cmd.process_group(0);
-        let mut child = cmd.spawn().map_err(|source| ClientError::Spawn {
+        #[cfg(target_os = "linux")]
+        {
+            let parent = std::process::id();
+            // SAFETY: die_with_parent only makes system calls; it allocates nothing.
+            unsafe {
+                cmd.pre_exec(move || orphans::die_with_parent(parent));
+            }
+        }
+        let mut child = spawn_child(cmd).map_err(|source| ClientError::Spawn {
             program: program.to_string_lossy().into_owned(),
             source,
         })?;

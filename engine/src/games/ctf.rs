@@ -268,7 +268,7 @@ impl Game for Ctf {
                 return Some(Outcome::Win(winner, Reason::FlagCaptured));
             }
             if self.pawns[loser.index()] == 0 {
-                return Some(Outcome::Win(winner, Reason::NoPieces));
+                return Some(Outcome::Win(winner, Reason::NoPawns));
             }
         }
         [mover, to_move]

@@ -149,7 +149,7 @@ impl Game for Hexapawn {
                 return Some(Outcome::Win(winner, Reason::ReachedFarRow));
             }
             if opp == 0 {
-                return Some(Outcome::Win(winner, Reason::NoPieces));
+                return Some(Outcome::Win(winner, Reason::NoPawns));
             }
         }
         None

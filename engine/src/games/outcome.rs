@@ -7,8 +7,11 @@ use super::Side;
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
-    /// The loser has no pieces (Oska) or pawns (Hexapawn, Capture the Flag) left.
+    /// Oska: the loser has no pieces left.
     NoPieces,
+    /// Hexapawn, Capture the Flag: the loser has no pawns left (a Capture the Flag flag may
+    /// still stand). Same protocol code as [`Reason::NoPieces`].
+    NoPawns,
     /// Oska: the winner's remaining pieces all stand on the opponent's home row.
     AllHome,
     /// Oska: both sides' pieces all stand on the far rows; the side with more pieces wins.
@@ -31,7 +34,8 @@ impl Reason {
     /// A short machine-friendly name (used by the protocol).
     pub const fn code(self) -> &'static str {
         match self {
-            Reason::NoPieces => "no-pieces",
+            // One code for both, as the protocol has always written it.
+            Reason::NoPieces | Reason::NoPawns => "no-pieces",
             Reason::AllHome => "all-home",
             Reason::BothHomeMorePieces => "both-home-more-pieces",
             Reason::BothHomeEqual => "both-home-equal",
@@ -47,6 +51,7 @@ impl Reason {
     pub const fn describe(self) -> &'static str {
         match self {
             Reason::NoPieces => "the loser has no pieces left",
+            Reason::NoPawns => "the loser has no pawns left",
             Reason::AllHome => "all the winner's remaining pieces stand on the opponent's home row",
             Reason::BothHomeMorePieces => {
                 "both sides' pieces all stand on the far rows and the winner has more pieces"

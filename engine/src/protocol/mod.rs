@@ -30,7 +30,7 @@ mod words;
 
 pub use command::{Clock, Command, Go};
 pub use errors::{ErrorCode, ProtocolError};
-pub use info::{Info, SearchInfo};
+pub use info::{Info, ProgressInfo, SearchInfo};
 pub use option::{OptionDecl, OptionKind};
 pub use reply::{GameResult, Reply};
 pub use score::Score;

@@ -219,6 +219,11 @@ impl Reply {
         match kind {
             "string" => return Ok(Info::String(text.to_string())),
             "trace" => return Ok(Info::Trace(text.to_string())),
+            // Of another form, it is an engine's own kind like any other.
+            "nodes" => {
+                return Ok(ProgressInfo::parse(rest)
+                    .map_or_else(|| Info::Other(rest.to_string()), Info::Progress));
+            }
             "depth" => {}
             "" => {
                 return Err(syntax(
@@ -304,6 +309,7 @@ impl fmt::Display for Reply {
             Reply::Info(Info::String(t)) => text_after(f, "info string", t),
             Reply::Info(Info::Trace(t)) => text_after(f, "info trace", t),
             Reply::Info(Info::Other(t)) => text_after(f, "info", t),
+            Reply::Info(Info::Progress(p)) => write!(f, "info {p}"),
             Reply::Info(Info::Search(i)) => {
                 write!(f, "info depth {}", i.depth)?;
                 if let Some(k) = i.multipv {

@@ -154,6 +154,22 @@ fn reply() -> impl Strategy<Value = Reply> {
                     pv,
                 })
             }),
+        (
+            (any::<u64>(), any::<u64>(), any::<u64>()),
+            prop::option::of(word()),
+            prop::option::of((any::<u32>(), any::<u32>())),
+            prop::option::of(score()),
+        )
+            .prop_map(|((nodes, nps, time_ms), stage, root, bound)| {
+                Info::Progress(ProgressInfo {
+                    nodes,
+                    nps,
+                    time_ms,
+                    stage,
+                    root,
+                    bound,
+                })
+            }),
         text().prop_map(Info::Trace),
         prop_oneof![Just(String::new()), text()].prop_map(Info::String),
         "(currmove|hashfull|x)( [a-z0-9]{1,5}){0,3}".prop_map(Info::Other),
@@ -496,4 +512,45 @@ fn printable_escapes_what_is_not_printable_ascii() {
     assert_eq!(printable("a\rb\nc\td"), "a\\x0db\\x0ac\\x09d");
     assert_eq!(printable("caf\u{e9} \\x0d"), "caf\\xc3\\xa9 \\\\x0d");
     assert_eq!(printable("\x7f\x00"), "\\x7f\\x00");
+}
+
+#[test]
+fn progress_lines_and_other_info_nodes_lines() {
+    assert_eq!(
+        Reply::parse("info nodes 22115 nps 505728 time 43 stage distance root 1/5 bound win 21"),
+        Ok(Reply::Info(Info::Progress(ProgressInfo {
+            nodes: 22115,
+            nps: 505728,
+            time_ms: 43,
+            stage: Some("distance".into()),
+            root: Some((1, 5)),
+            bound: Some(Score::Win(21)),
+        })))
+    );
+    assert_eq!(
+        Reply::parse("info nodes 9 nps 90 time 100"),
+        Ok(Reply::Info(Info::Progress(ProgressInfo {
+            nodes: 9,
+            nps: 90,
+            time_ms: 100,
+            stage: None,
+            root: None,
+            bound: None,
+        })))
+    );
+    // Of another form (UCI's statistics, a field out of order, a bad number): another kind.
+    for line in [
+        "nodes 5 nps 3 hashfull 4",
+        "nodes 5",
+        "nodes 5 nps 3 time 1 root 1/2 stage wdl",
+        "nodes 5 nps 3 time 1 root 1-2",
+        "nodes 5 nps 3 time 1 bound win",
+        "nodes -5 nps 3 time 1",
+    ] {
+        assert_eq!(
+            Reply::parse(&format!("info {line}")),
+            Ok(Reply::Info(Info::Other(line.into()))),
+            "{line}"
+        );
+    }
 }

@@ -176,7 +176,8 @@ pub enum Event<'a> {
     Iteration(&'a IterationInfo),
     /// A node returned (only when the trace is on).
     Trace(&'a TraceNode),
-    /// How far an exact solve has got (a few times a minute in long solves; see [`Progress`]).
+    /// How far an exact solve has got (once a second in long solves, and when a stage ends;
+    /// see [`Progress`]).
     Progress(&'a Progress),
 }
 

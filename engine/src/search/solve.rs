@@ -56,10 +56,17 @@ pub struct Progress {
     pub bound: Option<Score>,
 }
 
+impl Progress {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let us = self.time.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / us) as u64
+    }
+}
+
 impl fmt::Display for Progress {
     /// `solve stage wdl root 3/6 nodes N time 12.3s nps M`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let us = self.time.as_micros().max(1);
         write!(
             f,
             "solve stage {} root {}/{} nodes {} time {:.1}s nps {}",
@@ -68,7 +75,7 @@ impl fmt::Display for Progress {
             self.root_moves,
             self.nodes,
             self.time.as_secs_f64(),
-            self.nodes as u128 * 1_000_000 / us
+            self.nps()
         )?;
         if let Some(b) = self.bound {
             write!(f, " bound {b}")?;
@@ -77,8 +84,8 @@ impl fmt::Display for Progress {
     }
 }
 
-/// Time between progress reports.
-const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+/// Time between progress reports (besides one at the end of each stage but the last).
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 impl<G: Game + Evaluate> Searcher<G> {
     /// A helper for a parallel solve: shares the table, has its own ordering state.

@@ -9,7 +9,7 @@ use super::{AnyLine, Backend};
 use crate::games::Move;
 use crate::games::notation::line_names;
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
-use crate::protocol::{Go, Info, SearchInfo};
+use crate::protocol::{Go, Info, ProgressInfo, SearchInfo};
 use crate::search::{EvalKind, Evaluate, Event, Limits, Probe, Searcher};
 
 /// The engine's own search.
@@ -143,7 +143,14 @@ fn run<G: Game + Evaluate>(
                 pv: line_names(&pos, &i.pv),
             })),
             Event::Trace(node) => report(Info::Trace(node.to_string())),
-            Event::Progress(_) => {}
+            Event::Progress(p) => report(Info::Progress(ProgressInfo {
+                nodes: p.nodes,
+                nps: p.nps(),
+                time_ms: p.time.as_millis() as u64,
+                stage: Some(p.stage.to_string()),
+                root: Some((p.root_done as u32, p.root_moves as u32)),
+                bound: p.bound,
+            })),
         },
     );
     result.best.or_else(|| {

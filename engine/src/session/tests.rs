@@ -1,6 +1,7 @@
 //! In-process tests of the session: in-memory input and output.
 
 use crate::games::Side;
+use crate::protocol::{ProgressInfo, Score};
 use std::io::{Cursor, PipeWriter, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -834,6 +835,17 @@ fn search_infos(lines: &[String]) -> Vec<crate::protocol::SearchInfo> {
         .collect()
 }
 
+/// Each `info nodes` progress line among `lines`.
+fn progress_lines(lines: &[String]) -> Vec<ProgressInfo> {
+    lines
+        .iter()
+        .filter_map(|l| match Reply::parse(l) {
+            Ok(Reply::Info(Info::Progress(p))) => Some(p),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `MultiPV` is listed after `uci`, refuses values out of range (changing nothing), and at 1
 /// gives exactly the output of a session that never set it.
 #[test]
@@ -898,4 +910,67 @@ fn multipv_prints_numbered_lines_best_first() {
     let infos = search_infos(&out);
     assert_eq!(infos.len(), 2 * 6, "{out:?}");
     assert_eq!(infos[11].multipv, Some(6));
+}
+
+#[test]
+fn exact_solve_reports_each_stage_then_the_value() {
+    let out = session("newgame hexapawn 5\ngo solve\n");
+    let progress = progress_lines(&out);
+    // Stage 1 ends proving some win, at least as slow as the true one; each stage-2 test that
+    // moves the bound says so, down to win 19. (Lines without a bound come once a second.)
+    let staged: Vec<&ProgressInfo> = progress.iter().filter(|p| p.bound.is_some()).collect();
+    let plies: Vec<u32> = staged
+        .iter()
+        .map(|p| match p.bound {
+            Some(Score::Win(k)) => k,
+            other => panic!("not a win bound: {other:?}"),
+        })
+        .collect();
+    assert!(
+        plies.len() >= 2 && plies.windows(2).all(|w| w[0] > w[1]),
+        "{out:?}"
+    );
+    assert_eq!(plies.last(), Some(&19), "{out:?}");
+    assert_eq!(staged[0].stage.as_deref(), Some("wdl"));
+    assert!(
+        staged[1..]
+            .iter()
+            .all(|p| p.stage.as_deref() == Some("distance"))
+    );
+    assert!(
+        progress
+            .iter()
+            .all(|p| p.root.is_some_and(|(d, t)| d <= t && t == 5))
+    );
+    let n = out.len();
+    assert!(
+        out[n - 2].starts_with("info depth 19 score win 19 "),
+        "{out:?}"
+    );
+    assert_eq!(out[n - 1], "bestmove d1d2");
+    assert_eq!(progress.len() + 2, n, "{out:?}");
+}
+
+#[test]
+fn a_long_exact_solve_reports_progress_while_it_runs() {
+    let mut live = Live::start();
+    live.send("newgame oska 6");
+    live.send("go solve");
+    // The first progress line comes about a second after `go` (Live waits up to 20 s a line).
+    let first = live.until("info nodes");
+    assert_eq!(first.len(), 1, "{first:?}");
+    let p = &progress_lines(&first)[0];
+    assert_eq!(p.stage.as_deref(), Some("wdl"));
+    assert!(
+        p.nodes > 0 && p.root.is_some_and(|(_, t)| t == 10),
+        "{first:?}"
+    );
+    live.send("stop");
+    let rest = live.until("bestmove");
+    assert!(
+        rest.iter().all(|l| !l.starts_with("info depth")),
+        "a stopped solve proves nothing: {rest:?}"
+    );
+    live.send("quit");
+    live.close();
 }

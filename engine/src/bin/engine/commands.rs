@@ -15,6 +15,7 @@ use engine::search::{EvalKind, Evaluate, Event, Limits, Probe, Score, Searcher};
 use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Reads GAME, BOARD and SIDE.
 pub(crate) fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
@@ -198,6 +199,8 @@ pub fn solve(
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
         let limits = Limits { solve: true, threads, ..Limits::default() };
+        // The search reports once a second; stderr gets one line in ten, and each stage's end.
+        let mut shown = Duration::ZERO;
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Iteration(i) = e {
                 eprintln!(
@@ -209,7 +212,10 @@ pub fn solve(
                     i.nps()
                 );
             }
-            if let Event::Progress(p) = e {
+            if let Event::Progress(p) = e
+                && (p.bound.is_some() || p.time >= shown + Duration::from_secs(10))
+            {
+                shown = p.time;
                 eprintln!("{p}");
             }
         });
