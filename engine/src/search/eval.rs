@@ -97,7 +97,9 @@ pub trait Evaluate: Game {
     /// The tuned evaluator's weights, in the order of [`Evaluate::FEATURE_NAMES`].
     fn weights() -> &'static [i32];
 
-    /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`].
+    /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`]. The
+    /// features' dot product with the weights, plus (Hexapawn of sizes with fitted patterns) the
+    /// pattern term of [`super::patterns`].
     fn evaluate(&self) -> i32;
 
     /// The first version's evaluator.
@@ -163,10 +165,16 @@ pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
     }
 }
 
+/// No term beyond the linear features (the games without pattern weights).
+#[inline]
+fn no_patterns<G>(_: &G) -> i32 {
+    0
+}
+
 /// The [`Evaluate`] implementation of a game from its evaluator module, weights module, legacy
-/// module and plain race count.
+/// module, plain race count and the pattern term added to the features' score.
 macro_rules! evaluate_impl {
-    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident) => {
+    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident, $patterns:path) => {
         impl Evaluate for $game {
             const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
 
@@ -180,7 +188,8 @@ macro_rules! evaluate_impl {
 
             #[inline]
             fn evaluate(&self) -> i32 {
-                dot(&super::$eval::features(self), &super::$weights::WEIGHTS)
+                let linear = dot(&super::$eval::features(self), &super::$weights::WEIGHTS);
+                (linear + $patterns(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
             }
 
             fn legacy(&self) -> i32 {
@@ -194,6 +203,13 @@ macro_rules! evaluate_impl {
     };
 }
 
-evaluate_impl!(Oska, eval_oska, weights_oska, oska, steps);
-evaluate_impl!(Hexapawn, eval_hexapawn, weights_hexapawn, hexapawn, closest);
-evaluate_impl!(Ctf, eval_ctf, weights_ctf, ctf, flag_to_go);
+evaluate_impl!(Oska, eval_oska, weights_oska, oska, steps, no_patterns);
+evaluate_impl!(
+    Hexapawn,
+    eval_hexapawn,
+    weights_hexapawn,
+    hexapawn,
+    closest,
+    super::patterns::score
+);
+evaluate_impl!(Ctf, eval_ctf, weights_ctf, ctf, flag_to_go, no_patterns);

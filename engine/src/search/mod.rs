@@ -37,6 +37,7 @@ pub mod eval_ctf;
 pub mod eval_hexapawn;
 pub mod eval_oska;
 pub mod legacy;
+pub mod patterns;
 mod solve;
 pub mod trace;
 mod tt;

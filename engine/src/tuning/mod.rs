@@ -5,4 +5,5 @@
 
 pub mod blunders;
 pub mod fit;
+pub mod patterns;
 pub mod positions;

@@ -247,6 +247,26 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Fit the pattern weights of the Hexapawn evaluator of one board width to set files (the
+    /// positions and every position one move after them, with the linear features' score as
+    /// given); prints the fit and, with --write, writes the weights file.
+    TunePatterns {
+        /// The board width (sizes with a committed weights file: 4 and 5).
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
+        size: usize,
+        /// Hexapawn set files made by `engine positions` (exact values).
+        files: Vec<PathBuf>,
+        /// Set files whose positions, and the positions one move after them, are left out of
+        /// the fit (the sets `engine blunders` measures on); may be given more than once.
+        #[arg(long)]
+        exclude: Vec<PathBuf>,
+        /// Seed deciding the held-out fifth and the order of the examples.
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
+        seed: u64,
+        /// Write the weights to this file (engine/data/patterns/hexapawn-SIZE.bin).
+        #[arg(long)]
+        write: Option<PathBuf>,
+    },
     /// Exact tables of Oska and Hexapawn (every position, or every position with at most K
     /// pieces a side), built by retrograde analysis: `build`, `probe`, `verify`. The directory is
     /// --dir, else $TABLEBASE_PATH, else ./tablebases.
@@ -506,6 +526,13 @@ fn main() -> ExitCode {
             seed,
             write,
         }) => tune::tune(&game, &files, seed, write.as_deref()),
+        Some(Command::TunePatterns {
+            size,
+            files,
+            exclude,
+            seed,
+            write,
+        }) => tune::tune_patterns(size, &files, &exclude, seed, write.as_deref()),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {
                 game,

@@ -4,10 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use engine::games::{Game, GameKind};
+use std::collections::HashSet;
+
+use engine::games::{Game, GameKind, Hexapawn};
+use engine::search::patterns::encode;
 use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::{fit, loss_of, weights_file};
+use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{Labelled, SetSpec, generate, generate_results, read, write};
 use engine::with_game;
 
@@ -195,4 +199,85 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
         }
         Ok(())
     })
+}
+
+/// Reads Hexapawn set files, naming the file in errors.
+fn hexapawn_sets(files: &[PathBuf]) -> Result<Vec<Labelled<Hexapawn>>> {
+    let mut set = Vec::new();
+    for path in files {
+        let file = SetFile::open(path)?;
+        if file.kind != GameKind::Hexapawn {
+            bail!(
+                "{} holds {} positions, not hexapawn",
+                path.display(),
+                file.kind
+            );
+        }
+        set.extend(file.positions::<Hexapawn>()?);
+    }
+    Ok(set)
+}
+
+/// `engine tune-patterns SIZE FILE... [--exclude FILE]... [--seed S] [--write FILE]`.
+pub fn tune_patterns(
+    size: usize,
+    files: &[PathBuf],
+    exclude: &[PathBuf],
+    seed: u64,
+    write_to: Option<&Path>,
+) -> Result<()> {
+    GameKind::Hexapawn.check_size(size)?;
+    if files.is_empty() {
+        bail!("give at least one hexapawn set file (made by engine positions)");
+    }
+    let set = hexapawn_sets(files)?;
+    // The measured positions and every position one move after them stay out of the fit, so
+    // that a blunder rate measured on them does not count positions the weights were fitted on.
+    let mut skip = HashSet::new();
+    for l in hexapawn_sets(exclude)? {
+        let pos = *l.line.current();
+        skip.insert(pos.hash());
+        skip.extend(l.moves.iter().map(|&(mv, _)| pos.play(mv).hash()));
+    }
+    let started = std::time::Instant::now();
+    let f = fit_patterns(&set, size, &skip, seed);
+    if f.train == 0 {
+        bail!("the files hold no exact hexapawn {size} positions to fit");
+    }
+    println!(
+        "hexapawn {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s",
+        f.train,
+        f.valid,
+        f.excluded,
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "held-out log-loss: linear features {:.4}, with patterns {:.4} (fitted {:.4})",
+        f.valid_loss.0, f.valid_loss.1, f.train_loss
+    );
+    println!(
+        "held-out decided examples whose winner the score's sign predicts: {:.1}% -> {:.1}%",
+        100.0 * f.valid_accuracy.0,
+        100.0 * f.valid_accuracy.1
+    );
+    if let Some(path) = write_to {
+        let name = |p: &PathBuf| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        };
+        let mut by = format!("engine tune-patterns {size}");
+        for p in files {
+            by.push_str(&format!(" {}", name(p)));
+        }
+        for p in exclude {
+            by.push_str(&format!(" --exclude {}", name(p)));
+        }
+        by.push_str(&format!(" --seed {seed}"));
+        std::fs::write(path, encode(size, &f.weights, &by))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }
