@@ -455,12 +455,31 @@ async fn think(
         .map_err(fail)?;
     engine.send(&Command::Go(go)).await.map_err(fail)?;
     out.send(Event::Thinking(id));
-    let deadline = tokio::time::Instant::now() + limit_time(go, patience);
+    let mut deadline = tokio::time::Instant::now() + limit_time(go, patience);
+    // A depth or nodes search has no time of its own, so a long one cannot be told from a hung
+    // engine by the clock: after `patience` of silence the engine is asked `isready`, which a
+    // searching engine answers at once (protocol.md), and it is given up only when that answer
+    // does not come within `patience` either.
+    let pings = matches!(go, Go::Depth(_) | Go::Nodes(_));
+    let mut ping_out = false;
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         tokio::select! {
             reply = engine.recv(left) => {
+                let reply = match reply {
+                    Err(ClientError::Stalled { .. }) if pings && !ping_out => {
+                        engine.send(&Command::IsReady).await.map_err(fail)?;
+                        ping_out = true;
+                        deadline = tokio::time::Instant::now() + patience;
+                        continue;
+                    }
+                    other => other,
+                };
                 match reply.map_err(fail)? {
+                    Reply::ReadyOk if ping_out => {
+                        ping_out = false;
+                        deadline = tokio::time::Instant::now() + patience;
+                    }
                     Reply::BestMove(best) => {
                         let best = best.map(|m| m.to_string());
                         out.send(Event::BestMove { id, best });
@@ -498,5 +517,88 @@ async fn think(
                 return Ok(Some(request));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Instant;
+
+    use super::*;
+
+    /// A shell engine that answers the handshake and `isready`, and runs `on_go` on `go`.
+    fn script(name: &str, on_go: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gui-controller-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        let body = format!(
+            "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+             uci) echo 'id name {name}'; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             go*) {on_go};;\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        );
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Asks the engine for a depth-3 search with `patience` and returns the first answer or
+    /// failure, and how long it took.
+    fn think(program: PathBuf, patience: Duration) -> (Event, Duration) {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let launch = Launch {
+            program,
+            args: Vec::new(),
+            patience,
+        };
+        let handle = EngineHandle::spawn(rt.handle(), launch, Arc::new(|| {}), None);
+        handle.send(Request::Think {
+            id: 1,
+            game: GameKind::Hexapawn,
+            size: 3,
+            setup: Setup::StartPos,
+            moves: Vec::new(),
+            go: Go::Depth(3),
+        });
+        let started = Instant::now();
+        loop {
+            assert!(started.elapsed() < Duration::from_secs(20), "no answer");
+            for event in handle.poll() {
+                if matches!(event, Event::BestMove { .. } | Event::Failed(_)) {
+                    let took = started.elapsed();
+                    if let Some(task) = handle.quit() {
+                        let _ = rt.block_on(task);
+                    }
+                    return (event, took);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn a_long_depth_search_that_answers_isready_is_waited_for() {
+        // Three times the patience before the move, while the engine keeps reading its input.
+        let slow = script("slow", "(sleep 1.5; echo bestmove a1a2) &");
+        let (event, took) = think(slow, Duration::from_millis(500));
+        assert!(
+            matches!(&event, Event::BestMove { best: Some(m), .. } if m == "a1a2"),
+            "{event:?}"
+        );
+        assert!(took >= Duration::from_millis(1400), "{took:?}");
+    }
+
+    #[test]
+    fn a_depth_search_of_an_engine_that_stops_reading_is_given_up() {
+        let hung = script("hung", "sleep 30");
+        let (event, took) = think(hung, Duration::from_millis(500));
+        assert!(
+            matches!(&event, Event::Failed(why) if why.contains("stopped answering")),
+            "{event:?}"
+        );
+        assert!(took < Duration::from_secs(10), "{took:?}");
     }
 }

@@ -80,7 +80,8 @@ impl Player {
     /// How long the engine may take beyond its own limit (`movetime`) before it is given up as
     /// stalled, as `arena` allows: 10 s, or 120 s for a board-call program (its arguments hold
     /// `board-call`), which may be slow plain minimax. A depth or nodes limit has no time of its
-    /// own, so the margin is the whole allowance.
+    /// own: the engine is then asked `isready` after each margin of silence and given up when it
+    /// does not answer within the margin.
     pub fn margin(&self) -> Duration {
         if self.args.split_whitespace().any(|a| a == "board-call") {
             BOARDCALL_TIMEOUT
