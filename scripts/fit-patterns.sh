@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Refits the Hexapawn evaluator's pattern weights (engine/data/patterns/hexapawn-{5,6}.bin):
-# makes the training sets with the exact solver (fixed seeds, so the same sets every run; about
-# 10 and 15 minutes on 2 cores), then fits each size, leaving out the positions of the committed
-# sets that `engine blunders` measures on, and the positions one move after them.
-# Usage: scripts/fit-patterns.sh [WORKDIR]   (default target/patterns; the sets are 20 MB each)
+# Refits the pattern weights of the Hexapawn and Oska evaluators (engine/data/patterns/*.bin):
+# makes the training sets with the exact solver (fixed seeds, so the same sets every run), then
+# fits each size, leaving out the positions of the committed sets that `engine blunders`
+# measures on, and the positions one move after them. Oska 5 needs its whole tablebase (2.5 GB,
+# built first into WORKDIR/tb, about 3 CPU-minutes and 4 GB of memory) so that the solver can
+# label positions from the start of the game; the other sets are solved directly (Hexapawn 5
+# and 6 about 25 minutes, Oska 4 about 10 minutes on 2 cores).
+# Usage: scripts/fit-patterns.sh [WORKDIR]   (default target/patterns)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="${1:-target/patterns}"
 mkdir -p "$work"
 cargo build --release -q -p engine
 engine=target/release/engine
-[ -s "$work/hexapawn-5-train.txt" ] ||
-    "$engine" positions hexapawn 5 --count 300000 --seed 102 --budget 500000 --out "$work/hexapawn-5-train.txt"
-[ -s "$work/hexapawn-6-train.txt" ] ||
-    "$engine" positions hexapawn 6 --count 100000 --seed 103 --budget 3000000 --hash 1024 --out "$work/hexapawn-6-train.txt"
-for n in 5 6; do
-    "$engine" tune-patterns "$n" "$work/hexapawn-$n-train.txt" \
-        --exclude "engine/data/positions/hexapawn-$n.txt" --seed 1 \
-        --write "engine/data/patterns/hexapawn-$n.bin"
+set_of() { # GAME SIZE ARGS...: makes WORKDIR/GAME-SIZE-train.txt unless it exists
+    local game="$1" size="$2"
+    shift 2
+    [ -s "$work/$game-$size-train.txt" ] ||
+        "$engine" positions "$game" "$size" "$@" --out "$work/$game-$size-train.txt"
+}
+set_of hexapawn 5 --count 300000 --seed 102 --budget 500000
+set_of hexapawn 6 --count 100000 --seed 103 --budget 3000000 --hash 1024
+set_of oska 4 --count 150000 --seed 201 --budget 500000
+if [ ! -s "$work/oska-5-train.txt" ]; then
+    [ -s "$work/tb/oska-5-w5b5.tb" ] || "$engine" tablebase build oska 5 --dir "$work/tb" --threads 2
+    set_of oska 5 --count 150000 --seed 202 --budget 2000000 --hash 512 --tablebase "$work/tb"
+fi
+for gs in "hexapawn 5" "hexapawn 6" "oska 4" "oska 5"; do
+    set -- $gs
+    "$engine" tune-patterns "$1" "$2" "$work/$1-$2-train.txt" \
+        --exclude "engine/data/positions/$1-$2.txt" --seed 1 \
+        --write "engine/data/patterns/$1-$2.bin"
 done
 echo "rebuild (cargo build --release) for the engine to use the new weights"

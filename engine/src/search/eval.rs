@@ -98,8 +98,8 @@ pub trait Evaluate: Game {
     fn weights() -> &'static [i32];
 
     /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`]. The
-    /// features' dot product with the weights, plus (Hexapawn of sizes with fitted patterns) the
-    /// pattern term of [`super::patterns`].
+    /// features' dot product with the weights, plus (Hexapawn and Oska of sizes with fitted
+    /// patterns) the pattern term of [`super::patterns`].
     fn evaluate(&self) -> i32;
 
     /// The first version's evaluator.
@@ -203,7 +203,14 @@ macro_rules! evaluate_impl {
     };
 }
 
-evaluate_impl!(Oska, eval_oska, weights_oska, oska, steps, no_patterns);
+evaluate_impl!(
+    Oska,
+    eval_oska,
+    weights_oska,
+    oska,
+    steps,
+    super::patterns::score
+);
 evaluate_impl!(
     Hexapawn,
     eval_hexapawn,

@@ -1,25 +1,27 @@
-//! Pattern (n-tuple) terms of the Hexapawn evaluator: a weight for every way a small window of
-//! the board can be filled, fitted to exact game values (`engine tune-patterns`).
+//! Pattern (n-tuple) terms of the Hexapawn and Oska evaluators: a weight for every way a small
+//! window of the board can be filled, fitted to exact game values (`engine tune-patterns`).
 //!
 //! The board is first seen from the side to move: when Black is to move it is turned upside
-//! down and the colours swapped, so "own" pawns always move down the rows and one set of weights
-//! serves both sides (and a position and its colour mirror get the same score). Each square of a
-//! window is empty, own or the opponent's, so a window of k squares has 3^k fillings. Three
-//! families of windows, each at every place it fits (each place has its own weights, since the
-//! rows count differently near the goal than near home):
+//! down and the colours swapped, so "own" pieces always move down the rows and one set of
+//! weights serves both sides (and a position and its colour mirror get the same score). Each
+//! square of a window is empty, own or the opponent's, so a window of k squares has 3^k
+//! fillings. Each window has its own weights at each place it fits, since the rows count
+//! differently near the goal than near home. The families:
 //!
-//! - 2 rows by 3 columns: a pawn, the square ahead and both squares it can take on;
-//! - 3 rows by 2 columns: files that block each other, waiting moves;
-//! - whole rows (boards up to 6 wide): the front lines.
+//! - Hexapawn: 2 rows by 3 columns (a pawn, the square ahead and both squares it can take on),
+//!   3 rows by 2 columns (files that block each other, waiting moves), and whole rows (boards up
+//!   to 6 wide);
+//! - Oska: every two adjacent rows together when they hold at most 9 squares (the diagonal
+//!   steps between them, pieces that meet), and every whole row of at most 6 squares.
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
-//! score. The weights of a size come from `engine/data/patterns/hexapawn-N.bin` (little-endian
-//! i16s after a header naming the command that fitted them), written by the fitting; sizes
-//! without a file get no pattern term (4 has too few positions to fit this many weights).
+//! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
+//! (little-endian i16s after a header naming the command that fitted them), written by the
+//! fitting; sizes without a file get no pattern term.
 
 use std::sync::OnceLock;
 
-use crate::games::{Game, Hexapawn};
+use crate::games::{Game, GameKind, Hexapawn, Oska, Side};
 
 /// Fillings of a window of 6 squares.
 const SIX: usize = 729;
@@ -54,46 +56,187 @@ fn fill(own: u32, opp: u32) -> usize {
     usize::from(TERNARY[own as usize]) + 2 * usize::from(TERNARY[opp as usize])
 }
 
-/// The windows of a board size: how many of each family and where each one's weights start.
+/// The most rows a board has (Oska 11: 19 rows).
+const MAX_ROWS: usize = 19;
+/// The most squares of a window made of adjacent rows (3^9 fillings).
+const PAIR_MAX: usize = 9;
+
+/// The rows of a position seen from its side to move (row 0 is its home row): own and opponent
+/// bits of each row, bit i the i-th square from the left.
+pub type Rows = [(u32, u32); MAX_ROWS];
+
+/// A board shape with pattern weights: the game and its size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// The board width.
-    pub n: usize,
+pub enum Shape {
+    /// Hexapawn of this width.
+    Square(usize),
+    /// Oska of this many pieces a side.
+    Oska(usize),
 }
 
-impl Layout {
-    /// Windows of 2 rows by 3 columns.
-    fn wide(self) -> usize {
-        (self.n - 1) * (self.n - 2)
+/// A game whose positions have pattern terms.
+pub trait PatternBoard: Game {
+    /// The shape of this position's board.
+    fn shape(&self) -> Shape;
+    /// Fills `out` with the rows seen from the side to move.
+    fn rows_seen(&self, out: &mut Rows);
+}
+
+/// The rows of a board with `lens[r]` squares in row `r`, packed row-major in `own`/`opp`, seen
+/// from `side` (turned upside down for Black; rows of both games are symmetric top to bottom).
+fn rows_of(own: u128, opp: u128, lens: impl Iterator<Item = usize>, black: bool, out: &mut Rows) {
+    let mut at = 0;
+    let mut rows = 0;
+    for (r, len) in lens.enumerate() {
+        let mask = (1u128 << len) - 1;
+        out[r] = (((own >> at) & mask) as u32, ((opp >> at) & mask) as u32);
+        at += len;
+        rows = r + 1;
+    }
+    if black {
+        out[..rows].reverse();
+    }
+}
+
+impl PatternBoard for Hexapawn {
+    fn shape(&self) -> Shape {
+        Shape::Square(self.size())
     }
 
-    /// Windows of 3 rows by 2 columns.
-    fn tall(self) -> usize {
-        (self.n - 2) * (self.n - 1)
+    #[inline]
+    fn rows_seen(&self, out: &mut Rows) {
+        let me = self.side_to_move();
+        let n = self.size();
+        rows_of(
+            self.bits(me),
+            self.bits(me.opposite()),
+            std::iter::repeat_n(n, n),
+            me == Side::Black,
+            out,
+        );
+    }
+}
+
+impl PatternBoard for Oska {
+    fn shape(&self) -> Shape {
+        Shape::Oska(self.size())
     }
 
-    /// Fillings of one whole row (0 when rows are too wide to be windows).
-    fn row_fillings(self) -> usize {
-        if self.n <= ROW_MAX {
-            3usize.pow(self.n as u32)
+    #[inline]
+    fn rows_seen(&self, out: &mut Rows) {
+        let me = self.side_to_move();
+        let shape = self.shape();
+        rows_of(
+            self.bits(me),
+            self.bits(me.opposite()),
+            (0..shape.rows()).map(|r| shape.row_len(r)),
+            me == Side::Black,
+            out,
+        );
+    }
+}
+
+impl Shape {
+    /// The game of the shape.
+    pub fn game(self) -> GameKind {
+        match self {
+            Shape::Square(_) => GameKind::Hexapawn,
+            Shape::Oska(_) => GameKind::Oska,
+        }
+    }
+
+    /// The size (board width, or Oska's pieces a side).
+    pub fn size(self) -> usize {
+        match self {
+            Shape::Square(n) | Shape::Oska(n) => n,
+        }
+    }
+
+    /// The shape of `game` at `size`.
+    pub fn of(game: GameKind, size: usize) -> Option<Shape> {
+        match game {
+            GameKind::Hexapawn => Some(Shape::Square(size)),
+            GameKind::Oska => Some(Shape::Oska(size)),
+            GameKind::Ctf => None,
+        }
+    }
+
+    fn rows(self) -> usize {
+        match self {
+            Shape::Square(n) => n,
+            Shape::Oska(n) => 2 * n - 3,
+        }
+    }
+
+    fn row_len(self, r: usize) -> usize {
+        match self {
+            Shape::Square(n) => n,
+            Shape::Oska(n) => (r as isize - (n as isize - 2)).unsigned_abs() + 2,
+        }
+    }
+
+    /// Fillings of a whole row `r` as a window (0 when it is too long to be one).
+    fn row_fillings(self, r: usize) -> usize {
+        let len = self.row_len(r);
+        if len <= ROW_MAX {
+            3usize.pow(len as u32)
         } else {
             0
         }
     }
 
-    /// Windows of one position: every window contributes exactly one weight.
+    /// Fillings of rows `r` and `r + 1` together (Oska; 0 when they hold too many squares).
+    fn pair_fillings(self, r: usize) -> usize {
+        let len = self.row_len(r) + self.row_len(r + 1);
+        if len <= PAIR_MAX {
+            3usize.pow(len as u32)
+        } else {
+            0
+        }
+    }
+
+    /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
-        self.wide() + self.tall() + if self.row_fillings() > 0 { self.n } else { 0 }
+        let mut k = 0;
+        self.each_window_size(|_| k += 1);
+        k
     }
 
-    /// The number of weights of this size.
+    /// The number of weights of this shape.
     pub fn weights(self) -> usize {
-        (self.wide() + self.tall()) * SIX + self.n * self.row_fillings()
+        let mut k = 0;
+        self.each_window_size(|w| k += w);
+        k
     }
 
-    /// Writes into `out` (of [`Layout::windows`] slots) the weight index of each window of
+    /// Calls `f` with the number of fillings of each window, in index order.
+    fn each_window_size(self, mut f: impl FnMut(usize)) {
+        match self {
+            Shape::Square(n) => {
+                for _ in 0..2 * (n - 1) * (n - 2) {
+                    f(SIX);
+                }
+            }
+            Shape::Oska(_) => {
+                for r in 0..self.rows() - 1 {
+                    let w = self.pair_fillings(r);
+                    if w > 0 {
+                        f(w);
+                    }
+                }
+            }
+        }
+        for r in 0..self.rows() {
+            let w = self.row_fillings(r);
+            if w > 0 {
+                f(w);
+            }
+        }
+    }
+
+    /// Writes into `out` (of [`Shape::windows`] slots) the weight index of each window of
     /// `pos`, seen from its side to move.
-    pub fn indices(self, pos: &Hexapawn, out: &mut [u32]) {
+    pub fn indices<P: PatternBoard>(self, pos: &P, out: &mut [u32]) {
         let mut k = 0;
         self.each_index(pos, |i| {
             out[k] = i;
@@ -102,76 +245,88 @@ impl Layout {
         debug_assert_eq!(k, self.windows());
     }
 
-    /// Calls `f` with the weight index of each window of `pos`, in [`Layout::indices`] order.
+    /// Calls `f` with the weight index of each window of `pos`, in [`Shape::indices`] order.
     #[inline]
-    fn each_index(self, pos: &Hexapawn, mut f: impl FnMut(u32)) {
-        let n = self.n;
-        let me = pos.side_to_move();
-        let (own, opp) = (pos.bits(me), pos.bits(me.opposite()));
-        let mask = (1u128 << n) - 1;
-        // Rows seen from the side to move: row 0 is its home row.
-        let mut rows = [(0u32, 0u32); 11];
-        for (r, slot) in rows.iter_mut().enumerate().take(n) {
-            let from = if me == crate::games::Side::White {
-                r
-            } else {
-                n - 1 - r
-            };
-            *slot = (
-                ((own >> (from * n)) & mask) as u32,
-                ((opp >> (from * n)) & mask) as u32,
-            );
-        }
+    fn each_index<P: PatternBoard>(self, pos: &P, mut f: impl FnMut(u32)) {
+        let mut rows: Rows = [(0, 0); MAX_ROWS];
+        pos.rows_seen(&mut rows);
         let mut base = 0u32;
-        for r in 0..n - 1 {
-            for c in 0..n - 2 {
-                let (a, b) = (rows[r], rows[r + 1]);
-                let top = fill((a.0 >> c) & 7, (a.1 >> c) & 7);
-                let bottom = fill((b.0 >> c) & 7, (b.1 >> c) & 7);
-                f(base + (top + 27 * bottom) as u32);
-                base += SIX as u32;
-            }
-        }
-        for r in 0..n - 2 {
-            for c in 0..n - 1 {
-                let mut idx = 0;
-                for dr in (0..3).rev() {
-                    let x = rows[r + dr];
-                    idx = idx * 9 + fill((x.0 >> c) & 3, (x.1 >> c) & 3);
+        match self {
+            Shape::Square(n) => {
+                for r in 0..n - 1 {
+                    for c in 0..n - 2 {
+                        let (a, b) = (rows[r], rows[r + 1]);
+                        let top = fill((a.0 >> c) & 7, (a.1 >> c) & 7);
+                        let bottom = fill((b.0 >> c) & 7, (b.1 >> c) & 7);
+                        f(base + (top + 27 * bottom) as u32);
+                        base += SIX as u32;
+                    }
                 }
-                f(base + idx as u32);
-                base += SIX as u32;
+                for r in 0..n - 2 {
+                    for c in 0..n - 1 {
+                        let mut idx = 0;
+                        for dr in (0..3).rev() {
+                            let x = rows[r + dr];
+                            idx = idx * 9 + fill((x.0 >> c) & 3, (x.1 >> c) & 3);
+                        }
+                        f(base + idx as u32);
+                        base += SIX as u32;
+                    }
+                }
+            }
+            Shape::Oska(_) => {
+                for r in 0..self.rows() - 1 {
+                    let w = self.pair_fillings(r) as u32;
+                    if w > 0 {
+                        let low = 3usize.pow(self.row_len(r) as u32);
+                        let (a, b) = (rows[r], rows[r + 1]);
+                        f(base + (fill(a.0, a.1) + low * fill(b.0, b.1)) as u32);
+                        base += w;
+                    }
+                }
             }
         }
-        let row = self.row_fillings() as u32;
-        if row > 0 {
-            for x in rows.iter().take(n) {
+        for (r, x) in rows.iter().enumerate().take(self.rows()) {
+            let w = self.row_fillings(r) as u32;
+            if w > 0 {
                 f(base + fill(x.0, x.1) as u32);
-                base += row;
+                base += w;
             }
         }
         debug_assert_eq!(base as usize, self.weights());
     }
 }
 
-/// The first bytes of a weights file. Then, as little-endian u32s, the board size, the number
-/// of weights and the length of the fitting command's text; that text (UTF-8); the weights as
-/// little-endian i16s.
-pub const MAGIC: &[u8; 8] = b"HXPATT02";
+/// The first bytes of a weights file. Then, as little-endian u32s, the game (0 Hexapawn, 1
+/// Oska), the size, the number of weights and the length of the fitting command's text; that
+/// text (UTF-8); the weights as little-endian i16s.
+pub const MAGIC: &[u8; 8] = b"PATTRN03";
 
 /// A decoded weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// The command that fitted them.
     pub fitted_by: String,
-    /// One weight a window filling, in [`Layout::indices`] order.
+    /// One weight a window filling, in [`Shape::indices`] order.
     pub weights: Vec<i16>,
 }
 
-/// Encodes weights of a size and the command that fitted them as a weights file.
-pub fn encode(n: usize, weights: &[i16], fitted_by: &str) -> Vec<u8> {
+fn game_code(shape: Shape) -> usize {
+    match shape {
+        Shape::Square(_) => 0,
+        Shape::Oska(_) => 1,
+    }
+}
+
+/// Encodes weights of a shape and the command that fitted them as a weights file.
+pub fn encode(shape: Shape, weights: &[i16], fitted_by: &str) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
-    for x in [n, weights.len(), fitted_by.len()] {
+    for x in [
+        game_code(shape),
+        shape.size(),
+        weights.len(),
+        fitted_by.len(),
+    ] {
         out.extend_from_slice(&(x as u32).to_le_bytes());
     }
     out.extend_from_slice(fitted_by.as_bytes());
@@ -181,9 +336,9 @@ pub fn encode(n: usize, weights: &[i16], fitted_by: &str) -> Vec<u8> {
     out
 }
 
-/// Decodes a weights file of size `n`, checking its header and length.
-pub fn decode(n: usize, bytes: &[u8]) -> Result<Weights, String> {
-    let expect = Layout { n }.weights();
+/// Decodes a weights file of `shape`, checking its header and length.
+pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Weights, String> {
+    let expect = shape.weights();
     let head = |at: usize| {
         bytes
             .get(at..at + 4)
@@ -192,118 +347,157 @@ pub fn decode(n: usize, bytes: &[u8]) -> Result<Weights, String> {
     if bytes.get(..8) != Some(&MAGIC[..]) {
         return Err("not a pattern weights file of this version (bad magic)".into());
     }
-    let text = head(16).unwrap_or(usize::MAX);
-    if head(8) != Some(n)
-        || head(12) != Some(expect)
-        || Some(bytes.len()) != (20 + 2 * expect).checked_add(text)
+    let text = head(20).unwrap_or(usize::MAX);
+    if head(8) != Some(game_code(shape))
+        || head(12) != Some(shape.size())
+        || head(16) != Some(expect)
+        || Some(bytes.len()) != (24 + 2 * expect).checked_add(text)
     {
         return Err(format!(
-            "pattern weights file does not fit Hexapawn {n} ({expect} weights expected)"
+            "pattern weights file does not fit {} {} ({expect} weights expected)",
+            shape.game(),
+            shape.size()
         ));
     }
-    let fitted_by = String::from_utf8(bytes[20..20 + text].to_vec())
+    let fitted_by = String::from_utf8(bytes[24..24 + text].to_vec())
         .map_err(|_| "the fitting command of a pattern weights file is not UTF-8".to_string())?;
     Ok(Weights {
         fitted_by,
-        weights: bytes[20 + text..]
+        weights: bytes[24 + text..]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect(),
     })
 }
 
-/// The committed weights files, by board size.
-const FILES: [(usize, &[u8]); 2] = [
-    (5, include_bytes!("../../data/patterns/hexapawn-5.bin")),
-    (6, include_bytes!("../../data/patterns/hexapawn-6.bin")),
+/// The committed weights files.
+const FILES: &[(Shape, &[u8])] = &[
+    (
+        Shape::Square(5),
+        include_bytes!("../../data/patterns/hexapawn-5.bin"),
+    ),
+    (
+        Shape::Square(6),
+        include_bytes!("../../data/patterns/hexapawn-6.bin"),
+    ),
+    (
+        Shape::Oska(4),
+        include_bytes!("../../data/patterns/oska-4.bin"),
+    ),
+    (
+        Shape::Oska(5),
+        include_bytes!("../../data/patterns/oska-5.bin"),
+    ),
 ];
 
-/// The committed weights of size `n`, decoded once; `None` for sizes without a file.
-pub fn committed(n: usize) -> Option<&'static Weights> {
-    static DECODED: [OnceLock<Option<Weights>>; 12] = [const { OnceLock::new() }; 12];
+/// The committed weights of `shape`, decoded once; `None` for shapes without a file.
+pub fn committed(shape: Shape) -> Option<&'static Weights> {
+    static DECODED: [[OnceLock<Option<Weights>>; 12]; 2] =
+        [const { [const { OnceLock::new() }; 12] }; 2];
     DECODED
-        .get(n)?
+        .get(game_code(shape))?
+        .get(shape.size())?
         .get_or_init(|| {
-            let &(_, bytes) = FILES.iter().find(|(size, _)| *size == n)?;
-            Some(decode(n, bytes).expect("a committed pattern file is well formed"))
+            let &(_, bytes) = FILES.iter().find(|(s, _)| *s == shape)?;
+            Some(decode(shape, bytes).expect("a committed pattern file is well formed"))
         })
         .as_ref()
 }
 
-/// The pattern term of `pos` with weights `w` of its size.
+/// The pattern term of `pos` with weights `w` of its shape.
 #[inline]
-pub fn score_with(pos: &Hexapawn, w: &[i16]) -> i32 {
+pub fn score_with<P: PatternBoard>(pos: &P, w: &[i16]) -> i32 {
     let mut sum = 0;
-    Layout { n: pos.size() }.each_index(pos, |i| sum += i32::from(w[i as usize]));
+    pos.shape()
+        .each_index(pos, |i| sum += i32::from(w[i as usize]));
     sum
 }
 
-/// The pattern term of `pos` with the committed weights (0 for sizes without them).
+/// The pattern term of `pos` with the committed weights (0 for shapes without them).
 #[inline]
-pub fn score(pos: &Hexapawn) -> i32 {
-    committed(pos.size()).map_or(0, |w| score_with(pos, &w.weights))
+pub fn score<P: PatternBoard>(pos: &P) -> i32 {
+    committed(pos.shape()).map_or(0, |w| score_with(pos, &w.weights))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Side;
+
+    fn shapes() -> Vec<Shape> {
+        let mut v: Vec<Shape> = (3..=8).map(Shape::Square).collect();
+        v.extend((4..=8).map(Shape::Oska));
+        v
+    }
 
     #[test]
-    fn indices_are_in_range_and_distinct_per_window() {
-        for n in 3..=8 {
-            let layout = Layout { n };
-            let pos = Hexapawn::start(n).unwrap();
-            let mut out = vec![0u32; layout.windows()];
-            layout.indices(&pos, &mut out);
-            assert!(out.iter().all(|&i| (i as usize) < layout.weights()));
+    fn indices_are_in_range_and_in_increasing_blocks() {
+        for shape in shapes() {
+            let mut out = vec![0u32; shape.windows()];
+            match shape {
+                Shape::Square(n) => shape.indices(&Hexapawn::start(n).unwrap(), &mut out),
+                Shape::Oska(n) => shape.indices(&Oska::start(n).unwrap(), &mut out),
+            }
+            assert!(out.iter().all(|&i| (i as usize) < shape.weights()));
             // Each window has its own block of weights, in increasing order.
-            assert!(out.windows(2).all(|w| w[0] < w[1]), "{n}: {out:?}");
+            assert!(out.windows(2).all(|w| w[0] < w[1]), "{shape:?}: {out:?}");
         }
+    }
+
+    /// Rows reversed, colours swapped, the other side to move.
+    fn mirror<G: Game>(pos: &G) -> G {
+        let layout = pos.layout();
+        let cells: Vec<_> = (0..layout.squares())
+            .map(|sq| {
+                let (r, c) = layout.coords(sq);
+                let from = layout.square_at(layout.rows() - 1 - r, c).unwrap();
+                pos.piece_at(from)
+                    .map(|p| crate::games::Piece::pawn(p.side().opposite()))
+            })
+            .collect();
+        G::from_cells(pos.size(), &cells, pos.side_to_move().opposite()).unwrap()
     }
 
     #[test]
     fn colour_mirror_gives_the_same_indices() {
-        let n = 5;
-        let layout = Layout { n };
-        let white = 0b10001u128 | (0b00100u128 << 5) | (0b01000u128 << 15);
-        let black = (0b10010u128 << 20) | (0b00001u128 << 10);
-        let flip = |b: u128| {
-            (0..n).fold(0u128, |m, r| {
-                m | (((b >> (r * n)) & 31) << ((n - 1 - r) * n))
-            })
-        };
-        let a = Hexapawn::from_bits(n, white, black, Side::White);
-        let b = Hexapawn::from_bits(n, flip(black), flip(white), Side::Black);
-        let (mut x, mut y) = (vec![0; layout.windows()], vec![0; layout.windows()]);
-        layout.indices(&a, &mut x);
-        layout.indices(&b, &mut y);
-        assert_eq!(x, y);
+        let h = Hexapawn::from_bits(
+            5,
+            0b10001u128 | (0b00100u128 << 5) | (0b01000u128 << 15),
+            (0b10010u128 << 20) | (0b00001u128 << 10),
+            Side::White,
+        );
+        let o = Oska::from_bits(5, 0b1001 | (1 << 12), (1 << 20) | (1 << 6), Side::White);
+        fn same<P: PatternBoard>(a: &P, b: &P) {
+            let shape = a.shape();
+            let (mut x, mut y) = (vec![0; shape.windows()], vec![0; shape.windows()]);
+            shape.indices(a, &mut x);
+            shape.indices(b, &mut y);
+            assert_eq!(x, y);
+        }
+        same(&h, &mirror(&h));
+        same(&o, &mirror(&o));
     }
 
     #[test]
     fn files_round_trip_and_bad_ones_are_refused() {
-        let w: Vec<i16> = (0..Layout { n: 4 }.weights())
-            .map(|i| i as i16 - 300)
-            .collect();
-        let file = encode(4, &w, "engine tune-patterns 4 x.txt --seed 1");
-        let back = decode(4, &file).unwrap();
+        let shape = Shape::Oska(4);
+        let w: Vec<i16> = (0..shape.weights()).map(|i| i as i16 - 300).collect();
+        let file = encode(shape, &w, "engine tune-patterns oska 4 x.txt --seed 1");
+        let back = decode(shape, &file).unwrap();
         assert_eq!(back.weights, w);
-        assert_eq!(back.fitted_by, "engine tune-patterns 4 x.txt --seed 1");
-        assert!(decode(5, &file).is_err());
-        assert!(decode(4, &file[..100]).is_err());
-        for n in [5, 6] {
-            let c = committed(n).unwrap();
-            assert_eq!(c.weights.len(), Layout { n }.weights());
-            assert!(
-                c.fitted_by
-                    .starts_with(&format!("engine tune-patterns {n} "))
-            );
+        assert_eq!(back.fitted_by, "engine tune-patterns oska 4 x.txt --seed 1");
+        assert!(decode(Shape::Oska(5), &file).is_err());
+        assert!(decode(Shape::Square(4), &file).is_err());
+        assert!(decode(shape, &file[..100]).is_err());
+        for &(shape, _) in FILES {
+            let c = committed(shape).unwrap();
+            assert_eq!(c.weights.len(), shape.weights());
+            let by = format!("engine tune-patterns {} {} ", shape.game(), shape.size());
+            assert!(c.fitted_by.starts_with(&by), "{}", c.fitted_by);
             assert!(
                 c.weights.iter().any(|&x| x != 0),
-                "size {n} has fitted weights"
+                "{shape:?} has fitted weights"
             );
         }
-        assert!(committed(4).is_none() && committed(7).is_none());
+        assert!(committed(Shape::Square(4)).is_none() && committed(Shape::Square(7)).is_none());
     }
 }

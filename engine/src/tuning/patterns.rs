@@ -1,5 +1,5 @@
-//! Fitting the Hexapawn evaluator's pattern weights ([`crate::search::patterns`]) to exact
-//! values.
+//! Fitting the pattern weights of the Hexapawn and Oska evaluators
+//! ([`crate::search::patterns`]) to exact values.
 //!
 //! The model is the one of [`super::fit`], `P(win) = 1 / (1 + exp(-score / SCALE))`, with the
 //! score the linear features' (fixed, as fitted by `engine tune`) plus one weight per window of
@@ -14,11 +14,11 @@ use std::collections::HashSet;
 use super::fit::SCALE;
 use super::positions::{Labelled, Wdl};
 use crate::arena::openings::Rng;
-use crate::games::{Game, Hexapawn};
+use crate::games::Game;
 use crate::protocol::Score;
 use crate::search::Evaluate;
 use crate::search::eval::dot;
-use crate::search::patterns::Layout;
+use crate::search::patterns::{PatternBoard, Shape};
 
 /// Passes over the training examples.
 const EPOCHS: usize = 30;
@@ -60,14 +60,14 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn example(pos: &Hexapawn, value: Score, layout: Layout) -> Option<Example> {
+fn example<G: Evaluate + PatternBoard>(pos: &G, value: Score, shape: Shape) -> Option<Example> {
     let target = Wdl::of(value)?.target();
-    let mut f = vec![0; Hexapawn::FEATURE_NAMES.len()];
+    let mut f = vec![0; G::FEATURE_NAMES.len()];
     pos.features(&mut f);
-    let mut windows = vec![0; layout.windows()];
-    layout.indices(pos, &mut windows);
+    let mut windows = vec![0; shape.windows()];
+    shape.indices(pos, &mut windows);
     Some(Example {
-        base: f64::from(dot(&f, Hexapawn::weights())) / SCALE,
+        base: f64::from(dot(&f, G::weights())) / SCALE,
         windows,
         target,
     })
@@ -85,37 +85,37 @@ fn after(v: Score) -> Score {
 /// The examples of a set, grouped by labelled position (the position and its children), with
 /// duplicates and positions in `exclude` left out. Returns the groups and how many positions
 /// were excluded.
-fn groups(
-    set: &[Labelled<Hexapawn>],
+fn groups<G: Evaluate + PatternBoard>(
+    set: &[Labelled<G>],
     exclude: &HashSet<u64>,
-    layout: Layout,
+    shape: Shape,
 ) -> (Vec<Vec<Example>>, usize) {
     let mut seen = HashSet::new();
     let mut excluded = 0;
     let mut out = Vec::new();
     for l in set.iter().filter(|l| l.exact) {
         let pos = *l.line.current();
-        if pos.size() != layout.n {
+        if pos.shape() != shape {
             continue;
         }
-        if exclude.contains(&pos.hash()) {
+        if exclude.contains(&Game::hash(&pos)) {
             excluded += 1;
             continue;
         }
         let mut group = Vec::new();
-        if seen.insert(pos.hash()) {
-            group.extend(example(&pos, l.value, layout));
+        if seen.insert(Game::hash(&pos)) {
+            group.extend(example(&pos, l.value, shape));
         }
         for &(mv, v) in &l.moves {
             let child = pos.play(mv);
             if child.board_outcome().is_some()
                 || child.count_moves() == 0
-                || exclude.contains(&child.hash())
+                || exclude.contains(&Game::hash(&child))
             {
                 continue;
             }
-            if seen.insert(child.hash()) {
-                group.extend(example(&child, after(v), layout));
+            if seen.insert(Game::hash(&child)) {
+                group.extend(example(&child, after(v), shape));
             }
         }
         if !group.is_empty() {
@@ -151,16 +151,16 @@ fn measure(data: &[&Example], w: Option<&[f64]>) -> (f64, f64) {
     )
 }
 
-/// Fits the pattern weights of Hexapawn of width `n` to the set's exact values, leaving out the
-/// positions whose hashes are in `exclude` (the sets the evaluator is measured on).
-pub fn fit_patterns(
-    set: &[Labelled<Hexapawn>],
-    n: usize,
+/// Fits the pattern weights of `shape` to the set's exact values (its positions of that shape),
+/// leaving out the positions whose hashes are in `exclude` (the sets the evaluator is measured
+/// on).
+pub fn fit_patterns<G: Evaluate + PatternBoard>(
+    set: &[Labelled<G>],
+    shape: Shape,
     exclude: &HashSet<u64>,
     seed: u64,
 ) -> PatternFit {
-    let layout = Layout { n };
-    let (mut groups, excluded) = groups(set, exclude, layout);
+    let (mut groups, excluded) = groups(set, exclude, shape);
     let mut rng = Rng::new(seed);
     for i in (1..groups.len()).rev() {
         groups.swap(i, rng.below(i + 1));
@@ -168,7 +168,7 @@ pub fn fit_patterns(
     let valid_groups = groups.len() / 5;
     let valid: Vec<&Example> = groups[..valid_groups].iter().flatten().collect();
     let mut train: Vec<&Example> = groups[valid_groups..].iter().flatten().collect();
-    let k = layout.weights();
+    let k = shape.weights();
     let (mut w, mut m, mut v) = (vec![0.0f64; k], vec![0.0f64; k], vec![0.0f64; k]);
     let (b1, b2) = (0.9f64, 0.999f64);
     let mut t = 0i32;
@@ -227,6 +227,7 @@ pub fn fit_patterns(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Hexapawn;
     use crate::tuning::positions::{SetSpec, generate};
 
     #[test]
@@ -240,8 +241,8 @@ mod tests {
             hash_mib: 16,
         };
         let set = generate::<Hexapawn>(&spec, &mut |_, _| {});
-        let a = fit_patterns(&set, 4, &HashSet::new(), 7);
-        let b = fit_patterns(&set, 4, &HashSet::new(), 7);
+        let a = fit_patterns(&set, Shape::Square(4), &HashSet::new(), 7);
+        let b = fit_patterns(&set, Shape::Square(4), &HashSet::new(), 7);
         assert_eq!(a, b, "the same data and seed give the same weights");
         assert!(a.train > a.valid && a.valid > 0);
         assert!(
@@ -251,8 +252,8 @@ mod tests {
         let skip: HashSet<u64> = set
             .iter()
             .take(50)
-            .map(|l| l.line.current().hash())
+            .map(|l| Game::hash(l.line.current()))
             .collect();
-        assert!(fit_patterns(&set, 4, &skip, 7).excluded >= 50);
+        assert!(fit_patterns(&set, Shape::Square(4), &skip, 7).excluded >= 50);
     }
 }

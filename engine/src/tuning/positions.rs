@@ -18,7 +18,7 @@ use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Score, Searcher};
+use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, Searcher};
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -164,8 +164,20 @@ pub fn generate<G: Game + Evaluate>(
     spec: &SetSpec,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
+    generate_probed(spec, None, progress)
+}
+
+/// [`generate`] with the solver probing exact tables (`probe`, from [`crate::tablebase`]): the
+/// positions they cover are labelled at once, so the sets reach back to the start of games the
+/// solver alone cannot solve within the budget. The same seed gives the same set.
+pub fn generate_probed<G: Game + Evaluate>(
+    spec: &SetSpec,
+    probe: Option<Probe<G>>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Vec<Labelled<G>> {
     let mut rng = Rng::new(spec.seed ^ 0x0005_EED0_F5E7);
     let mut solver = Searcher::<G>::new(spec.hash_mib);
+    solver.set_probe(probe);
     // The player uses the frozen first-version evaluator, so that a set does not change when the
     // tuned weights do.
     let mut player = Searcher::<G>::new(1);

@@ -218,6 +218,10 @@ enum Command {
         /// The file to write.
         #[arg(long)]
         out: PathBuf,
+        /// Exact tables (see `engine tablebase`) the solver probes: positions they cover are
+        /// labelled at once, so sets of games the solver alone cannot reach can start earlier.
+        #[arg(long, value_name = "DIR")]
+        tablebase: Option<PathBuf>,
     },
     /// Print blunder rates: for each evaluator and depth, the share of a set's critical positions
     /// (where some move throws the value away) in which the searched move throws it away.
@@ -247,14 +251,17 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
-    /// Fit the pattern weights of the Hexapawn evaluator of one board width to set files (the
+    /// Fit the pattern weights of the Hexapawn or Oska evaluator of one size to set files (the
     /// positions and every position one move after them, with the linear features' score as
     /// given); prints the fit and, with --write, writes the weights file.
     TunePatterns {
-        /// The board width (sizes with a committed weights file: 4 and 5).
+        /// hexapawn or oska.
+        #[arg(value_parser = game_name)]
+        game: String,
+        /// The size (board width, or Oska's pieces a side).
         #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
-        /// Hexapawn set files made by `engine positions` (exact values).
+        /// Set files of GAME made by `engine positions` (exact values).
         files: Vec<PathBuf>,
         /// Set files whose positions, and the positions one move after them, are left out of
         /// the fit (the sets `engine blunders` measures on); may be given more than once.
@@ -263,7 +270,7 @@ enum Command {
         /// Seed deciding the held-out fifth and the order of the examples.
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
-        /// Write the weights to this file (engine/data/patterns/hexapawn-SIZE.bin).
+        /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
         #[arg(long)]
         write: Option<PathBuf>,
     },
@@ -504,6 +511,7 @@ fn main() -> ExitCode {
             hash,
             results,
             out,
+            tablebase,
         }) => {
             let spec = engine::tuning::positions::SetSpec {
                 size,
@@ -513,7 +521,7 @@ fn main() -> ExitCode {
                 history,
                 hash_mib: hash,
             };
-            tune::positions(&game, &spec, results.as_deref(), &out)
+            tune::positions(&game, &spec, results.as_deref(), tablebase.as_deref(), &out)
         }
         Some(Command::Blunders {
             files,
@@ -527,12 +535,13 @@ fn main() -> ExitCode {
             write,
         }) => tune::tune(&game, &files, seed, write.as_deref()),
         Some(Command::TunePatterns {
+            game,
             size,
             files,
             exclude,
             seed,
             write,
-        }) => tune::tune_patterns(size, &files, &exclude, seed, write.as_deref()),
+        }) => tune::tune_patterns(&game, size, &files, &exclude, seed, write.as_deref()),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {
                 game,

@@ -6,18 +6,26 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 
-use engine::games::{Game, GameKind, Hexapawn};
-use engine::search::patterns::encode;
+use engine::games::{Game, GameKind, Hexapawn, Oska};
+use engine::search::patterns::{PatternBoard, Shape, encode};
 use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
-use engine::tuning::positions::{Labelled, SetSpec, generate, generate_results, read, write};
+use engine::tuning::positions::{
+    Labelled, SetSpec, generate_probed, generate_results, read, write,
+};
 use engine::with_game;
 
 /// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
-/// [--results EVALS]`.
-pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) -> Result<()> {
+/// [--results EVALS] [--tablebase DIR]`.
+pub fn positions(
+    game: &str,
+    spec: &SetSpec,
+    results: Option<&str>,
+    tablebase: Option<&Path>,
+    out: &Path,
+) -> Result<()> {
     let evals = results.map(parse_evals).transpose()?;
     let kind = GameKind::parse(game)?;
     kind.check_size(spec.size)?;
@@ -30,7 +38,14 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
         };
         let set = match &evals {
             Some(e) => generate_results::<G>(spec, e, &mut report),
-            None => generate::<G>(spec, &mut report),
+            None => {
+                let probe = match tablebase {
+                    Some(dir) => engine::tablebase::probe_for::<G>(dir, spec.size, 1 << 30)
+                        .with_context(|| format!("the tablebase in {}", dir.display()))?,
+                    None => None,
+                };
+                generate_probed::<G>(spec, probe, &mut report)
+            }
         };
         let critical = set.iter().filter(|l| l.critical()).count();
         write(&set, &[
@@ -39,9 +54,10 @@ pub fn positions(game: &str, spec: &SetSpec, results: Option<&str>, out: &Path) 
                 spec.size, set.len()
             ),
             format!(
-                "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}{}",
+                "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}{}{}",
                 spec.size, spec.count, spec.seed, spec.budget, spec.history,
-                results.map_or(String::new(), |r| format!(" --results {r}"))
+                results.map_or(String::new(), |r| format!(" --results {r}")),
+                if tablebase.is_some() { " --tablebase DIR" } else { "" }
             ),
             if results.is_some() {
                 "BOARD SIDE RESULT: the result of the game the position came from, for SIDE (rw, rd, rl)".into()
@@ -201,51 +217,71 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
     })
 }
 
-/// Reads Hexapawn set files, naming the file in errors.
-fn hexapawn_sets(files: &[PathBuf]) -> Result<Vec<Labelled<Hexapawn>>> {
+/// Reads set files of game `G`, naming the file in errors.
+fn sets_of<G: Game>(files: &[PathBuf]) -> Result<Vec<Labelled<G>>> {
     let mut set = Vec::new();
     for path in files {
         let file = SetFile::open(path)?;
-        if file.kind != GameKind::Hexapawn {
+        if file.kind != G::KIND {
             bail!(
-                "{} holds {} positions, not hexapawn",
+                "{} holds {} positions, not {}",
                 path.display(),
-                file.kind
+                file.kind,
+                G::KIND
             );
         }
-        set.extend(file.positions::<Hexapawn>()?);
+        set.extend(file.positions::<G>()?);
     }
     Ok(set)
 }
 
-/// `engine tune-patterns SIZE FILE... [--exclude FILE]... [--seed S] [--write FILE]`.
+/// `engine tune-patterns GAME SIZE FILE... [--exclude FILE]... [--seed S] [--write FILE]`.
 pub fn tune_patterns(
+    game: &str,
     size: usize,
     files: &[PathBuf],
     exclude: &[PathBuf],
     seed: u64,
     write_to: Option<&Path>,
 ) -> Result<()> {
-    GameKind::Hexapawn.check_size(size)?;
+    let kind = GameKind::parse(game)?;
+    kind.check_size(size)?;
+    let Some(shape) = Shape::of(kind, size) else {
+        bail!("{kind} has no pattern terms (hexapawn and oska have)");
+    };
     if files.is_empty() {
-        bail!("give at least one hexapawn set file (made by engine positions)");
+        bail!("give at least one {kind} set file (made by engine positions)");
     }
-    let set = hexapawn_sets(files)?;
+    match shape {
+        Shape::Square(_) => fit_and_write::<Hexapawn>(shape, files, exclude, seed, write_to),
+        Shape::Oska(_) => fit_and_write::<Oska>(shape, files, exclude, seed, write_to),
+    }
+}
+
+fn fit_and_write<G: Evaluate + PatternBoard>(
+    shape: Shape,
+    files: &[PathBuf],
+    exclude: &[PathBuf],
+    seed: u64,
+    write_to: Option<&Path>,
+) -> Result<()> {
+    let (kind, size) = (shape.game(), shape.size());
+    let set = sets_of::<G>(files)?;
     // The measured positions and every position one move after them stay out of the fit, so
     // that a blunder rate measured on them does not count positions the weights were fitted on.
     let mut skip = HashSet::new();
-    for l in hexapawn_sets(exclude)? {
+    for l in sets_of::<G>(exclude)? {
         let pos = *l.line.current();
-        skip.insert(pos.hash());
-        skip.extend(l.moves.iter().map(|&(mv, _)| pos.play(mv).hash()));
+        skip.insert(Game::hash(&pos));
+        skip.extend(l.moves.iter().map(|&(mv, _)| Game::hash(&pos.play(mv))));
     }
     let started = std::time::Instant::now();
-    let f = fit_patterns(&set, size, &skip, seed);
+    let f = fit_patterns(&set, shape, &skip, seed);
     if f.train == 0 {
-        bail!("the files hold no exact hexapawn {size} positions to fit");
+        bail!("the files hold no exact {kind} {size} positions to fit");
     }
     println!(
-        "hexapawn {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s",
+        "{kind} {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s",
         f.train,
         f.valid,
         f.excluded,
@@ -267,7 +303,7 @@ pub fn tune_patterns(
                 |n| n.to_string_lossy().into_owned(),
             )
         };
-        let mut by = format!("engine tune-patterns {size}");
+        let mut by = format!("engine tune-patterns {kind} {size}");
         for p in files {
             by.push_str(&format!(" {}", name(p)));
         }
@@ -275,7 +311,7 @@ pub fn tune_patterns(
             by.push_str(&format!(" --exclude {}", name(p)));
         }
         by.push_str(&format!(" --seed {seed}"));
-        std::fs::write(path, encode(size, &f.weights, &by))
+        std::fs::write(path, encode(shape, &f.weights, &by))
             .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     }
