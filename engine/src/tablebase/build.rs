@@ -1,14 +1,26 @@
-//! Building the tables by retrograde analysis, in order of progress.
+//! Building the tables by retrograde analysis, in order of progress, a row at a time.
 //!
 //! Oska and Hexapawn pieces only move forward and captures remove pieces, so every move either
-//! lowers the number of pieces or raises the *progress* of the position (the rows all pieces have
-//! come from their homes) by at least one; a pass keeps both and swaps the side to move. The
-//! builder therefore never iterates to a fixed point. Materials are built by rising total piece
-//! count; a material `(w, b)` is built together with its colour mirror `(b, w)`, level by level
-//! from the highest progress down. Within a level every position with a move depends only on
-//! finished levels or smaller materials, so the level's positions are shared out among threads;
-//! positions whose side must pass are done after them, from the same board with the other side to
-//! move, which is then finished (or the board is a draw because neither side can move).
+//! lowers the number of pieces or moves a piece of the mover forward; a pass keeps the board and
+//! swaps the side to move. The builder therefore never iterates to a fixed point. Materials are
+//! built by rising total piece count, a material `(w, b)` (w White and b Black pieces, w <= b)
+//! together with its colour mirror `(b, w)`, one Black set B at a time, the Black sets taken by
+//! falling Black progress (the rows the Black pieces have come from their home):
+//!
+//! 1. every board with Black on B and Black to move: Black's moves lead to Black sets of higher
+//!    progress (finished) or to a material with fewer pieces. These values are the row of the
+//!    mirror B' of B in the White-to-move table of `(b, w)` (see [`super::index`]).
+//! 2. every board with Black on B and White to move: White's moves keep B (the row just made)
+//!    or capture a Black piece (a smaller material). These values are stored in a second copy
+//!    of the table of `(w, b)`, indexed by the Black set first ("B-major"), so that they too
+//!    form one row, the row that step 1 of a lower Black set reads.
+//! 3. the boards of step 1 where Black must pass take the value of the same board with White
+//!    to move (from step 2; both sides stuck is a finished game).
+//!
+//! So every write goes to one row and every read to a few rows of a few kilobytes: the build is
+//! no longer bound by memory latency. The Black sets of one progress are independent and shared
+//! out among the threads. At the end of a pair, the B-major copy of `(w, b)` is turned into the
+//! file's order (White set first); it is kept for the next total, whose Black captures read it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -17,16 +29,16 @@ use super::file::{Header, checksum};
 use super::index::Shape;
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
-use crate::games::{MoveList, Side};
+use crate::games::{Bits, MoveList, Side, bit};
 
-/// How far a build has got, reported after every level.
+/// How far a build has got, reported after every stage.
 #[derive(Clone, Debug)]
 pub struct Progress {
     /// The material being built (White, Black pieces; its mirror is built with it).
     pub material: (usize, usize),
-    /// Levels of this material done, out of `levels`.
+    /// Stages of this material done, out of `levels` (one stage per Black progress).
     pub level: usize,
-    /// Levels of this material.
+    /// Stages of this material.
     pub levels: usize,
     /// Positions finished in the whole build.
     pub done: u64,
@@ -62,6 +74,14 @@ pub fn materials(max_pieces: usize) -> Vec<(usize, usize)> {
 /// Receives each finished table.
 pub type Finished<'a> = dyn FnMut(Header, &[u8]) -> Result<(), TablebaseError> + 'a;
 
+/// A table shared by the threads (each writes its own rows).
+type Values = Vec<AtomicU8>;
+
+/// A table of `len` unset entries.
+fn unset(len: usize) -> Values {
+    vec![UNSET; len].into_iter().map(AtomicU8::new).collect()
+}
+
 /// Builds every table of the plan. `finished` gets each material's table as soon as it and its
 /// mirror are complete (to write it); the tables stay in memory for the larger materials.
 pub fn build<G: Retro>(
@@ -71,106 +91,112 @@ pub fn build<G: Retro>(
 ) -> Result<(), TablebaseError> {
     let shape = Shape::new(G::layout_of(plan.size));
     let k = plan.max_pieces;
+    let squares = shape.squares();
+    for (w, b) in materials(k) {
+        if shape.choose(squares - w, b) > u64::from(u32::MAX) {
+            return Err(TablebaseError::Unsupported(format!(
+                "material w{w}b{b} of {} {} is too large to build",
+                G::KIND,
+                plan.size
+            )));
+        }
+    }
+    let moves = templates::<G>(plan.size, squares)?;
+    let mirror_bit: Vec<u128> = (0..squares)
+        .map(|sq| bit(shape.mirror_square(sq)))
+        .collect();
     let slot = |w: usize, b: usize| w * (k + 1) + b;
-    let mut tables: Vec<Vec<AtomicU8>> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    // `file[slot(w, b)]`: the White-to-move table of (w, b) in the file's order (White set
+    // first); `black_first[slot(w, b)]`: the same values numbered Black set first.
+    let mut file: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    let mut black_first: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
     let total: u64 = materials(k).iter().map(|&(w, b)| shape.len(w, b)).sum();
     let mut done = 0u64;
-    // The sets of each size grouped by progress, for White and for Black.
-    let white_sets: Vec<Vec<Vec<u128>>> =
-        (0..=k).map(|n| shape.sets_by_progress(n, true)).collect();
     let black_sets: Vec<Vec<Vec<u128>>> =
         (0..=k).map(|n| shape.sets_by_progress(n, false)).collect();
+    let white_sets: Vec<Vec<(u128, u128)>> = (0..=k)
+        .map(|n| {
+            let by_progress = shape.sets_by_progress(n, true);
+            by_progress
+                .iter()
+                .rev()
+                .flatten()
+                .map(|&set| (set, shape.mirror(set)))
+                .collect()
+        })
+        .collect();
     for (w, b) in materials(k) {
         if w > b {
             continue; // built with its mirror (b, w)
         }
-        let pair: Vec<(usize, usize)> = if w == b {
-            vec![(w, b)]
-        } else {
-            vec![(w, b), (b, w)]
-        };
-        for &(tw, tb) in &pair {
-            let len = shape.len(tw, tb) as usize;
-            tables[slot(tw, tb)] = std::iter::repeat_with(|| AtomicU8::new(UNSET))
-                .take(len)
-                .collect();
-        }
-        let levels = shape.max_progress(w) + shape.max_progress(b) + 1;
-        for (step, level) in (0..levels).rev().enumerate() {
-            let builder = Level::<G> {
-                shape: &shape,
-                tables: &tables,
-                slot: &slot,
-                overflow: AtomicBool::new(false),
-                _game: std::marker::PhantomData,
-            };
-            // Work items: a table of the pair, a Black progress, a slice of those Black sets. The
-            // White sets vary fastest, so the positions after White's moves (looked up as their
-            // mirrors, numbered by the Black set first) stay within a few rows of their table.
-            let mut items = Vec::new();
-            for &(tw, tb) in &pair {
-                for (c, blacks) in black_sets[tb].iter().enumerate().take(level + 1) {
-                    let white_progress = level - c;
-                    if white_progress > shape.max_progress(tw)
-                        || white_sets[tw][white_progress].is_empty()
-                    {
-                        continue;
-                    }
-                    for chunk in blacks.chunks(16) {
-                        items.push((tw, tb, &white_sets[tw][white_progress], chunk));
-                    }
+        // Black captures of this total read the B-major tables of the total below; older ones
+        // are no longer needed.
+        for x in 1..=k {
+            for y in 1..=k {
+                if x + y + 1 < w + b {
+                    black_first[slot(x, y)] = Vec::new();
                 }
             }
+        }
+        let len = shape.len(w, b) as usize;
+        file[slot(b, w)] = unset(len);
+        black_first[slot(w, b)] = unset(len);
+        let stages = &black_sets[b];
+        let levels = stages.len();
+        let pair = Pair::<G> {
+            shape: &shape,
+            size: plan.size,
+            w,
+            b,
+            moves: &moves,
+            mirror_bit: &mirror_bit,
+            whites: &white_sets[w],
+            row_len: shape.choose(squares - b, w) as usize,
+            btm: &file[slot(b, w)],
+            wtm: &black_first[slot(w, b)],
+            wtm_less: if w > 1 {
+                &black_first[slot(w - 1, b)]
+            } else {
+                &[]
+            },
+            wtm_less_row_len: shape.choose(squares - b, w - 1) as usize,
+            btm_less: if b > 1 { &file[slot(b - 1, w)] } else { &[] },
+            btm_less_row_len: shape.choose(squares - b + 1, w) as usize,
+            overflow: AtomicBool::new(false),
+            _game: std::marker::PhantomData,
+        };
+        // Each position of the pair is computed once (twice for w == b: the table is its own
+        // mirror, made in both orders).
+        let per_set = pair.row_len as u64 * if w == b { 1 } else { 2 };
+        for (step, sets) in stages.iter().rev().enumerate() {
             let next = AtomicUsize::new(0);
-            let passes = Mutex::new(Vec::new());
-            let counted = std::sync::atomic::AtomicU64::new(0);
+            let failed = Mutex::new(None);
             std::thread::scope(|s| {
                 for _ in 0..plan.threads.max(1) {
                     s.spawn(|| {
-                        let mut moves = MoveList::new();
-                        let mut mine = Vec::new();
-                        let mut n = 0u64;
+                        let mut scratch = Scratch::default();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&(tw, tb, whites, blacks)) = items.get(i) else {
+                            let Some(&black) = sets.get(i) else {
                                 break;
                             };
-                            let table = &tables[slot(tw, tb)];
-                            for &black in blacks {
-                                for &white in whites {
-                                    if white & black != 0 {
-                                        continue;
-                                    }
-                                    n += 1;
-                                    let pos = G::from_sets(plan.size, white, black);
-                                    let index = shape.index(white, black) as usize;
-                                    match builder.value(&pos, &mut moves) {
-                                        Some(v) => table[index].store(v, Ordering::Relaxed),
-                                        None => mine.push((tw, tb, index, pos)),
-                                    }
-                                }
+                            if let Err(e) = pair.row(black, &mut scratch) {
+                                *failed.lock().expect("no worker panics") = Some(e);
+                                break;
                             }
                         }
-                        passes.lock().expect("no worker panics").extend(mine);
-                        counted.fetch_add(n, Ordering::Relaxed);
                     });
                 }
             });
-            // Passes: the same board with the other side to move is finished now.
-            for (tw, tb, index, pos) in passes.into_inner().expect("no worker panics") {
-                let after = pos.with_side(Side::Black);
-                let v = value::before(builder.lookup(&after)).unwrap_or_else(|| {
-                    builder.overflow.store(true, Ordering::Relaxed);
-                    UNSET
-                });
-                tables[slot(tw, tb)][index].store(v, Ordering::Relaxed);
+            if let Some(e) = failed.into_inner().expect("no worker panics") {
+                return Err(e);
             }
-            if builder.overflow.load(Ordering::Relaxed) {
+            if pair.overflow.load(Ordering::Relaxed) {
                 return Err(TablebaseError::TooLong {
                     max: value::MAX_DISTANCE,
                 });
             }
-            done += counted.into_inner();
+            done += per_set * sets.len() as u64;
             report(&Progress {
                 material: (w, b),
                 level: step + 1,
@@ -179,8 +205,26 @@ pub fn build<G: Retro>(
                 total,
             });
         }
-        for &(tw, tb) in &pair {
-            let values: Vec<u8> = std::mem::take(&mut tables[slot(tw, tb)])
+        if w != b {
+            file[slot(w, b)] = unset(len);
+            transpose(
+                &shape,
+                (w, b),
+                &black_first[slot(w, b)],
+                &file[slot(w, b)],
+                plan.threads,
+            );
+        } else {
+            // The mirror of (w, w) is itself: no later material reads this copy.
+            black_first[slot(w, b)] = Vec::new();
+        }
+        let pair: Vec<(usize, usize)> = if w == b {
+            vec![(w, b)]
+        } else {
+            vec![(w, b), (b, w)]
+        };
+        for (tw, tb) in pair {
+            let values: Vec<u8> = std::mem::take(&mut file[slot(tw, tb)])
                 .into_iter()
                 .map(AtomicU8::into_inner)
                 .collect();
@@ -198,67 +242,419 @@ pub fn build<G: Retro>(
                 checksum: checksum(&values),
             };
             finished(header, &values)?;
-            tables[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
+            file[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
         }
     }
     Ok(())
 }
 
-/// What the threads of one level share.
-struct Level<'a, G> {
+/// One kind of move of one side from one square, the same on every board: to `to`, over or
+/// onto the opponent's piece on `cap` if it is a capture. A move is legal when `to` is empty
+/// (or is `cap`) and, for a capture, an opponent's piece stands on `cap`.
+#[derive(Clone, Copy, Debug)]
+struct Template {
+    to: usize,
+    cap: Option<usize>,
+}
+
+/// The move templates of the game, `[side][from]`, found with the game's own move generation
+/// on boards of one or two pieces.
+fn templates<G: Retro>(
+    size: usize,
+    squares: usize,
+) -> Result<[Vec<Vec<Template>>; 2], TablebaseError> {
+    let board = |side: Side, own: u128, opp: u128| match side {
+        Side::White => G::from_sets(size, own, opp),
+        Side::Black => G::from_sets(size, opp, own).with_side(Side::Black),
+    };
+    let odd = |what: String| {
+        TablebaseError::Internal(format!(
+            "{} {size}: the builder does not model the move {what}",
+            G::KIND
+        ))
+    };
+    let mut out: [Vec<Vec<Template>>; 2] = [vec![Vec::new(); squares], vec![Vec::new(); squares]];
+    let mut list = MoveList::new();
+    for side in [Side::White, Side::Black] {
+        for from in 0..squares {
+            let mine = &mut out[side.index()][from];
+            for x in std::iter::once(None).chain((0..squares).filter(|&x| x != from).map(Some)) {
+                let opp = x.map_or(0, bit);
+                let pos = board(side, bit(from), opp);
+                list.clear();
+                pos.generate(&mut list);
+                for &m in list.as_slice().iter().filter(|m| !m.is_pass()) {
+                    let to = m.to as usize;
+                    let (white, black) = pos.play(m).sets();
+                    let (own_after, opp_after) = match side {
+                        Side::White => (white, black),
+                        Side::Black => (black, white),
+                    };
+                    let cap = match opp_after {
+                        _ if m.from as usize != from || own_after != bit(to) => {
+                            return Err(odd(format!("{}-{to}", m.from)));
+                        }
+                        0 if opp != 0 => x,
+                        o if o == opp => None,
+                        _ => return Err(odd(format!("{from}-{to}"))),
+                    };
+                    if cap.is_some() || x.is_none() {
+                        if !mine.iter().any(|t| t.to == to && t.cap == cap) {
+                            mine.push(Template { to, cap });
+                        }
+                    } else if !mine.iter().any(|t| t.to == to && t.cap.is_none()) {
+                        // A quiet move that only appears next to an opponent's piece.
+                        return Err(odd(format!("{from}-{to}")));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]):
+/// `parts[j * squares + sq]` is the share of `sq` when it is the set's j-th lowest square.
+#[derive(Default)]
+struct Ranker {
+    parts: Vec<u32>,
+    squares: usize,
+}
+
+impl Ranker {
+    /// Ready to rank sets of up to `k` squares among those not in `skip`.
+    fn fill(&mut self, shape: &Shape, skip: u128, k: usize) {
+        let squares = shape.squares();
+        self.squares = squares;
+        self.parts.resize(k.max(1) * squares, 0);
+        let mut c = 0;
+        for sq in 0..squares {
+            if skip & bit(sq) != 0 {
+                continue;
+            }
+            for j in 0..k {
+                // Row lengths are checked to fit in u32 before the build.
+                self.parts[j * squares + sq] = shape.choose(c, j + 1) as u32;
+            }
+            c += 1;
+        }
+    }
+
+    /// The rank of `set` (disjoint from the skipped squares).
+    #[inline(always)]
+    fn rank(&self, set: u128) -> usize {
+        let mut sum = 0usize;
+        let mut base = 0;
+        for sq in Bits(set) {
+            sum += self.parts[base + sq] as usize;
+            base += self.squares;
+        }
+        sum
+    }
+}
+
+/// A move of Black for one Black set, on any White set: legal when the White set holds every
+/// square of `require` and none of `forbid`; it leads to the row at `base` of the table of
+/// White to move, ranked by `ranker`.
+struct BlackMove {
+    require: u128,
+    forbid: u128,
+    /// The captured square's bit, or 0.
+    cap: u128,
+    base: usize,
+    ranker: usize,
+}
+
+/// One thread's reusable buffers.
+#[derive(Default)]
+struct Scratch {
+    rankers: Vec<Ranker>,
+    black_moves: Vec<BlackMove>,
+    /// `capture[sq]`: the row and ranker after White captures the Black piece on `sq`.
+    capture: Vec<(usize, usize)>,
+    list: MoveList,
+}
+
+impl Scratch {
+    /// A ranker for sets of up to `k` squares among those not in `skip`; returns its number.
+    fn ranker(&mut self, used: &mut usize, shape: &Shape, skip: u128, k: usize) -> usize {
+        if *used == self.rankers.len() {
+            self.rankers.push(Ranker::default());
+        }
+        self.rankers[*used].fill(shape, skip, k);
+        *used += 1;
+        *used - 1
+    }
+}
+
+/// Every set of `k` of the lowest `n` bits, in increasing order (which is colex order).
+fn subsets(n: usize, k: usize) -> impl Iterator<Item = u128> {
+    let limit = if n >= 128 { u128::MAX } else { 1u128 << n };
+    let first = if k == 0 { 0 } else { (1u128 << k) - 1 };
+    let mut next = (k <= n).then_some(first);
+    std::iter::from_fn(move || {
+        let set = next?;
+        next = if set == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger set of the same size.
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            let n = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
+            (n < limit).then_some(n)
+        };
+        Some(set)
+    })
+}
+
+/// What the threads building one pair of materials share.
+struct Pair<'a, G> {
     shape: &'a Shape,
-    tables: &'a [Vec<AtomicU8>],
-    slot: &'a (dyn Fn(usize, usize) -> usize + Sync),
+    size: usize,
+    w: usize,
+    b: usize,
+    moves: &'a [Vec<Vec<Template>>; 2],
+    mirror_bit: &'a [u128],
+    /// Every set of w squares and its mirror, by falling White progress.
+    whites: &'a [(u128, u128)],
+    /// Entries in a row of `btm` and of `wtm`: C(squares - b, w).
+    row_len: usize,
+    /// Black to move: the file table of (b, w), rows by the mirrored Black set.
+    btm: &'a [AtomicU8],
+    /// White to move: the table of (w, b), rows by the Black set.
+    wtm: &'a [AtomicU8],
+    /// White to move after Black captures: the table of (w - 1, b), rows by the Black set.
+    wtm_less: &'a [AtomicU8],
+    wtm_less_row_len: usize,
+    /// Black to move after White captures: the file table of (b - 1, w).
+    btm_less: &'a [AtomicU8],
+    btm_less_row_len: usize,
     overflow: AtomicBool,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Retro> Level<'_, G> {
-    /// The value of a White-to-move position from finished entries, or `None` if White must pass.
-    #[inline]
-    fn value(&self, pos: &G, moves: &mut MoveList) -> Option<u8> {
-        if let Some(o) = pos.board_outcome() {
-            return Some(value::of_outcome(o, Side::White));
-        }
-        moves.clear();
-        pos.generate(moves);
-        let list = moves.as_slice();
-        if list.is_empty() {
-            return Some(value::loss(0));
-        }
-        if list[0].is_pass() {
-            return None;
-        }
-        let mut best = UNSET;
-        for &mv in list {
-            let v = value::before(self.lookup(&pos.play(mv))).unwrap_or_else(|| {
-                self.overflow.store(true, Ordering::Relaxed);
-                value::loss(0)
-            });
-            best = value::better(best, v);
-        }
-        Some(best)
+impl<G: Retro> Pair<'_, G> {
+    /// The value for the mover of a move to a position of value `child`.
+    #[inline(always)]
+    fn before(&self, child: u8) -> u8 {
+        debug_assert!(child != UNSET, "the build order finishes a position first");
+        value::before(child).unwrap_or_else(|| {
+            self.overflow.store(true, Ordering::Relaxed);
+            value::loss(0)
+        })
     }
 
-    /// The finished value of a position, for its side to move. Finished games are in the tables
-    /// too, except those where a side has no piece left (no table has a material with 0).
-    #[inline]
-    fn lookup(&self, pos: &G) -> u8 {
-        let (white, black) = pos.sets();
-        if white == 0 || black == 0 {
-            let o = pos.board_outcome().expect("a side without pieces has lost");
-            return value::of_outcome(o, pos.side_to_move());
+    /// The value when the side to move of `pos` has no piece move: a pass (`None`, done
+    /// later), or the game's rule for no move.
+    fn no_move(pos: &G, list: &mut MoveList) -> Option<u8> {
+        list.clear();
+        pos.generate(list);
+        match list.as_slice() {
+            [m] if m.is_pass() => None,
+            [] => Some(value::loss(0)),
+            _ => unreachable!("a side without piece moves has none or a pass"),
         }
-        let (w, b) = match pos.side_to_move() {
-            Side::White => (white, black),
-            Side::Black => (self.shape.mirror(black), self.shape.mirror(white)),
-        };
-        let table = &self.tables[(self.slot)(w.count_ones() as usize, b.count_ones() as usize)];
-        let v = table[self.shape.index(w, b) as usize].load(Ordering::Relaxed);
-        debug_assert!(
-            v != UNSET,
-            "the build order finishes {pos:?} before it is needed"
-        );
-        v
+    }
+
+    /// Every board with Black on `black`, both sides to move.
+    fn row(&self, black: u128, s: &mut Scratch) -> Result<(), TablebaseError> {
+        let shape = self.shape;
+        let squares = shape.squares();
+        let (w, b) = (self.w, self.b);
+        let mirrored = shape.mirror(black);
+        let btm_row = shape.rank(mirrored) as usize * self.row_len;
+        let wtm_row = shape.rank(black) as usize * self.row_len;
+        let mut used = 0;
+        // Rankers: the row of `btm` (the mirrored White sets among the mirrored Black set's
+        // free squares), the row of `wtm`, one per White capture, one per Black move.
+        let in_btm = s.ranker(&mut used, shape, mirrored, w);
+        let in_wtm = s.ranker(&mut used, shape, black, w);
+        s.capture.resize(squares, (0, 0));
+        if b > 1 {
+            for c in Bits(black) {
+                let after = shape.mirror(black & !bit(c));
+                let r = s.ranker(&mut used, shape, after, w);
+                s.capture[c] = (shape.rank(after) as usize * self.btm_less_row_len, r);
+            }
+        }
+        s.black_moves.clear();
+        for from in Bits(black) {
+            for t in &self.moves[Side::Black.index()][from] {
+                if black & bit(t.to) != 0 {
+                    continue;
+                }
+                let after = black & !bit(from) | bit(t.to);
+                let (cap, forbid, row_len) = match t.cap {
+                    None => (0, bit(t.to), self.row_len),
+                    Some(c) => (
+                        bit(c),
+                        if c == t.to { 0 } else { bit(t.to) },
+                        self.wtm_less_row_len,
+                    ),
+                };
+                let ranker = s.ranker(&mut used, shape, after, w);
+                s.black_moves.push(BlackMove {
+                    require: cap,
+                    forbid,
+                    cap,
+                    base: shape.rank(after) as usize * row_len,
+                    ranker,
+                });
+            }
+        }
+
+        let white_moves = &self.moves[Side::White.index()];
+        for &(white, white_mirrored) in self.whites {
+            if white & black != 0 {
+                continue;
+            }
+            let btm_at = btm_row + s.rankers[in_btm].rank(white_mirrored);
+            let wtm_at = wtm_row + s.rankers[in_wtm].rank(white);
+            let pos = G::from_sets(self.size, white, black);
+            let black_pos = pos.with_side(Side::Black);
+            // Black to move (`None`: Black must pass, done below).
+            let black_value = if let Some(o) = black_pos.board_outcome() {
+                Some(value::of_outcome(o, Side::Black))
+            } else {
+                let mut best = UNSET;
+                for m in &s.black_moves {
+                    if white & m.require != m.require || white & m.forbid != 0 {
+                        continue;
+                    }
+                    let child = if m.cap == 0 {
+                        self.wtm[m.base + s.rankers[m.ranker].rank(white)].load(Ordering::Relaxed)
+                    } else if w == 1 {
+                        value::loss(0)
+                    } else {
+                        self.wtm_less[m.base + s.rankers[m.ranker].rank(white & !m.cap)]
+                            .load(Ordering::Relaxed)
+                    };
+                    best = value::better(best, self.before(child));
+                }
+                debug_assert_eq!(
+                    s.black_moves
+                        .iter()
+                        .filter(|m| white & m.require == m.require && white & m.forbid == 0)
+                        .count(),
+                    Self::count_moves(&black_pos, &mut s.list),
+                    "the move templates match the game's moves in {black_pos:?}"
+                );
+                if best == UNSET {
+                    Self::no_move(&black_pos, &mut s.list)
+                } else {
+                    Some(best)
+                }
+            };
+            if let Some(v) = black_value {
+                self.btm[btm_at].store(v, Ordering::Relaxed);
+            }
+            // White to move: every move leads to a White set of higher progress (done) or to a
+            // smaller material.
+            let white_value = if let Some(o) = pos.board_outcome() {
+                value::of_outcome(o, Side::White)
+            } else {
+                let occupied = white | black;
+                let mut best = UNSET;
+                let mut count = 0;
+                for from in Bits(white) {
+                    for t in &white_moves[from] {
+                        let moved = white_mirrored ^ self.mirror_bit[from] ^ self.mirror_bit[t.to];
+                        let child = match t.cap {
+                            None if occupied & bit(t.to) == 0 => self.btm
+                                [btm_row + s.rankers[in_btm].rank(moved)]
+                            .load(Ordering::Relaxed),
+                            Some(cap)
+                                if black & bit(cap) != 0
+                                    && (cap == t.to || occupied & bit(t.to) == 0) =>
+                            {
+                                if b == 1 {
+                                    value::loss(0)
+                                } else {
+                                    let (base, r) = s.capture[cap];
+                                    self.btm_less[base + s.rankers[r].rank(moved)]
+                                        .load(Ordering::Relaxed)
+                                }
+                            }
+                            _ => continue,
+                        };
+                        count += 1;
+                        best = value::better(best, self.before(child));
+                    }
+                }
+                debug_assert_eq!(
+                    count,
+                    Self::count_moves(&pos, &mut s.list),
+                    "the move templates match the game's moves in {pos:?}"
+                );
+                if best == UNSET {
+                    // A pass: Black has a move here (else the game is over), so its value is in.
+                    Self::no_move(&pos, &mut s.list)
+                        .unwrap_or_else(|| self.before(self.btm[btm_at].load(Ordering::Relaxed)))
+                } else {
+                    best
+                }
+            };
+            self.wtm[wtm_at].store(white_value, Ordering::Relaxed);
+            if black_value.is_none() {
+                self.btm[btm_at].store(self.before(white_value), Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of piece moves (passes left out) of `pos`.
+    fn count_moves(pos: &G, list: &mut MoveList) -> usize {
+        list.clear();
+        pos.generate(list);
+        list.as_slice().iter().filter(|m| !m.is_pass()).count()
+    }
+}
+
+/// Copies the table of `(w, b)` numbered Black set first (`from`) into the file's order, White
+/// set first (`to`), a row of White sets at a time on `threads` threads.
+fn transpose(
+    shape: &Shape,
+    (w, b): (usize, usize),
+    from: &[AtomicU8],
+    to: &[AtomicU8],
+    threads: usize,
+) {
+    let squares = shape.squares();
+    let row_len = shape.choose(squares - w, b) as usize;
+    let whites: Vec<u128> = subsets(squares, w).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut free = Vec::with_capacity(squares);
+                loop {
+                    let row = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&white) = whites.get(row) else {
+                        break;
+                    };
+                    free.clear();
+                    free.extend((0..squares).filter(|&sq| white & bit(sq) == 0).map(bit));
+                    for (col, c) in subsets(squares - w, b).enumerate() {
+                        let black = Bits(c).fold(0, |set, j| set | free[j]);
+                        let v = from[shape.index(black, white) as usize].load(Ordering::Relaxed);
+                        to[row * row_len + col].store(v, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_in_colex_order() {
+        let all: Vec<u128> = subsets(5, 2).collect();
+        assert_eq!(all, vec![3, 5, 6, 9, 10, 12, 17, 18, 20, 24]);
+        assert_eq!(subsets(4, 0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(subsets(2, 3).count(), 0);
+        assert_eq!(subsets(70, 1).last(), Some(1u128 << 69));
     }
 }
