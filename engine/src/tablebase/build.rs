@@ -313,41 +313,64 @@ fn templates<G: Retro>(
     Ok(out)
 }
 
-/// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]):
-/// `parts[j * squares + sq]` is the share of `sq` when it is the set's j-th lowest square.
+/// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]), for
+/// many fixed sets: ranker `r` holds `parts[r + j * squares + sq]`, the share of square `sq`
+/// when it is the set's j-th lowest square.
 #[derive(Default)]
-struct Ranker {
+struct Rankers {
     parts: Vec<u32>,
     squares: usize,
+    /// Every set fits in 64 bits.
+    narrow: bool,
+    used: usize,
 }
 
-impl Ranker {
-    /// Ready to rank sets of up to `k` squares among those not in `skip`.
-    fn fill(&mut self, shape: &Shape, skip: u128, k: usize) {
-        let squares = shape.squares();
-        self.squares = squares;
-        self.parts.resize(k.max(1) * squares, 0);
+impl Rankers {
+    /// Forgets every ranker.
+    fn clear(&mut self, shape: &Shape) {
+        self.squares = shape.squares();
+        self.narrow = self.squares <= 64;
+        self.used = 0;
+    }
+
+    /// A ranker for sets of up to `k` squares among those not in `skip`.
+    fn add(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+        let at = self.used;
+        self.used += k * self.squares;
+        if self.parts.len() < self.used {
+            self.parts.resize(self.used, 0);
+        }
         let mut c = 0;
-        for sq in 0..squares {
+        for sq in 0..self.squares {
             if skip & bit(sq) != 0 {
                 continue;
             }
             for j in 0..k {
                 // Row lengths are checked to fit in u32 before the build.
-                self.parts[j * squares + sq] = shape.choose(c, j + 1) as u32;
+                self.parts[at + j * self.squares + sq] = shape.choose(c, j + 1) as u32;
             }
             c += 1;
         }
+        at
     }
 
-    /// The rank of `set` (disjoint from the skipped squares).
+    /// The rank of `set` (disjoint from the skipped squares) by ranker `at`.
     #[inline(always)]
-    fn rank(&self, set: u128) -> usize {
+    fn rank(&self, at: usize, set: u128) -> usize {
         let mut sum = 0usize;
-        let mut base = 0;
-        for sq in Bits(set) {
-            sum += self.parts[base + sq] as usize;
-            base += self.squares;
+        let mut base = at;
+        if self.narrow {
+            let mut rest = set as u64;
+            while rest != 0 {
+                sum += self.parts[base + rest.trailing_zeros() as usize] as usize;
+                rest &= rest - 1;
+                base += self.squares;
+            }
+        } else {
+            for sq in Bits(set) {
+                sum += self.parts[base + sq] as usize;
+                base += self.squares;
+            }
         }
         sum
     }
@@ -368,23 +391,11 @@ struct BlackMove {
 /// One thread's reusable buffers.
 #[derive(Default)]
 struct Scratch {
-    rankers: Vec<Ranker>,
+    rankers: Rankers,
     black_moves: Vec<BlackMove>,
     /// `capture[sq]`: the row and ranker after White captures the Black piece on `sq`.
     capture: Vec<(usize, usize)>,
     list: MoveList,
-}
-
-impl Scratch {
-    /// A ranker for sets of up to `k` squares among those not in `skip`; returns its number.
-    fn ranker(&mut self, used: &mut usize, shape: &Shape, skip: u128, k: usize) -> usize {
-        if *used == self.rankers.len() {
-            self.rankers.push(Ranker::default());
-        }
-        self.rankers[*used].fill(shape, skip, k);
-        *used += 1;
-        *used - 1
-    }
 }
 
 /// Every set of `k` of the lowest `n` bits, in increasing order (which is colex order).
@@ -444,6 +455,17 @@ impl<G: Retro> Pair<'_, G> {
         })
     }
 
+    /// The key of a move to a position of value `child` (see [`value::move_key`]).
+    #[inline(always)]
+    fn key(&self, child: u8) -> u8 {
+        debug_assert!(child != UNSET, "the build order finishes a position first");
+        let key = value::move_key(child);
+        if key == 0 {
+            self.overflow.store(true, Ordering::Relaxed);
+        }
+        key
+    }
+
     /// The value when the side to move of `pos` has no piece move: a pass (`None`, done
     /// later), or the game's rule for no move.
     fn no_move(pos: &G, list: &mut MoveList) -> Option<u8> {
@@ -464,16 +486,16 @@ impl<G: Retro> Pair<'_, G> {
         let mirrored = shape.mirror(black);
         let btm_row = shape.rank(mirrored) as usize * self.row_len;
         let wtm_row = shape.rank(black) as usize * self.row_len;
-        let mut used = 0;
+        s.rankers.clear(shape);
         // Rankers: the row of `btm` (the mirrored White sets among the mirrored Black set's
         // free squares), the row of `wtm`, one per White capture, one per Black move.
-        let in_btm = s.ranker(&mut used, shape, mirrored, w);
-        let in_wtm = s.ranker(&mut used, shape, black, w);
+        let in_btm = s.rankers.add(shape, mirrored, w);
+        let in_wtm = s.rankers.add(shape, black, w);
         s.capture.resize(squares, (0, 0));
         if b > 1 {
             for c in Bits(black) {
                 let after = shape.mirror(black & !bit(c));
-                let r = s.ranker(&mut used, shape, after, w);
+                let r = s.rankers.add(shape, after, w);
                 s.capture[c] = (shape.rank(after) as usize * self.btm_less_row_len, r);
             }
         }
@@ -492,7 +514,7 @@ impl<G: Retro> Pair<'_, G> {
                         self.wtm_less_row_len,
                     ),
                 };
-                let ranker = s.ranker(&mut used, shape, after, w);
+                let ranker = s.rankers.add(shape, after, w);
                 s.black_moves.push(BlackMove {
                     require: cap,
                     forbid,
@@ -508,28 +530,35 @@ impl<G: Retro> Pair<'_, G> {
             if white & black != 0 {
                 continue;
             }
-            let btm_at = btm_row + s.rankers[in_btm].rank(white_mirrored);
-            let wtm_at = wtm_row + s.rankers[in_wtm].rank(white);
+            let btm_at = btm_row + s.rankers.rank(in_btm, white_mirrored);
+            let wtm_at = wtm_row + s.rankers.rank(in_wtm, white);
             let pos = G::from_sets(self.size, white, black);
             let black_pos = pos.with_side(Side::Black);
+            let outcome = pos.board_outcome();
+            let black_outcome = if G::OUTCOME_IGNORES_SIDE {
+                outcome
+            } else {
+                black_pos.board_outcome()
+            };
             // Black to move (`None`: Black must pass, done below).
-            let black_value = if let Some(o) = black_pos.board_outcome() {
+            let black_value = if let Some(o) = black_outcome {
                 Some(value::of_outcome(o, Side::Black))
             } else {
-                let mut best = UNSET;
+                let (mut best, mut count) = (0, 0);
                 for m in &s.black_moves {
                     if white & m.require != m.require || white & m.forbid != 0 {
                         continue;
                     }
                     let child = if m.cap == 0 {
-                        self.wtm[m.base + s.rankers[m.ranker].rank(white)].load(Ordering::Relaxed)
+                        self.wtm[m.base + s.rankers.rank(m.ranker, white)].load(Ordering::Relaxed)
                     } else if w == 1 {
                         value::loss(0)
                     } else {
-                        self.wtm_less[m.base + s.rankers[m.ranker].rank(white & !m.cap)]
+                        self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !m.cap)]
                             .load(Ordering::Relaxed)
                     };
-                    best = value::better(best, self.before(child));
+                    best = best.max(self.key(child));
+                    count += 1;
                 }
                 debug_assert_eq!(
                     s.black_moves
@@ -539,10 +568,10 @@ impl<G: Retro> Pair<'_, G> {
                     Self::count_moves(&black_pos, &mut s.list),
                     "the move templates match the game's moves in {black_pos:?}"
                 );
-                if best == UNSET {
+                if count == 0 {
                     Self::no_move(&black_pos, &mut s.list)
                 } else {
-                    Some(best)
+                    Some(value::of_key(best))
                 }
             };
             if let Some(v) = black_value {
@@ -550,18 +579,17 @@ impl<G: Retro> Pair<'_, G> {
             }
             // White to move: every move leads to a White set of higher progress (done) or to a
             // smaller material.
-            let white_value = if let Some(o) = pos.board_outcome() {
+            let white_value = if let Some(o) = outcome {
                 value::of_outcome(o, Side::White)
             } else {
                 let occupied = white | black;
-                let mut best = UNSET;
-                let mut count = 0;
+                let (mut best, mut count) = (0, 0);
                 for from in Bits(white) {
                     for t in &white_moves[from] {
                         let moved = white_mirrored ^ self.mirror_bit[from] ^ self.mirror_bit[t.to];
                         let child = match t.cap {
                             None if occupied & bit(t.to) == 0 => self.btm
-                                [btm_row + s.rankers[in_btm].rank(moved)]
+                                [btm_row + s.rankers.rank(in_btm, moved)]
                             .load(Ordering::Relaxed),
                             Some(cap)
                                 if black & bit(cap) != 0
@@ -571,14 +599,14 @@ impl<G: Retro> Pair<'_, G> {
                                     value::loss(0)
                                 } else {
                                     let (base, r) = s.capture[cap];
-                                    self.btm_less[base + s.rankers[r].rank(moved)]
+                                    self.btm_less[base + s.rankers.rank(r, moved)]
                                         .load(Ordering::Relaxed)
                                 }
                             }
                             _ => continue,
                         };
                         count += 1;
-                        best = value::better(best, self.before(child));
+                        best = best.max(self.key(child));
                     }
                 }
                 debug_assert_eq!(
@@ -586,12 +614,12 @@ impl<G: Retro> Pair<'_, G> {
                     Self::count_moves(&pos, &mut s.list),
                     "the move templates match the game's moves in {pos:?}"
                 );
-                if best == UNSET {
+                if count == 0 {
                     // A pass: Black has a move here (else the game is over), so its value is in.
                     Self::no_move(&pos, &mut s.list)
                         .unwrap_or_else(|| self.before(self.btm[btm_at].load(Ordering::Relaxed)))
                 } else {
-                    best
+                    value::of_key(best)
                 }
             };
             self.wtm[wtm_at].store(white_value, Ordering::Relaxed);
@@ -622,11 +650,17 @@ fn transpose(
     let squares = shape.squares();
     let row_len = shape.choose(squares - w, b) as usize;
     let whites: Vec<u128> = subsets(squares, w).collect();
+    // Colex ranks among all squares, for sets of up to max(w, b) squares.
+    let mut all = Rankers::default();
+    all.clear(shape);
+    let colex = all.add(shape, 0, w.max(b));
+    let from_row_len = shape.choose(squares - b, w) as usize;
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
                 let mut free = Vec::with_capacity(squares);
+                let mut white_squares = Vec::with_capacity(w);
                 loop {
                     let row = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&white) = whites.get(row) else {
@@ -634,10 +668,19 @@ fn transpose(
                     };
                     free.clear();
                     free.extend((0..squares).filter(|&sq| white & bit(sq) == 0).map(bit));
+                    white_squares.clear();
+                    white_squares.extend(Bits(white));
                     for (col, c) in subsets(squares - w, b).enumerate() {
                         let black = Bits(c).fold(0, |set, j| set | free[j]);
-                        let v = from[shape.index(black, white) as usize].load(Ordering::Relaxed);
-                        to[row * row_len + col].store(v, Ordering::Relaxed);
+                        // The White squares numbered among the squares the Black set leaves
+                        // free: their numbers less the Black squares below them.
+                        let mut rank = 0;
+                        for (j, &sq) in white_squares.iter().enumerate() {
+                            let among = sq - (black & (bit(sq) - 1)).count_ones() as usize;
+                            rank += all.parts[colex + j * squares + among] as usize;
+                        }
+                        let at = all.rank(colex, black) * from_row_len + rank;
+                        to[row * row_len + col].store(from[at].load(Ordering::Relaxed), Ordering::Relaxed);
                     }
                 }
             });
