@@ -5,22 +5,27 @@
 //! swaps the side to move. The builder therefore never iterates to a fixed point. Materials are
 //! built by rising total piece count, a material `(w, b)` (w White and b Black pieces, w <= b)
 //! together with its colour mirror `(b, w)`, one Black set B at a time, the Black sets taken by
-//! falling Black progress (the rows the Black pieces have come from their home):
+//! falling Black progress (the rows the Black pieces have come from their home). For one Black
+//! set, the White sets are taken by falling White progress, and for each board both sides to
+//! move are done:
 //!
-//! 1. every board with Black on B and Black to move: Black's moves lead to Black sets of higher
-//!    progress (finished) or to a material with fewer pieces. These values are the row of the
-//!    mirror B' of B in the White-to-move table of `(b, w)` (see [`super::index`]).
-//! 2. every board with Black on B and White to move: White's moves keep B (the row just made)
-//!    or capture a Black piece (a smaller material). These values are stored in a second copy
-//!    of the table of `(w, b)`, indexed by the Black set first ("B-major"), so that they too
-//!    form one row, the row that step 1 of a lower Black set reads.
-//! 3. the boards of step 1 where Black must pass take the value of the same board with White
-//!    to move (from step 2; both sides stuck is a finished game).
+//! - Black to move: Black's moves lead to Black sets of higher progress (finished) or to a
+//!   material with fewer pieces. These values form one row of the file table of `(b, w)`: the
+//!   row of the mirror of B (Black to move is stored as its colour mirror, see [`super::index`]).
+//! - White to move: White's moves keep B and lead to White sets of higher progress (done just
+//!   before, in the row above) or capture a Black piece (a smaller material). These values are
+//!   stored in a second copy of the table of `(w, b)` numbered by the Black set first
+//!   ("B-major"), where they too form one row: the row that Black's moves from a lower Black set
+//!   read.
+//! - A side that must pass takes the value of the same board with the other side to move (both
+//!   stuck is a finished game), done in the same step.
 //!
 //! So every write goes to one row and every read to a few rows of a few kilobytes: the build is
-//! no longer bound by memory latency. The Black sets of one progress are independent and shared
-//! out among the threads. At the end of a pair, the B-major copy of `(w, b)` is turned into the
-//! file's order (White set first); it is kept for the next total, whose Black captures read it.
+//! not bound by memory latency, as it is when each position's value lands far from the last. The
+//! Black sets of one progress are independent and shared out among the threads. At the end of a
+//! pair, the B-major copy of `(w, b)` is turned into the file's order (White set first); it is
+//! kept while the next total is built, whose Black captures read it. A material with as many
+//! pieces a side is its own mirror: it is computed in both orders (twice the work of one).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -180,7 +185,12 @@ pub fn build<G: Retro>(
                             let Some(&black) = sets.get(i) else {
                                 break;
                             };
-                            if let Err(e) = pair.row(black, &mut scratch) {
+                            let done = if squares <= 64 {
+                                pair.row::<u64>(black, &mut scratch)
+                            } else {
+                                pair.row::<u128>(black, &mut scratch)
+                            };
+                            if let Err(e) = done {
                                 *failed.lock().expect("no worker panics") = Some(e);
                                 break;
                             }
@@ -313,6 +323,52 @@ fn templates<G: Retro>(
     Ok(out)
 }
 
+/// A set of squares as a machine word: `u64` for boards of up to 64 squares (most), else `u128`.
+trait Set:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const EMPTY: Self;
+    /// The set from its 128-bit form (which fits).
+    fn of(set: u128) -> Self;
+    /// The set of one square.
+    fn bit(sq: usize) -> Self;
+    /// The lowest square (of a set that is not empty).
+    fn lowest(self) -> usize;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
+}
+
+macro_rules! set {
+    ($t:ty) => {
+        impl Set for $t {
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn of(set: u128) -> Self {
+                set as $t
+            }
+            #[inline(always)]
+            fn bit(sq: usize) -> Self {
+                1 << sq
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
+            }
+        }
+    };
+}
+set!(u64);
+set!(u128);
+
 /// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]), for
 /// many fixed sets: ranker `r` holds `parts[r + j * squares + sq]`, the share of square `sq`
 /// when it is the set's j-th lowest square.
@@ -320,8 +376,6 @@ fn templates<G: Retro>(
 struct Rankers {
     parts: Vec<u32>,
     squares: usize,
-    /// Every set fits in 64 bits.
-    narrow: bool,
     used: usize,
 }
 
@@ -329,7 +383,6 @@ impl Rankers {
     /// Forgets every ranker.
     fn clear(&mut self, shape: &Shape) {
         self.squares = shape.squares();
-        self.narrow = self.squares <= 64;
         self.used = 0;
     }
 
@@ -356,21 +409,14 @@ impl Rankers {
 
     /// The rank of `set` (disjoint from the skipped squares) by ranker `at`.
     #[inline(always)]
-    fn rank(&self, at: usize, set: u128) -> usize {
+    fn rank<S: Set>(&self, at: usize, set: S) -> usize {
         let mut sum = 0usize;
         let mut base = at;
-        if self.narrow {
-            let mut rest = set as u64;
-            while rest != 0 {
-                sum += self.parts[base + rest.trailing_zeros() as usize] as usize;
-                rest &= rest - 1;
-                base += self.squares;
-            }
-        } else {
-            for sq in Bits(set) {
-                sum += self.parts[base + sq] as usize;
-                base += self.squares;
-            }
+        let mut rest = set;
+        while rest != S::EMPTY {
+            sum += self.parts[base + rest.lowest()] as usize;
+            rest = rest.without_lowest();
+            base += self.squares;
         }
         sum
     }
@@ -479,7 +525,7 @@ impl<G: Retro> Pair<'_, G> {
     }
 
     /// Every board with Black on `black`, both sides to move.
-    fn row(&self, black: u128, s: &mut Scratch) -> Result<(), TablebaseError> {
+    fn row<S: Set>(&self, black: u128, s: &mut Scratch) -> Result<(), TablebaseError> {
         let shape = self.shape;
         let squares = shape.squares();
         let (w, b) = (self.w, self.b);
@@ -526,13 +572,16 @@ impl<G: Retro> Pair<'_, G> {
         }
 
         let white_moves = &self.moves[Side::White.index()];
-        for &(white, white_mirrored) in self.whites {
-            if white & black != 0 {
+        let narrow = S::of(black);
+        let mirror_bit = |sq: usize| S::of(self.mirror_bit[sq]);
+        for &(wide, wide_mirrored) in self.whites {
+            if wide & black != 0 {
                 continue;
             }
+            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
             let btm_at = btm_row + s.rankers.rank(in_btm, white_mirrored);
             let wtm_at = wtm_row + s.rankers.rank(in_wtm, white);
-            let pos = G::from_sets(self.size, white, black);
+            let pos = G::from_sets(self.size, wide, black);
             let black_pos = pos.with_side(Side::Black);
             let outcome = pos.board_outcome();
             let black_outcome = if G::OUTCOME_IGNORES_SIDE {
@@ -546,7 +595,8 @@ impl<G: Retro> Pair<'_, G> {
             } else {
                 let (mut best, mut count) = (0, 0);
                 for m in &s.black_moves {
-                    if white & m.require != m.require || white & m.forbid != 0 {
+                    let (require, forbid) = (S::of(m.require), S::of(m.forbid));
+                    if white & require != require || white & forbid != S::EMPTY {
                         continue;
                     }
                     let child = if m.cap == 0 {
@@ -554,7 +604,7 @@ impl<G: Retro> Pair<'_, G> {
                     } else if w == 1 {
                         value::loss(0)
                     } else {
-                        self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !m.cap)]
+                        self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !S::of(m.cap))]
                             .load(Ordering::Relaxed)
                     };
                     best = best.max(self.key(child));
@@ -563,7 +613,7 @@ impl<G: Retro> Pair<'_, G> {
                 debug_assert_eq!(
                     s.black_moves
                         .iter()
-                        .filter(|m| white & m.require == m.require && white & m.forbid == 0)
+                        .filter(|m| wide & m.require == m.require && wide & m.forbid == 0)
                         .count(),
                     Self::count_moves(&black_pos, &mut s.list),
                     "the move templates match the game's moves in {black_pos:?}"
@@ -582,18 +632,21 @@ impl<G: Retro> Pair<'_, G> {
             let white_value = if let Some(o) = outcome {
                 value::of_outcome(o, Side::White)
             } else {
-                let occupied = white | black;
+                let occupied = white | narrow;
                 let (mut best, mut count) = (0, 0);
-                for from in Bits(white) {
+                let mut rest = white;
+                while rest != S::EMPTY {
+                    let from = rest.lowest();
+                    rest = rest.without_lowest();
                     for t in &white_moves[from] {
-                        let moved = white_mirrored ^ self.mirror_bit[from] ^ self.mirror_bit[t.to];
+                        let moved = white_mirrored ^ mirror_bit(from) ^ mirror_bit(t.to);
                         let child = match t.cap {
-                            None if occupied & bit(t.to) == 0 => self.btm
+                            None if occupied & S::bit(t.to) == S::EMPTY => self.btm
                                 [btm_row + s.rankers.rank(in_btm, moved)]
                             .load(Ordering::Relaxed),
                             Some(cap)
-                                if black & bit(cap) != 0
-                                    && (cap == t.to || occupied & bit(t.to) == 0) =>
+                                if narrow & S::bit(cap) != S::EMPTY
+                                    && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
                             {
                                 if b == 1 {
                                     value::loss(0)
