@@ -308,6 +308,14 @@ fn templates<G: Retro>(
                         o if o == opp => None,
                         _ => return Err(odd(format!("{from}-{to}"))),
                     };
+                    // Rows are numbered from White's home: White moves to higher rows, Black to
+                    // lower ones (the rank updates of the build rely on it).
+                    let row = |sq: usize| G::layout_of(size).coords(sq).0;
+                    if (side == Side::White && row(to) <= row(from))
+                        || (side == Side::Black && row(to) >= row(from))
+                    {
+                        return Err(odd(format!("{from}-{to}")));
+                    }
                     if cap.is_some() || x.is_none() {
                         if !mine.iter().any(|t| t.to == to && t.cap == cap) {
                             mine.push(Template { to, cap });
@@ -341,6 +349,10 @@ trait Set:
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// The squares below `sq`.
+    fn below(sq: usize) -> Self;
+    /// The number of squares.
+    fn count(self) -> usize;
 }
 
 macro_rules! set {
@@ -362,6 +374,14 @@ macro_rules! set {
             #[inline(always)]
             fn without_lowest(self) -> Self {
                 self & (self - 1)
+            }
+            #[inline(always)]
+            fn below(sq: usize) -> Self {
+                (1 << sq) - 1
+            }
+            #[inline(always)]
+            fn count(self) -> usize {
+                self.count_ones() as usize
             }
         }
     };
@@ -407,6 +427,38 @@ impl Rankers {
         at
     }
 
+    /// A table of the changes of rank when one square below the rest of the set leaves the
+    /// skipped squares (see [`Pair::row`]): `C(c - 1, j)` for a square numbered c among those
+    /// not in `skip` when it is the set's j-th lowest, for sets of up to `k` squares.
+    fn add_shift(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+        let at = self.used;
+        self.used += k * self.squares;
+        if self.parts.len() < self.used {
+            self.parts.resize(self.used, 0);
+        }
+        let mut c = 0;
+        for sq in 0..self.squares {
+            if skip & bit(sq) != 0 {
+                continue;
+            }
+            for j in 0..k {
+                self.parts[at + j * self.squares + sq] = if c == 0 {
+                    0
+                } else {
+                    shape.choose(c - 1, j) as u32
+                };
+            }
+            c += 1;
+        }
+        at
+    }
+
+    /// Entry `j` of square `sq` of ranker `at`.
+    #[inline(always)]
+    fn part(&self, at: usize, j: usize, sq: usize) -> usize {
+        self.parts[at + j * self.squares + sq] as usize
+    }
+
     /// The rank of `set` (disjoint from the skipped squares) by ranker `at`.
     #[inline(always)]
     fn rank<S: Set>(&self, at: usize, set: S) -> usize {
@@ -424,12 +476,15 @@ impl Rankers {
 
 /// A move of Black for one Black set, on any White set: legal when the White set holds every
 /// square of `require` and none of `forbid`; it leads to the row at `base` of the table of
-/// White to move, ranked by `ranker`.
+/// White to move, ranked by `ranker` after a capture. Without a capture, the rank is the White
+/// set's rank in this Black set's row less a change for its squares in `between`.
 struct BlackMove {
     require: u128,
     forbid: u128,
     /// The captured square's bit, or 0.
     cap: u128,
+    /// The squares strictly between where the piece goes and where it was.
+    between: u128,
     base: usize,
     ranker: usize,
 }
@@ -537,6 +592,7 @@ impl<G: Retro> Pair<'_, G> {
         // free squares), the row of `wtm`, one per White capture, one per Black move.
         let in_btm = s.rankers.add(shape, mirrored, w);
         let in_wtm = s.rankers.add(shape, black, w);
+        let shift = s.rankers.add_shift(shape, black, w);
         s.capture.resize(squares, (0, 0));
         if b > 1 {
             for c in Bits(black) {
@@ -560,11 +616,16 @@ impl<G: Retro> Pair<'_, G> {
                         self.wtm_less_row_len,
                     ),
                 };
-                let ranker = s.rankers.add(shape, after, w);
+                let ranker = if cap == 0 {
+                    0
+                } else {
+                    s.rankers.add(shape, after, w)
+                };
                 s.black_moves.push(BlackMove {
                     require: cap,
                     forbid,
                     cap,
+                    between: (bit(from) - 1) & !((bit(t.to) << 1) - 1),
                     base: shape.rank(after) as usize * row_len,
                     ranker,
                 });
@@ -579,8 +640,9 @@ impl<G: Retro> Pair<'_, G> {
                 continue;
             }
             let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
-            let btm_at = btm_row + s.rankers.rank(in_btm, white_mirrored);
-            let wtm_at = wtm_row + s.rankers.rank(in_wtm, white);
+            let btm_col = s.rankers.rank(in_btm, white_mirrored);
+            let wtm_col = s.rankers.rank(in_wtm, white);
+            let (btm_at, wtm_at) = (btm_row + btm_col, wtm_row + wtm_col);
             let pos = G::from_sets(self.size, wide, black);
             let black_pos = pos.with_side(Side::Black);
             let outcome = pos.board_outcome();
@@ -600,7 +662,16 @@ impl<G: Retro> Pair<'_, G> {
                         continue;
                     }
                     let child = if m.cap == 0 {
-                        self.wtm[m.base + s.rankers.rank(m.ranker, white)].load(Ordering::Relaxed)
+                        // Black's piece leaves `from` and lands on a lower square: the White
+                        // squares between are numbered one lower among the free squares.
+                        let mut less = 0;
+                        let mut rest = white & S::of(m.between);
+                        while rest != S::EMPTY {
+                            let sq = rest.lowest();
+                            rest = rest.without_lowest();
+                            less += s.rankers.part(shift, (white & S::below(sq)).count(), sq);
+                        }
+                        self.wtm[m.base + wtm_col - less].load(Ordering::Relaxed)
                     } else if w == 1 {
                         value::loss(0)
                     } else {
@@ -639,11 +710,11 @@ impl<G: Retro> Pair<'_, G> {
                     let from = rest.lowest();
                     rest = rest.without_lowest();
                     for t in &white_moves[from] {
-                        let moved = white_mirrored ^ mirror_bit(from) ^ mirror_bit(t.to);
                         let child = match t.cap {
-                            None if occupied & S::bit(t.to) == S::EMPTY => self.btm
-                                [btm_row + s.rankers.rank(in_btm, moved)]
-                            .load(Ordering::Relaxed),
+                            None if occupied & S::bit(t.to) == S::EMPTY => {
+                                self.btm[btm_row + self.moved_rank(s, in_btm, white_mirrored, btm_col, from, t.to)]
+                                    .load(Ordering::Relaxed)
+                            }
                             Some(cap)
                                 if narrow & S::bit(cap) != S::EMPTY
                                     && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
@@ -652,6 +723,8 @@ impl<G: Retro> Pair<'_, G> {
                                     value::loss(0)
                                 } else {
                                     let (base, r) = s.capture[cap];
+                                    let moved =
+                                        white_mirrored ^ mirror_bit(from) ^ mirror_bit(t.to);
                                     self.btm_less[base + s.rankers.rank(r, moved)]
                                         .load(Ordering::Relaxed)
                                 }
@@ -681,6 +754,34 @@ impl<G: Retro> Pair<'_, G> {
             }
         }
         Ok(())
+    }
+
+    /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after
+    /// White's piece goes from `from` to `to`. The mirror turns the move downwards: the piece
+    /// leaves square f and lands on square t below it, and the squares of the set between t
+    /// and f come one later in the set.
+    #[inline(always)]
+    fn moved_rank<S: Set>(
+        &self,
+        s: &Scratch,
+        r: usize,
+        mirrored: S,
+        rank: usize,
+        from: usize,
+        to: usize,
+    ) -> usize {
+        let (f, t) = (self.shape.mirror_square(from), self.shape.mirror_square(to));
+        let mut plus = s.rankers.part(r, (mirrored & S::below(t)).count(), t);
+        let mut minus = s.rankers.part(r, (mirrored & S::below(f)).count(), f);
+        let mut rest = mirrored & S::below(f) & !S::below(t + 1);
+        while rest != S::EMPTY {
+            let sq = rest.lowest();
+            rest = rest.without_lowest();
+            let j = (mirrored & S::below(sq)).count();
+            plus += s.rankers.part(r, j + 1, sq);
+            minus += s.rankers.part(r, j, sq);
+        }
+        rank + plus - minus
     }
 
     /// The number of piece moves (passes left out) of `pos`.
