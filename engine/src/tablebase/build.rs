@@ -27,7 +27,6 @@
 //! kept while the next total is built, whose Black captures read it. A material with as many
 //! pieces a side is its own mirror: it is computed in both orders (twice the work of one).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
@@ -74,6 +73,32 @@ pub fn materials(max_pieces: usize) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// The most bytes of tables a build of `plan` on `shape` holds at once: one byte a position of
+/// every material built so far, plus the second copy (numbered Black set first) of the pair
+/// being built and of the pairs of the total below it.
+pub fn memory(plan: &Plan, shape: &Shape) -> u64 {
+    let mut tables = 0;
+    let mut copies: Vec<(usize, u64)> = Vec::new();
+    let mut peak = 0;
+    for (w, b) in materials(plan.max_pieces) {
+        if w > b {
+            continue;
+        }
+        copies.retain(|&(total, _)| total + 1 >= w + b);
+        let len = shape.len(w, b);
+        tables += len;
+        copies.push((w + b, len));
+        if w != b {
+            tables += len;
+        }
+        peak = peak.max(tables + copies.iter().map(|&(_, n)| n).sum::<u64>());
+        if w == b {
+            copies.pop();
+        }
+    }
+    peak
 }
 
 /// Receives each finished table.
@@ -175,7 +200,6 @@ pub fn build<G: Retro>(
         let per_set = pair.row_len as u64 * if w == b { 1 } else { 2 };
         for (step, sets) in stages.iter().rev().enumerate() {
             let next = AtomicUsize::new(0);
-            let failed = Mutex::new(None);
             std::thread::scope(|s| {
                 for _ in 0..plan.threads.max(1) {
                     s.spawn(|| {
@@ -185,22 +209,15 @@ pub fn build<G: Retro>(
                             let Some(&black) = sets.get(i) else {
                                 break;
                             };
-                            let done = if squares <= 64 {
-                                pair.row::<u64>(black, &mut scratch)
+                            if squares <= 64 {
+                                pair.row::<u64>(black, &mut scratch);
                             } else {
-                                pair.row::<u128>(black, &mut scratch)
-                            };
-                            if let Err(e) = done {
-                                *failed.lock().expect("no worker panics") = Some(e);
-                                break;
+                                pair.row::<u128>(black, &mut scratch);
                             }
                         }
                     });
                 }
             });
-            if let Some(e) = failed.into_inner().expect("no worker panics") {
-                return Err(e);
-            }
             if pair.overflow.load(Ordering::Relaxed) {
                 return Err(TablebaseError::TooLong {
                     max: value::MAX_DISTANCE,
@@ -286,8 +303,7 @@ fn templates<G: Retro>(
     let mut out: [Vec<Vec<Template>>; 2] = [vec![Vec::new(); squares], vec![Vec::new(); squares]];
     let mut list = MoveList::new();
     for side in [Side::White, Side::Black] {
-        for from in 0..squares {
-            let mine = &mut out[side.index()][from];
+        for (from, mine) in out[side.index()].iter_mut().enumerate() {
             for x in std::iter::once(None).chain((0..squares).filter(|&x| x != from).map(Some)) {
                 let opp = x.map_or(0, bit);
                 let pos = board(side, bit(from), opp);
@@ -580,7 +596,7 @@ impl<G: Retro> Pair<'_, G> {
     }
 
     /// Every board with Black on `black`, both sides to move.
-    fn row<S: Set>(&self, black: u128, s: &mut Scratch) -> Result<(), TablebaseError> {
+    fn row<S: Set>(&self, black: u128, s: &mut Scratch) {
         let shape = self.shape;
         let squares = shape.squares();
         let (w, b) = (self.w, self.b);
@@ -711,10 +727,9 @@ impl<G: Retro> Pair<'_, G> {
                     rest = rest.without_lowest();
                     for t in &white_moves[from] {
                         let child = match t.cap {
-                            None if occupied & S::bit(t.to) == S::EMPTY => {
-                                self.btm[btm_row + self.moved_rank(s, in_btm, white_mirrored, btm_col, from, t.to)]
-                                    .load(Ordering::Relaxed)
-                            }
+                            None if occupied & S::bit(t.to) == S::EMPTY => self.btm[btm_row
+                                + self.moved_rank(s, in_btm, white_mirrored, btm_col, from, t.to)]
+                            .load(Ordering::Relaxed),
                             Some(cap)
                                 if narrow & S::bit(cap) != S::EMPTY
                                     && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
@@ -753,7 +768,6 @@ impl<G: Retro> Pair<'_, G> {
                 self.btm[btm_at].store(self.before(white_value), Ordering::Relaxed);
             }
         }
-        Ok(())
     }
 
     /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after
@@ -834,7 +848,8 @@ fn transpose(
                             rank += all.parts[colex + j * squares + among] as usize;
                         }
                         let at = all.rank(colex, black) * from_row_len + rank;
-                        to[row * row_len + col].store(from[at].load(Ordering::Relaxed), Ordering::Relaxed);
+                        to[row * row_len + col]
+                            .store(from[at].load(Ordering::Relaxed), Ordering::Relaxed);
                     }
                 }
             });
@@ -845,6 +860,23 @@ fn transpose(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_counts_the_second_copies() {
+        use crate::games::{Game, Oska};
+        let shape = Shape::new(Oska::layout_of(5));
+        let plan = Plan {
+            size: 5,
+            max_pieces: 5,
+            threads: 1,
+        };
+        let all: u64 = materials(5).iter().map(|&(w, b)| shape.len(w, b)).sum();
+        // While 5 against 5 is built: every table, its second copy and that of 4 against 5.
+        assert_eq!(
+            memory(&plan, &shape),
+            all + shape.len(5, 5) + shape.len(4, 5)
+        );
+    }
 
     #[test]
     fn subsets_are_in_colex_order() {
