@@ -122,14 +122,14 @@ pub fn build<G: Retro>(
     let shape = Shape::new(G::layout_of(plan.size));
     let k = plan.max_pieces;
     let squares = shape.squares();
-    for (w, b) in materials(k) {
-        if shape.choose(squares - w, b) > u64::from(u32::MAX) {
-            return Err(TablebaseError::Unsupported(format!(
-                "material w{w}b{b} of {} {} is too large to build",
-                G::KIND,
-                plan.size
-            )));
-        }
+    // The rankers hold binomials C(n, j), n below the number of squares and j up to k, in 32
+    // bits (tables that large would not fit in memory anyway).
+    if (0..squares).any(|n| (0..=k).any(|j| shape.choose(n, j) > u64::from(u32::MAX))) {
+        return Err(TablebaseError::Unsupported(format!(
+            "{} {} with {k} pieces a side is too large to build",
+            G::KIND,
+            plan.size
+        )));
     }
     let moves = templates::<G>(plan.size, squares)?;
     let mirror_bit: Vec<u128> = (0..squares)
@@ -435,7 +435,7 @@ impl Rankers {
                 continue;
             }
             for j in 0..k {
-                // Row lengths are checked to fit in u32 before the build.
+                // Checked to fit in u32 before the build.
                 self.parts[at + j * self.squares + sq] = shape.choose(c, j + 1) as u32;
             }
             c += 1;
@@ -876,6 +876,17 @@ mod tests {
             memory(&plan, &shape),
             all + shape.len(5, 5) + shape.len(4, 5)
         );
+    }
+
+    #[test]
+    fn too_large_a_build_is_refused_before_it_starts() {
+        let plan = Plan {
+            size: 8,
+            max_pieces: 8,
+            threads: 1,
+        };
+        let err = build::<crate::games::Oska>(plan, &|_| {}, &mut |_, _| Ok(())).unwrap_err();
+        assert!(err.to_string().contains("too large to build"), "{err}");
     }
 
     #[test]
