@@ -1,32 +1,48 @@
-//! Building the tables by retrograde analysis, in order of progress.
+//! Building the tables by retrograde analysis, in order of progress, a row at a time.
 //!
 //! Oska and Hexapawn pieces only move forward and captures remove pieces, so every move either
-//! lowers the number of pieces or raises the *progress* of the position (the rows all pieces have
-//! come from their homes) by at least one; a pass keeps both and swaps the side to move. The
-//! builder therefore never iterates to a fixed point. Materials are built by rising total piece
-//! count; a material `(w, b)` is built together with its colour mirror `(b, w)`, level by level
-//! from the highest progress down. Within a level every position with a move depends only on
-//! finished levels or smaller materials, so the level's positions are shared out among threads;
-//! positions whose side must pass are done after them, from the same board with the other side to
-//! move, which is then finished (or the board is a draw because neither side can move).
+//! lowers the number of pieces or moves a piece of the mover forward; a pass keeps the board and
+//! swaps the side to move. The builder therefore never iterates to a fixed point. Materials are
+//! built by rising total piece count, a material `(w, b)` (w White and b Black pieces, w <= b)
+//! together with its colour mirror `(b, w)`, one Black set B at a time, the Black sets taken by
+//! falling Black progress (the rows the Black pieces have come from their home). For one Black
+//! set, the White sets are taken by falling White progress, and for each board both sides to
+//! move are done:
+//!
+//! - Black to move: Black's moves lead to Black sets of higher progress (finished) or to a
+//!   material with fewer pieces. These values form one row of the file table of `(b, w)`: the
+//!   row of the mirror of B (Black to move is stored as its colour mirror, see [`super::index`]).
+//! - White to move: White's moves keep B and lead to White sets of higher progress (done just
+//!   before, in the row above) or capture a Black piece (a smaller material). These values are
+//!   stored in a second copy of the table of `(w, b)` numbered by the Black set first
+//!   ("B-major"), where they too form one row: the row that Black's moves from a lower Black set
+//!   read.
+//! - A side that must pass takes the value of the same board with the other side to move (both
+//!   stuck is a finished game), done in the same step.
+//!
+//! So every write goes to one row and every read to a few rows of a few kilobytes: the build is
+//! not bound by memory latency, as it is when each position's value lands far from the last. The
+//! Black sets of one progress are independent and shared out among the threads. At the end of a
+//! pair, the B-major copy of `(w, b)` is turned into the file's order (White set first); it is
+//! kept while the next total is built, whose Black captures read it. A material with as many
+//! pieces a side is its own mirror: it is computed in both orders (twice the work of one).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
 use super::index::Shape;
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
-use crate::games::{MoveList, Side};
+use crate::games::{Bits, MoveList, Side, bit};
 
-/// How far a build has got, reported after every level.
+/// How far a build has got, reported after every stage.
 #[derive(Clone, Debug)]
 pub struct Progress {
     /// The material being built (White, Black pieces; its mirror is built with it).
     pub material: (usize, usize),
-    /// Levels of this material done, out of `levels`.
+    /// Stages of this material done, out of `levels` (one stage per Black progress).
     pub level: usize,
-    /// Levels of this material.
+    /// Stages of this material.
     pub levels: usize,
     /// Positions finished in the whole build.
     pub done: u64,
@@ -59,8 +75,42 @@ pub fn materials(max_pieces: usize) -> Vec<(usize, usize)> {
     out
 }
 
+/// The most bytes of tables a build of `plan` on `shape` holds at once: one byte a position of
+/// every material built so far, plus the second copy (numbered Black set first) of the pair
+/// being built and of the pairs of the total below it.
+pub fn memory(plan: &Plan, shape: &Shape) -> u64 {
+    let mut tables = 0;
+    let mut copies: Vec<(usize, u64)> = Vec::new();
+    let mut peak = 0;
+    for (w, b) in materials(plan.max_pieces) {
+        if w > b {
+            continue;
+        }
+        copies.retain(|&(total, _)| total + 1 >= w + b);
+        let len = shape.len(w, b);
+        tables += len;
+        copies.push((w + b, len));
+        if w != b {
+            tables += len;
+        }
+        peak = peak.max(tables + copies.iter().map(|&(_, n)| n).sum::<u64>());
+        if w == b {
+            copies.pop();
+        }
+    }
+    peak
+}
+
 /// Receives each finished table.
 pub type Finished<'a> = dyn FnMut(Header, &[u8]) -> Result<(), TablebaseError> + 'a;
+
+/// A table shared by the threads (each writes its own rows).
+type Values = Vec<AtomicU8>;
+
+/// A table of `len` unset entries.
+fn unset(len: usize) -> Values {
+    vec![UNSET; len].into_iter().map(AtomicU8::new).collect()
+}
 
 /// Builds every table of the plan. `finished` gets each material's table as soon as it and its
 /// mirror are complete (to write it); the tables stay in memory for the larger materials.
@@ -71,106 +121,109 @@ pub fn build<G: Retro>(
 ) -> Result<(), TablebaseError> {
     let shape = Shape::new(G::layout_of(plan.size));
     let k = plan.max_pieces;
+    let squares = shape.squares();
+    // The rankers hold binomials C(n, j), n below the number of squares and j up to k, in 32
+    // bits (tables that large would not fit in memory anyway).
+    if (0..squares).any(|n| (0..=k).any(|j| shape.choose(n, j) > u64::from(u32::MAX))) {
+        return Err(TablebaseError::Unsupported(format!(
+            "{} {} with {k} pieces a side is too large to build",
+            G::KIND,
+            plan.size
+        )));
+    }
+    let moves = templates::<G>(plan.size, squares)?;
+    let mirror_bit: Vec<u128> = (0..squares)
+        .map(|sq| bit(shape.mirror_square(sq)))
+        .collect();
     let slot = |w: usize, b: usize| w * (k + 1) + b;
-    let mut tables: Vec<Vec<AtomicU8>> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    // `file[slot(w, b)]`: the White-to-move table of (w, b) in the file's order (White set
+    // first); `black_first[slot(w, b)]`: the same values numbered Black set first.
+    let mut file: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    let mut black_first: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
     let total: u64 = materials(k).iter().map(|&(w, b)| shape.len(w, b)).sum();
     let mut done = 0u64;
-    // The sets of each size grouped by progress, for White and for Black.
-    let white_sets: Vec<Vec<Vec<u128>>> =
-        (0..=k).map(|n| shape.sets_by_progress(n, true)).collect();
     let black_sets: Vec<Vec<Vec<u128>>> =
         (0..=k).map(|n| shape.sets_by_progress(n, false)).collect();
+    let white_sets: Vec<Vec<(u128, u128)>> = (0..=k)
+        .map(|n| {
+            let by_progress = shape.sets_by_progress(n, true);
+            by_progress
+                .iter()
+                .rev()
+                .flatten()
+                .map(|&set| (set, shape.mirror(set)))
+                .collect()
+        })
+        .collect();
     for (w, b) in materials(k) {
         if w > b {
             continue; // built with its mirror (b, w)
         }
-        let pair: Vec<(usize, usize)> = if w == b {
-            vec![(w, b)]
-        } else {
-            vec![(w, b), (b, w)]
-        };
-        for &(tw, tb) in &pair {
-            let len = shape.len(tw, tb) as usize;
-            tables[slot(tw, tb)] = std::iter::repeat_with(|| AtomicU8::new(UNSET))
-                .take(len)
-                .collect();
-        }
-        let levels = shape.max_progress(w) + shape.max_progress(b) + 1;
-        for (step, level) in (0..levels).rev().enumerate() {
-            let builder = Level::<G> {
-                shape: &shape,
-                tables: &tables,
-                slot: &slot,
-                overflow: AtomicBool::new(false),
-                _game: std::marker::PhantomData,
-            };
-            // Work items: a table of the pair, a Black progress, a slice of those Black sets. The
-            // White sets vary fastest, so the positions after White's moves (looked up as their
-            // mirrors, numbered by the Black set first) stay within a few rows of their table.
-            let mut items = Vec::new();
-            for &(tw, tb) in &pair {
-                for (c, blacks) in black_sets[tb].iter().enumerate().take(level + 1) {
-                    let white_progress = level - c;
-                    if white_progress > shape.max_progress(tw)
-                        || white_sets[tw][white_progress].is_empty()
-                    {
-                        continue;
-                    }
-                    for chunk in blacks.chunks(16) {
-                        items.push((tw, tb, &white_sets[tw][white_progress], chunk));
-                    }
+        // Black captures of this total read the B-major tables of the total below; older ones
+        // are no longer needed.
+        for x in 1..=k {
+            for y in 1..=k {
+                if x + y + 1 < w + b {
+                    black_first[slot(x, y)] = Vec::new();
                 }
             }
+        }
+        let len = shape.len(w, b) as usize;
+        file[slot(b, w)] = unset(len);
+        black_first[slot(w, b)] = unset(len);
+        let stages = &black_sets[b];
+        let levels = stages.len();
+        let pair = Pair::<G> {
+            shape: &shape,
+            size: plan.size,
+            w,
+            b,
+            moves: &moves,
+            mirror_bit: &mirror_bit,
+            whites: &white_sets[w],
+            row_len: shape.choose(squares - b, w) as usize,
+            btm: &file[slot(b, w)],
+            wtm: &black_first[slot(w, b)],
+            wtm_less: if w > 1 {
+                &black_first[slot(w - 1, b)]
+            } else {
+                &[]
+            },
+            wtm_less_row_len: shape.choose(squares - b, w - 1) as usize,
+            btm_less: if b > 1 { &file[slot(b - 1, w)] } else { &[] },
+            btm_less_row_len: shape.choose(squares - b + 1, w) as usize,
+            overflow: AtomicBool::new(false),
+            _game: std::marker::PhantomData,
+        };
+        // Each position of the pair is computed once (twice for w == b: the table is its own
+        // mirror, made in both orders).
+        let per_set = pair.row_len as u64 * if w == b { 1 } else { 2 };
+        for (step, sets) in stages.iter().rev().enumerate() {
             let next = AtomicUsize::new(0);
-            let passes = Mutex::new(Vec::new());
-            let counted = std::sync::atomic::AtomicU64::new(0);
             std::thread::scope(|s| {
                 for _ in 0..plan.threads.max(1) {
                     s.spawn(|| {
-                        let mut moves = MoveList::new();
-                        let mut mine = Vec::new();
-                        let mut n = 0u64;
+                        let mut scratch = Scratch::default();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&(tw, tb, whites, blacks)) = items.get(i) else {
+                            let Some(&black) = sets.get(i) else {
                                 break;
                             };
-                            let table = &tables[slot(tw, tb)];
-                            for &black in blacks {
-                                for &white in whites {
-                                    if white & black != 0 {
-                                        continue;
-                                    }
-                                    n += 1;
-                                    let pos = G::from_sets(plan.size, white, black);
-                                    let index = shape.index(white, black) as usize;
-                                    match builder.value(&pos, &mut moves) {
-                                        Some(v) => table[index].store(v, Ordering::Relaxed),
-                                        None => mine.push((tw, tb, index, pos)),
-                                    }
-                                }
+                            if squares <= 64 {
+                                pair.row::<u64>(black, &mut scratch);
+                            } else {
+                                pair.row::<u128>(black, &mut scratch);
                             }
                         }
-                        passes.lock().expect("no worker panics").extend(mine);
-                        counted.fetch_add(n, Ordering::Relaxed);
                     });
                 }
             });
-            // Passes: the same board with the other side to move is finished now.
-            for (tw, tb, index, pos) in passes.into_inner().expect("no worker panics") {
-                let after = pos.with_side(Side::Black);
-                let v = value::before(builder.lookup(&after)).unwrap_or_else(|| {
-                    builder.overflow.store(true, Ordering::Relaxed);
-                    UNSET
-                });
-                tables[slot(tw, tb)][index].store(v, Ordering::Relaxed);
-            }
-            if builder.overflow.load(Ordering::Relaxed) {
+            if pair.overflow.load(Ordering::Relaxed) {
                 return Err(TablebaseError::TooLong {
                     max: value::MAX_DISTANCE,
                 });
             }
-            done += counted.into_inner();
+            done += per_set * sets.len() as u64;
             report(&Progress {
                 material: (w, b),
                 level: step + 1,
@@ -179,8 +232,26 @@ pub fn build<G: Retro>(
                 total,
             });
         }
-        for &(tw, tb) in &pair {
-            let values: Vec<u8> = std::mem::take(&mut tables[slot(tw, tb)])
+        if w != b {
+            file[slot(w, b)] = unset(len);
+            transpose(
+                &shape,
+                (w, b),
+                &black_first[slot(w, b)],
+                &file[slot(w, b)],
+                plan.threads,
+            );
+        } else {
+            // The mirror of (w, w) is itself: no later material reads this copy.
+            black_first[slot(w, b)] = Vec::new();
+        }
+        let pair: Vec<(usize, usize)> = if w == b {
+            vec![(w, b)]
+        } else {
+            vec![(w, b), (b, w)]
+        };
+        for (tw, tb) in pair {
+            let values: Vec<u8> = std::mem::take(&mut file[slot(tw, tb)])
                 .into_iter()
                 .map(AtomicU8::into_inner)
                 .collect();
@@ -198,67 +269,632 @@ pub fn build<G: Retro>(
                 checksum: checksum(&values),
             };
             finished(header, &values)?;
-            tables[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
+            file[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
         }
     }
     Ok(())
 }
 
-/// What the threads of one level share.
-struct Level<'a, G> {
+/// One kind of move of one side from one square, the same on every board: to `to`, over or
+/// onto the opponent's piece on `cap` if it is a capture. A move is legal when `to` is empty
+/// (or is `cap`) and, for a capture, an opponent's piece stands on `cap`.
+#[derive(Clone, Copy, Debug)]
+struct Template {
+    to: usize,
+    cap: Option<usize>,
+}
+
+/// The move templates of the game, `[side][from]`, found with the game's own move generation
+/// on boards of one or two pieces.
+fn templates<G: Retro>(
+    size: usize,
+    squares: usize,
+) -> Result<[Vec<Vec<Template>>; 2], TablebaseError> {
+    let board = |side: Side, own: u128, opp: u128| match side {
+        Side::White => G::from_sets(size, own, opp),
+        Side::Black => G::from_sets(size, opp, own).with_side(Side::Black),
+    };
+    let odd = |what: String| {
+        TablebaseError::Internal(format!(
+            "{} {size}: the builder does not model the move {what}",
+            G::KIND
+        ))
+    };
+    let mut out: [Vec<Vec<Template>>; 2] = [vec![Vec::new(); squares], vec![Vec::new(); squares]];
+    let mut list = MoveList::new();
+    for side in [Side::White, Side::Black] {
+        for (from, mine) in out[side.index()].iter_mut().enumerate() {
+            for x in std::iter::once(None).chain((0..squares).filter(|&x| x != from).map(Some)) {
+                let opp = x.map_or(0, bit);
+                let pos = board(side, bit(from), opp);
+                list.clear();
+                pos.generate(&mut list);
+                for &m in list.as_slice().iter().filter(|m| !m.is_pass()) {
+                    let to = m.to as usize;
+                    let (white, black) = pos.play(m).sets();
+                    let (own_after, opp_after) = match side {
+                        Side::White => (white, black),
+                        Side::Black => (black, white),
+                    };
+                    let cap = match opp_after {
+                        _ if m.from as usize != from || own_after != bit(to) => {
+                            return Err(odd(format!("{}-{to}", m.from)));
+                        }
+                        0 if opp != 0 => x,
+                        o if o == opp => None,
+                        _ => return Err(odd(format!("{from}-{to}"))),
+                    };
+                    // Rows are numbered from White's home: White moves to higher rows, Black to
+                    // lower ones (the rank updates of the build rely on it).
+                    let row = |sq: usize| G::layout_of(size).coords(sq).0;
+                    if (side == Side::White && row(to) <= row(from))
+                        || (side == Side::Black && row(to) >= row(from))
+                    {
+                        return Err(odd(format!("{from}-{to}")));
+                    }
+                    if cap.is_some() || x.is_none() {
+                        if !mine.iter().any(|t| t.to == to && t.cap == cap) {
+                            mine.push(Template { to, cap });
+                        }
+                    } else if !mine.iter().any(|t| t.to == to && t.cap.is_none()) {
+                        // A quiet move that only appears next to an opponent's piece.
+                        return Err(odd(format!("{from}-{to}")));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A set of squares as a machine word: `u64` for boards of up to 64 squares (most), else `u128`.
+trait Set:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const EMPTY: Self;
+    /// The set from its 128-bit form (which fits).
+    fn of(set: u128) -> Self;
+    /// The set of one square.
+    fn bit(sq: usize) -> Self;
+    /// The lowest square (of a set that is not empty).
+    fn lowest(self) -> usize;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
+    /// The squares below `sq`.
+    fn below(sq: usize) -> Self;
+    /// The number of squares.
+    fn count(self) -> usize;
+}
+
+macro_rules! set {
+    ($t:ty) => {
+        impl Set for $t {
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn of(set: u128) -> Self {
+                set as $t
+            }
+            #[inline(always)]
+            fn bit(sq: usize) -> Self {
+                1 << sq
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
+            }
+            #[inline(always)]
+            fn below(sq: usize) -> Self {
+                (1 << sq) - 1
+            }
+            #[inline(always)]
+            fn count(self) -> usize {
+                self.count_ones() as usize
+            }
+        }
+    };
+}
+set!(u64);
+set!(u128);
+
+/// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]), for
+/// many fixed sets: ranker `r` holds `parts[r + j * squares + sq]`, the share of square `sq`
+/// when it is the set's j-th lowest square.
+#[derive(Default)]
+struct Rankers {
+    parts: Vec<u32>,
+    squares: usize,
+    used: usize,
+}
+
+impl Rankers {
+    /// Forgets every ranker.
+    fn clear(&mut self, shape: &Shape) {
+        self.squares = shape.squares();
+        self.used = 0;
+    }
+
+    /// A ranker for sets of up to `k` squares among those not in `skip`.
+    fn add(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+        let at = self.used;
+        self.used += k * self.squares;
+        if self.parts.len() < self.used {
+            self.parts.resize(self.used, 0);
+        }
+        let mut c = 0;
+        for sq in 0..self.squares {
+            if skip & bit(sq) != 0 {
+                continue;
+            }
+            for j in 0..k {
+                // Checked to fit in u32 before the build.
+                self.parts[at + j * self.squares + sq] = shape.choose(c, j + 1) as u32;
+            }
+            c += 1;
+        }
+        at
+    }
+
+    /// A table of the changes of rank when one square below the rest of the set leaves the
+    /// skipped squares (see [`Pair::row`]): `C(c - 1, j)` for a square numbered c among those
+    /// not in `skip` when it is the set's j-th lowest, for sets of up to `k` squares.
+    fn add_shift(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+        let at = self.used;
+        self.used += k * self.squares;
+        if self.parts.len() < self.used {
+            self.parts.resize(self.used, 0);
+        }
+        let mut c = 0;
+        for sq in 0..self.squares {
+            if skip & bit(sq) != 0 {
+                continue;
+            }
+            for j in 0..k {
+                self.parts[at + j * self.squares + sq] = if c == 0 {
+                    0
+                } else {
+                    shape.choose(c - 1, j) as u32
+                };
+            }
+            c += 1;
+        }
+        at
+    }
+
+    /// Entry `j` of square `sq` of ranker `at`.
+    #[inline(always)]
+    fn part(&self, at: usize, j: usize, sq: usize) -> usize {
+        self.parts[at + j * self.squares + sq] as usize
+    }
+
+    /// The rank of `set` (disjoint from the skipped squares) by ranker `at`.
+    #[inline(always)]
+    fn rank<S: Set>(&self, at: usize, set: S) -> usize {
+        let mut sum = 0usize;
+        let mut base = at;
+        let mut rest = set;
+        while rest != S::EMPTY {
+            sum += self.parts[base + rest.lowest()] as usize;
+            rest = rest.without_lowest();
+            base += self.squares;
+        }
+        sum
+    }
+}
+
+/// A move of Black for one Black set, on any White set: legal when the White set holds every
+/// square of `require` and none of `forbid`; it leads to the row at `base` of the table of
+/// White to move, ranked by `ranker` after a capture. Without a capture, the rank is the White
+/// set's rank in this Black set's row less a change for its squares in `between`.
+struct BlackMove {
+    require: u128,
+    forbid: u128,
+    /// The captured square's bit, or 0.
+    cap: u128,
+    /// The squares strictly between where the piece goes and where it was.
+    between: u128,
+    base: usize,
+    ranker: usize,
+}
+
+/// One thread's reusable buffers.
+#[derive(Default)]
+struct Scratch {
+    rankers: Rankers,
+    black_moves: Vec<BlackMove>,
+    /// `capture[sq]`: the row and ranker after White captures the Black piece on `sq`.
+    capture: Vec<(usize, usize)>,
+    list: MoveList,
+}
+
+/// Every set of `k` of the lowest `n` bits, in increasing order (which is colex order).
+fn subsets(n: usize, k: usize) -> impl Iterator<Item = u128> {
+    let limit = if n >= 128 { u128::MAX } else { 1u128 << n };
+    let first = if k == 0 { 0 } else { (1u128 << k) - 1 };
+    let mut next = (k <= n).then_some(first);
+    std::iter::from_fn(move || {
+        let set = next?;
+        next = if set == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger set of the same size.
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            let n = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
+            (n < limit).then_some(n)
+        };
+        Some(set)
+    })
+}
+
+/// What the threads building one pair of materials share.
+struct Pair<'a, G> {
     shape: &'a Shape,
-    tables: &'a [Vec<AtomicU8>],
-    slot: &'a (dyn Fn(usize, usize) -> usize + Sync),
+    size: usize,
+    w: usize,
+    b: usize,
+    moves: &'a [Vec<Vec<Template>>; 2],
+    mirror_bit: &'a [u128],
+    /// Every set of w squares and its mirror, by falling White progress.
+    whites: &'a [(u128, u128)],
+    /// Entries in a row of `btm` and of `wtm`: C(squares - b, w).
+    row_len: usize,
+    /// Black to move: the file table of (b, w), rows by the mirrored Black set.
+    btm: &'a [AtomicU8],
+    /// White to move: the table of (w, b), rows by the Black set.
+    wtm: &'a [AtomicU8],
+    /// White to move after Black captures: the table of (w - 1, b), rows by the Black set.
+    wtm_less: &'a [AtomicU8],
+    wtm_less_row_len: usize,
+    /// Black to move after White captures: the file table of (b - 1, w).
+    btm_less: &'a [AtomicU8],
+    btm_less_row_len: usize,
     overflow: AtomicBool,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Retro> Level<'_, G> {
-    /// The value of a White-to-move position from finished entries, or `None` if White must pass.
-    #[inline]
-    fn value(&self, pos: &G, moves: &mut MoveList) -> Option<u8> {
-        if let Some(o) = pos.board_outcome() {
-            return Some(value::of_outcome(o, Side::White));
-        }
-        moves.clear();
-        pos.generate(moves);
-        let list = moves.as_slice();
-        if list.is_empty() {
-            return Some(value::loss(0));
-        }
-        if list[0].is_pass() {
-            return None;
-        }
-        let mut best = UNSET;
-        for &mv in list {
-            let v = value::before(self.lookup(&pos.play(mv))).unwrap_or_else(|| {
-                self.overflow.store(true, Ordering::Relaxed);
-                value::loss(0)
-            });
-            best = value::better(best, v);
-        }
-        Some(best)
+impl<G: Retro> Pair<'_, G> {
+    /// The value for the mover of a move to a position of value `child`.
+    #[inline(always)]
+    fn before(&self, child: u8) -> u8 {
+        debug_assert!(child != UNSET, "the build order finishes a position first");
+        value::before(child).unwrap_or_else(|| {
+            self.overflow.store(true, Ordering::Relaxed);
+            value::loss(0)
+        })
     }
 
-    /// The finished value of a position, for its side to move. Finished games are in the tables
-    /// too, except those where a side has no piece left (no table has a material with 0).
-    #[inline]
-    fn lookup(&self, pos: &G) -> u8 {
-        let (white, black) = pos.sets();
-        if white == 0 || black == 0 {
-            let o = pos.board_outcome().expect("a side without pieces has lost");
-            return value::of_outcome(o, pos.side_to_move());
+    /// The key of a move to a position of value `child` (see [`value::move_key`]).
+    #[inline(always)]
+    fn key(&self, child: u8) -> u8 {
+        debug_assert!(child != UNSET, "the build order finishes a position first");
+        let key = value::move_key(child);
+        if key == 0 {
+            self.overflow.store(true, Ordering::Relaxed);
         }
-        let (w, b) = match pos.side_to_move() {
-            Side::White => (white, black),
-            Side::Black => (self.shape.mirror(black), self.shape.mirror(white)),
+        key
+    }
+
+    /// The value when the side to move of `pos` has no piece move: a pass (`None`, done
+    /// later), or the game's rule for no move.
+    fn no_move(pos: &G, list: &mut MoveList) -> Option<u8> {
+        list.clear();
+        pos.generate(list);
+        match list.as_slice() {
+            [m] if m.is_pass() => None,
+            [] => Some(value::loss(0)),
+            _ => unreachable!("a side without piece moves has none or a pass"),
+        }
+    }
+
+    /// Every board with Black on `black`, both sides to move.
+    fn row<S: Set>(&self, black: u128, s: &mut Scratch) {
+        let shape = self.shape;
+        let squares = shape.squares();
+        let (w, b) = (self.w, self.b);
+        let mirrored = shape.mirror(black);
+        let btm_row = shape.rank(mirrored) as usize * self.row_len;
+        let wtm_row = shape.rank(black) as usize * self.row_len;
+        s.rankers.clear(shape);
+        // Rankers: the row of `btm` (the mirrored White sets among the mirrored Black set's
+        // free squares), the row of `wtm`, one per White capture, one per Black move.
+        let in_btm = s.rankers.add(shape, mirrored, w);
+        let in_wtm = s.rankers.add(shape, black, w);
+        let shift = s.rankers.add_shift(shape, black, w);
+        s.capture.resize(squares, (0, 0));
+        if b > 1 {
+            for c in Bits(black) {
+                let after = shape.mirror(black & !bit(c));
+                let r = s.rankers.add(shape, after, w);
+                s.capture[c] = (shape.rank(after) as usize * self.btm_less_row_len, r);
+            }
+        }
+        s.black_moves.clear();
+        for from in Bits(black) {
+            for t in &self.moves[Side::Black.index()][from] {
+                if black & bit(t.to) != 0 {
+                    continue;
+                }
+                let after = black & !bit(from) | bit(t.to);
+                let (cap, forbid, row_len) = match t.cap {
+                    None => (0, bit(t.to), self.row_len),
+                    Some(c) => (
+                        bit(c),
+                        if c == t.to { 0 } else { bit(t.to) },
+                        self.wtm_less_row_len,
+                    ),
+                };
+                let ranker = if cap == 0 {
+                    0
+                } else {
+                    s.rankers.add(shape, after, w)
+                };
+                s.black_moves.push(BlackMove {
+                    require: cap,
+                    forbid,
+                    cap,
+                    between: (bit(from) - 1) & !((bit(t.to) << 1) - 1),
+                    base: shape.rank(after) as usize * row_len,
+                    ranker,
+                });
+            }
+        }
+
+        let white_moves = &self.moves[Side::White.index()];
+        let narrow = S::of(black);
+        let mirror_bit = |sq: usize| S::of(self.mirror_bit[sq]);
+        for &(wide, wide_mirrored) in self.whites {
+            if wide & black != 0 {
+                continue;
+            }
+            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
+            let btm_col = s.rankers.rank(in_btm, white_mirrored);
+            let wtm_col = s.rankers.rank(in_wtm, white);
+            let (btm_at, wtm_at) = (btm_row + btm_col, wtm_row + wtm_col);
+            let pos = G::from_sets(self.size, wide, black);
+            let black_pos = pos.with_side(Side::Black);
+            let outcome = pos.board_outcome();
+            let black_outcome = if G::OUTCOME_IGNORES_SIDE {
+                outcome
+            } else {
+                black_pos.board_outcome()
+            };
+            // Black to move (`None`: Black must pass, done below).
+            let black_value = if let Some(o) = black_outcome {
+                Some(value::of_outcome(o, Side::Black))
+            } else {
+                let (mut best, mut count) = (0, 0);
+                for m in &s.black_moves {
+                    let (require, forbid) = (S::of(m.require), S::of(m.forbid));
+                    if white & require != require || white & forbid != S::EMPTY {
+                        continue;
+                    }
+                    let child = if m.cap == 0 {
+                        // Black's piece leaves `from` and lands on a lower square: the White
+                        // squares between are numbered one lower among the free squares.
+                        let mut less = 0;
+                        let mut rest = white & S::of(m.between);
+                        while rest != S::EMPTY {
+                            let sq = rest.lowest();
+                            rest = rest.without_lowest();
+                            less += s.rankers.part(shift, (white & S::below(sq)).count(), sq);
+                        }
+                        self.wtm[m.base + wtm_col - less].load(Ordering::Relaxed)
+                    } else if w == 1 {
+                        value::loss(0)
+                    } else {
+                        self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !S::of(m.cap))]
+                            .load(Ordering::Relaxed)
+                    };
+                    best = best.max(self.key(child));
+                    count += 1;
+                }
+                debug_assert_eq!(
+                    s.black_moves
+                        .iter()
+                        .filter(|m| wide & m.require == m.require && wide & m.forbid == 0)
+                        .count(),
+                    Self::count_moves(&black_pos, &mut s.list),
+                    "the move templates match the game's moves in {black_pos:?}"
+                );
+                if count == 0 {
+                    Self::no_move(&black_pos, &mut s.list)
+                } else {
+                    Some(value::of_key(best))
+                }
+            };
+            if let Some(v) = black_value {
+                self.btm[btm_at].store(v, Ordering::Relaxed);
+            }
+            // White to move: every move leads to a White set of higher progress (done) or to a
+            // smaller material.
+            let white_value = if let Some(o) = outcome {
+                value::of_outcome(o, Side::White)
+            } else {
+                let occupied = white | narrow;
+                let (mut best, mut count) = (0, 0);
+                let mut rest = white;
+                while rest != S::EMPTY {
+                    let from = rest.lowest();
+                    rest = rest.without_lowest();
+                    for t in &white_moves[from] {
+                        let child = match t.cap {
+                            None if occupied & S::bit(t.to) == S::EMPTY => self.btm[btm_row
+                                + self.moved_rank(s, in_btm, white_mirrored, btm_col, from, t.to)]
+                            .load(Ordering::Relaxed),
+                            Some(cap)
+                                if narrow & S::bit(cap) != S::EMPTY
+                                    && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
+                            {
+                                if b == 1 {
+                                    value::loss(0)
+                                } else {
+                                    let (base, r) = s.capture[cap];
+                                    let moved =
+                                        white_mirrored ^ mirror_bit(from) ^ mirror_bit(t.to);
+                                    self.btm_less[base + s.rankers.rank(r, moved)]
+                                        .load(Ordering::Relaxed)
+                                }
+                            }
+                            _ => continue,
+                        };
+                        count += 1;
+                        best = best.max(self.key(child));
+                    }
+                }
+                debug_assert_eq!(
+                    count,
+                    Self::count_moves(&pos, &mut s.list),
+                    "the move templates match the game's moves in {pos:?}"
+                );
+                if count == 0 {
+                    // A pass: Black has a move here (else the game is over), so its value is in.
+                    Self::no_move(&pos, &mut s.list)
+                        .unwrap_or_else(|| self.before(self.btm[btm_at].load(Ordering::Relaxed)))
+                } else {
+                    value::of_key(best)
+                }
+            };
+            self.wtm[wtm_at].store(white_value, Ordering::Relaxed);
+            if black_value.is_none() {
+                self.btm[btm_at].store(self.before(white_value), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after
+    /// White's piece goes from `from` to `to`. The mirror turns the move downwards: the piece
+    /// leaves square f and lands on square t below it, and the squares of the set between t
+    /// and f come one later in the set.
+    #[inline(always)]
+    fn moved_rank<S: Set>(
+        &self,
+        s: &Scratch,
+        r: usize,
+        mirrored: S,
+        rank: usize,
+        from: usize,
+        to: usize,
+    ) -> usize {
+        let (f, t) = (self.shape.mirror_square(from), self.shape.mirror_square(to));
+        let mut plus = s.rankers.part(r, (mirrored & S::below(t)).count(), t);
+        let mut minus = s.rankers.part(r, (mirrored & S::below(f)).count(), f);
+        let mut rest = mirrored & S::below(f) & !S::below(t + 1);
+        while rest != S::EMPTY {
+            let sq = rest.lowest();
+            rest = rest.without_lowest();
+            let j = (mirrored & S::below(sq)).count();
+            plus += s.rankers.part(r, j + 1, sq);
+            minus += s.rankers.part(r, j, sq);
+        }
+        rank + plus - minus
+    }
+
+    /// The number of piece moves (passes left out) of `pos`.
+    fn count_moves(pos: &G, list: &mut MoveList) -> usize {
+        list.clear();
+        pos.generate(list);
+        list.as_slice().iter().filter(|m| !m.is_pass()).count()
+    }
+}
+
+/// Copies the table of `(w, b)` numbered Black set first (`from`) into the file's order, White
+/// set first (`to`), a row of White sets at a time on `threads` threads.
+fn transpose(
+    shape: &Shape,
+    (w, b): (usize, usize),
+    from: &[AtomicU8],
+    to: &[AtomicU8],
+    threads: usize,
+) {
+    let squares = shape.squares();
+    let row_len = shape.choose(squares - w, b) as usize;
+    let whites: Vec<u128> = subsets(squares, w).collect();
+    // Colex ranks among all squares, for sets of up to max(w, b) squares.
+    let mut all = Rankers::default();
+    all.clear(shape);
+    let colex = all.add(shape, 0, w.max(b));
+    let from_row_len = shape.choose(squares - b, w) as usize;
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut free = Vec::with_capacity(squares);
+                let mut white_squares = Vec::with_capacity(w);
+                loop {
+                    let row = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&white) = whites.get(row) else {
+                        break;
+                    };
+                    free.clear();
+                    free.extend((0..squares).filter(|&sq| white & bit(sq) == 0).map(bit));
+                    white_squares.clear();
+                    white_squares.extend(Bits(white));
+                    for (col, c) in subsets(squares - w, b).enumerate() {
+                        let black = Bits(c).fold(0, |set, j| set | free[j]);
+                        // The White squares numbered among the squares the Black set leaves
+                        // free: their numbers less the Black squares below them.
+                        let mut rank = 0;
+                        for (j, &sq) in white_squares.iter().enumerate() {
+                            let among = sq - (black & (bit(sq) - 1)).count_ones() as usize;
+                            rank += all.parts[colex + j * squares + among] as usize;
+                        }
+                        let at = all.rank(colex, black) * from_row_len + rank;
+                        to[row * row_len + col]
+                            .store(from[at].load(Ordering::Relaxed), Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_counts_the_second_copies() {
+        use crate::games::{Game, Oska};
+        let shape = Shape::new(Oska::layout_of(5));
+        let plan = Plan {
+            size: 5,
+            max_pieces: 5,
+            threads: 1,
         };
-        let table = &self.tables[(self.slot)(w.count_ones() as usize, b.count_ones() as usize)];
-        let v = table[self.shape.index(w, b) as usize].load(Ordering::Relaxed);
-        debug_assert!(
-            v != UNSET,
-            "the build order finishes {pos:?} before it is needed"
+        let all: u64 = materials(5).iter().map(|&(w, b)| shape.len(w, b)).sum();
+        // While 5 against 5 is built: every table, its second copy and that of 4 against 5.
+        assert_eq!(
+            memory(&plan, &shape),
+            all + shape.len(5, 5) + shape.len(4, 5)
         );
-        v
+    }
+
+    #[test]
+    fn too_large_a_build_is_refused_before_it_starts() {
+        let plan = Plan {
+            size: 8,
+            max_pieces: 8,
+            threads: 1,
+        };
+        let err = build::<crate::games::Oska>(plan, &|_| {}, &mut |_, _| Ok(())).unwrap_err();
+        assert!(err.to_string().contains("too large to build"), "{err}");
+    }
+
+    #[test]
+    fn subsets_are_in_colex_order() {
+        let all: Vec<u128> = subsets(5, 2).collect();
+        assert_eq!(all, vec![3, 5, 6, 9, 10, 12, 17, 18, 20, 24]);
+        assert_eq!(subsets(4, 0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(subsets(2, 3).count(), 0);
+        assert_eq!(subsets(70, 1).last(), Some(1u128 << 69));
     }
 }

@@ -88,6 +88,23 @@ impl Shape {
         Bits(set).fold(0, |m, sq| m | 1u128 << self.mirror[sq])
     }
 
+    /// The colex rank of `set` among all squares: the number of the row a set of its size heads
+    /// in [`Shape::index`].
+    #[inline]
+    pub fn rank(&self, set: u128) -> u64 {
+        if self.squares <= 64 {
+            self.colex(set as u64, 0)
+        } else {
+            self.colex(set, 0)
+        }
+    }
+
+    /// The square in the same column of the mirrored row.
+    #[inline]
+    pub fn mirror_square(&self, sq: usize) -> usize {
+        self.mirror[sq] as usize
+    }
+
     /// The number of a placement: `white` and `black` disjoint, of the material's sizes.
     #[inline]
     pub fn index(&self, white: u128, black: u128) -> u64 {

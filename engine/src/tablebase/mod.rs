@@ -38,9 +38,15 @@ pub trait Retro: Game {
 
     /// The White and the Black squares.
     fn sets(&self) -> (u128, u128);
+
+    /// Whether [`Game::board_outcome`] is the same whichever side is to move (the builder then
+    /// asks once a board).
+    const OUTCOME_IGNORES_SIDE: bool;
 }
 
 impl Retro for Oska {
+    const OUTCOME_IGNORES_SIDE: bool = true;
+
     fn from_sets(size: usize, white: u128, black: u128) -> Self {
         Oska::from_bits(size, white, black, Side::White)
     }
@@ -51,6 +57,9 @@ impl Retro for Oska {
 }
 
 impl Retro for Hexapawn {
+    // The side that has just moved is judged first.
+    const OUTCOME_IGNORES_SIDE: bool = false;
+
     fn from_sets(size: usize, white: u128, black: u128) -> Self {
         Hexapawn::from_bits(size, white, black, Side::White)
     }

@@ -67,6 +67,54 @@ fn rank(v: u8) -> i32 {
     }
 }
 
+/// The mover's preference for a move to a position of value `child` (for the side to move
+/// there), as a key that orders like [`better`]: `255 - d` for a win in d plies, 128 for a draw,
+/// `d` for a loss in d plies; 0 when `child` is unset or the distance does not fit. The best
+/// move is the one with the highest key; [`of_key`] turns the key back into a value.
+#[inline]
+pub fn move_key(child: u8) -> u8 {
+    MOVE_KEY[child as usize]
+}
+
+/// The value of a key of [`move_key`] (unset for 0).
+#[inline]
+pub fn of_key(key: u8) -> u8 {
+    KEY_VALUE[key as usize]
+}
+
+const MOVE_KEY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        let c = v as u8;
+        t[v] = match c {
+            DRAW => 128,
+            // The mover loses in c - 1 + 1 plies.
+            1..=127 if ((c - 1) as u32) < MAX_DISTANCE => c,
+            // The mover wins in c - 128 + 1 plies.
+            128..=254 if ((c - 128) as u32) < MAX_DISTANCE => 255 - (c - 127),
+            _ => 0,
+        };
+        v += 1;
+    }
+    t
+};
+
+const KEY_VALUE: [u8; 256] = {
+    let mut t = [UNSET; 256];
+    let mut k = 1;
+    while k < 256 {
+        let key = k as u8;
+        t[k] = match key {
+            128 => DRAW,
+            1..=127 => 128 + key,
+            _ => 1 + (255 - key),
+        };
+        k += 1;
+    }
+    t
+};
+
 /// The search's [`Score`] of a finished entry.
 pub fn score(v: u8) -> Option<Score> {
     match v {
@@ -96,5 +144,19 @@ mod tests {
         assert_eq!(better(loss(2), DRAW), DRAW);
         assert_eq!(better(loss(2), loss(6)), loss(6));
         assert_eq!(better(UNSET, loss(0)), loss(0));
+        // The keys order moves as `better` does and give back `before`.
+        for a in 0..=254u8 {
+            match before(a) {
+                Some(v) => assert_eq!(of_key(move_key(a)), v, "{a}"),
+                None => assert_eq!(move_key(a), 0, "{a}"),
+            }
+            for b in 0..=254u8 {
+                if let (Some(x), Some(y)) = (before(a), before(b)) {
+                    let best = if move_key(a) >= move_key(b) { x } else { y };
+                    assert_eq!(best, better(x, y), "{a} {b}");
+                }
+            }
+        }
+        assert_eq!(move_key(UNSET), 0);
     }
 }

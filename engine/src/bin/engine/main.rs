@@ -363,7 +363,8 @@ fn eval_kind() -> impl TypedValueParser<Value = EvalKind> {
 enum TablebaseAction {
     /// Compute the value (win or loss with its distance in plies, or draw) of every position of
     /// GAME at SIZE with at most K pieces a side, both sides to move, and write one file per
-    /// material. Memory: one byte per position with White to move (Black to move is its mirror).
+    /// material. Memory: one byte per position with White to move (Black to move is its mirror),
+    /// plus a second copy of the largest materials while they are built (the start says how much).
     Build {
         /// oska or hexapawn.
         #[arg(value_parser = game_name)]

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use engine::games::notation::move_name;
 use engine::games::{GameKind, Hexapawn, Oska};
-use engine::tablebase::build::{Plan, Progress, build as run_build, materials};
+use engine::tablebase::build::{Plan, Progress, build as run_build, materials, memory};
 use engine::tablebase::index::Shape;
 use engine::tablebase::{Retro, Tablebase, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,12 +72,12 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
         .map(|&(w, b)| shape.len(w, b))
         .sum();
     eprintln!(
-        "building {} {} up to {} pieces a side: {} materials, {total} positions ({:.1} GiB in memory), {} threads",
+        "building {} {} up to {} pieces a side: {} materials, {total} positions (up to {:.1} GiB in memory), {} threads",
         G::KIND,
         plan.size,
         plan.max_pieces,
         materials(plan.max_pieces).len(),
-        total as f64 / (1u64 << 30) as f64,
+        memory(&plan, &shape) as f64 / (1u64 << 30) as f64,
         plan.threads
     );
     let started = Instant::now();
