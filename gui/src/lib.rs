@@ -28,6 +28,7 @@ pub mod model;
 pub mod panels;
 pub mod settings;
 pub mod solve;
+pub mod tablebase;
 pub mod tree;
 pub mod widgets;
 
