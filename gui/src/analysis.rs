@@ -30,7 +30,12 @@ pub fn graph_value(white: Score) -> (f64, bool) {
 /// The panel of one engine: depth, score, nodes, speed, time, and the principal variation;
 /// hovering a move of it shows the board after it.
 pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
-    ui.label(RichText::new(format!("{} ({})", view.title, view.state.word())).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("{} ({})", view.title, view.state.word())).strong());
+        if !view.engine.is_empty() {
+            ui.add(egui::Label::new(RichText::new(&view.engine).weak()).truncate());
+        }
+    });
     let Some(info) = &view.info else {
         ui.label(if view.running() {
             "waiting for the first search information..."

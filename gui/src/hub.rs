@@ -365,13 +365,12 @@ impl Hub {
             moves: game.move_names(),
             go: player.go(),
         };
-        let mut title = format!("{}'s engine", side_name(side));
+        model.start_search(i, format!("{}'s engine", side_name(side)), ply);
         if let Some(slot) = self.players[i].as_mut() {
             slot.said = None;
             slot.handle.send(request);
-            title = format!("{title}: {}", display_name(&slot.label, slot.id.as_deref()));
+            model.name_search(i, display_name(&slot.label, slot.id.as_deref()));
         }
-        model.start_search(i, title, ply);
         self.pending = Some(Pending {
             side,
             id,
@@ -387,6 +386,10 @@ impl Hub {
             Event::Ready(info) => {
                 if let Some(s) = self.players[i].as_mut() {
                     s.id = Some(info.name);
+                    // A search asked before the handshake ended names the engine in full now.
+                    if self.pending.is_some_and(|p| p.side == side) {
+                        model.name_search(i, display_name(&s.label, s.id.as_deref()));
+                    }
                 }
             }
             Event::Refused(text) => model.error(format!("{}'s engine: {text}", side_name(side))),
@@ -518,8 +521,8 @@ impl Hub {
             moves: game.move_names()[..view].to_vec(),
             go: Go::Infinite,
         });
-        let title = format!("Analysis: {}", display_name(&a.label, Some(&info.name)));
-        model.start_search(ANALYSIS, title, view);
+        model.start_search(ANALYSIS, "Analysis".into(), view);
+        model.name_search(ANALYSIS, display_name(&a.label, Some(&info.name)));
     }
 
     /// Ends every engine still held here (`quit`, then a kill after a short grace) and waits

@@ -57,6 +57,9 @@ impl SearchState {
 pub struct EngineView {
     /// Who it is (`White's engine`, `Analysis`).
     pub title: String,
+    /// Which engine: the name it was chosen by, and its `id name` when that differs (empty when
+    /// not known).
+    pub engine: String,
     /// The moves of the game up to the searched position.
     pub moves: Vec<String>,
     /// The side to move there.
@@ -76,6 +79,7 @@ impl EngineView {
     pub fn new(title: String, moves: Vec<String>, side: Side) -> EngineView {
         EngineView {
             title,
+            engine: String::new(),
             moves,
             side,
             info: None,

@@ -456,6 +456,13 @@ impl Model {
         self.views[i] = Some(EngineView::new(title, moves, side));
     }
 
+    /// Names the engine of view `i` (shown next to its title).
+    pub fn name_search(&mut self, i: usize, engine: String) {
+        if let Some(v) = self.views[i].as_mut() {
+            v.engine = engine;
+        }
+    }
+
     /// An `info depth` line of engine view `i`'s search; the best line's score feeds the graph.
     pub fn search_info(&mut self, i: usize, info: SearchInfo) {
         let Some(v) = self.views[i].as_mut() else {

@@ -128,6 +128,7 @@ impl EngineManager {
         let mut action = None;
         egui::Window::new("Engines")
             .open(&mut open)
+            .default_pos([240.0, 70.0])
             .default_size([560.0, 380.0])
             .show(ctx, |ui| action = self.ui(ui, saved));
         self.open = open;
@@ -140,6 +141,44 @@ impl EngineManager {
     /// The window's contents.
     pub fn ui(&mut self, ui: &mut egui::Ui, saved: &[SavedEngine]) -> Option<ManagerAction> {
         let mut action = None;
+        let draft = self.draft.get_or_insert_with(|| saved.to_vec()).clone();
+        let edited = draft.as_slice() != saved;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(edited, egui::Button::new("Apply"))
+                .on_hover_text("saves the list; engines in play restart with their new settings")
+                .clicked()
+            {
+                match check(&draft) {
+                    Ok(()) => {
+                        let mut list = draft.clone();
+                        for e in &mut list {
+                            e.name = e.name.trim().to_string();
+                        }
+                        action = Some(ManagerAction::Apply(list));
+                        self.error = None;
+                    }
+                    Err(why) => self.error = Some(why),
+                }
+            }
+            if ui
+                .add_enabled(edited, egui::Button::new("Revert"))
+                .clicked()
+            {
+                self.draft = Some(saved.to_vec());
+                self.error = None;
+            }
+            if edited {
+                ui.label(RichText::new("not applied yet").weak());
+            }
+        });
+        if let Some(why) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, why);
+        }
+        if let Some((name, _)) = &self.reading {
+            ui.label(format!("reading the options of '{name}'..."));
+        }
+        ui.separator();
         let draft = self.draft.get_or_insert_with(|| saved.to_vec());
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
@@ -222,44 +261,6 @@ impl EngineManager {
                     });
             });
         });
-        ui.separator();
-        let draft = self.draft.clone().unwrap_or_default();
-        let edited = draft.as_slice() != saved;
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(edited, egui::Button::new("Apply"))
-                .on_hover_text("saves the list; engines in play restart with their new settings")
-                .clicked()
-            {
-                match check(&draft) {
-                    Ok(()) => {
-                        let mut list = draft.clone();
-                        for e in &mut list {
-                            e.name = e.name.trim().to_string();
-                        }
-                        action = Some(ManagerAction::Apply(list));
-                        self.error = None;
-                    }
-                    Err(why) => self.error = Some(why),
-                }
-            }
-            if ui
-                .add_enabled(edited, egui::Button::new("Revert"))
-                .clicked()
-            {
-                self.draft = Some(saved.to_vec());
-                self.error = None;
-            }
-            if edited {
-                ui.label(RichText::new("not applied yet").weak());
-            }
-        });
-        if let Some(why) = &self.error {
-            ui.colored_label(ui.visuals().error_fg_color, why);
-        }
-        if let Some((name, _)) = &self.reading {
-            ui.label(format!("reading the options of '{name}'..."));
-        }
         action
     }
 }
