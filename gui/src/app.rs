@@ -163,6 +163,33 @@ impl GuiApp {
         &mut self.manager
     }
 
+    /// Opens the engine manager on the saved engines (`read`: and reads the options of the
+    /// first one, starting it through the hub).
+    pub fn open_engine_manager(&mut self, read: bool) {
+        self.manager.open_on(&self.settings.engines);
+        if read && let Some(e) = self.settings.engines.first() {
+            let mut probe = e.clone();
+            probe.options.clear();
+            self.read_options(e.name.clone(), probe.launch());
+        }
+    }
+
+    /// Starts an engine to read the options of its `uci` reply for the engine manager.
+    fn read_options(&mut self, name: String, launch: crate::controller::Launch) {
+        let log = self.console.log(Role::Options);
+        match self.hub.spawn(launch, log) {
+            Some(h) => {
+                if let Some(old) = self.manager.end() {
+                    self.hub.end(old);
+                }
+                self.manager.reading(name, h);
+            }
+            None => self
+                .model
+                .error("engines cannot run: no async runtime".into()),
+        }
+    }
+
     /// The tablebase page.
     pub fn tablebase(&self) -> &TablebasePage {
         &self.tablebase
@@ -350,7 +377,7 @@ impl GuiApp {
             Action::Drag(from, to) => m.drag(from, to, engines),
             Action::Pause(paused) => m.set_paused(paused),
             Action::MoveNow => self.hub.move_now(m),
-            Action::OpenEngines => self.manager.open_on(&self.settings.engines),
+            Action::OpenEngines => self.open_engine_manager(false),
             Action::SetEngines(list) => {
                 self.settings.engines = list;
                 m.note("the saved engines were applied".into());
@@ -518,15 +545,7 @@ impl GuiApp {
         }
         match self.manager.window(ctx, &self.settings.engines) {
             Some(ManagerAction::Apply(list)) => self.apply(Action::SetEngines(list)),
-            Some(ManagerAction::ReadOptions(name, launch)) => {
-                let log = self.console.log(Role::Options);
-                match self.hub.spawn(launch, log) {
-                    Some(h) => self.manager.reading(name, h),
-                    None => self
-                        .model
-                        .error("engines cannot run: no async runtime".into()),
-                }
-            }
+            Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
             None => {}
         }
         if self.tablebase.open {

@@ -325,11 +325,13 @@ fn declared_options(ui: &mut egui::Ui, e: &mut SavedEngine, options: &[OptionDec
                         (v != before).then(|| (v != *default).then_some(v))
                     }
                     OptionKind::String { default } => {
-                        let mut v = current.clone().unwrap_or_else(|| default.clone());
+                        // `<empty>` is the protocol's word for no value: an empty field.
+                        let default = if default == "<empty>" { "" } else { default };
+                        let mut v = current.clone().unwrap_or_else(|| default.to_string());
                         let r = ui.text_edit_singleline(&mut v).labelled_by(label.id);
                         let v = v.trim().to_string();
                         r.changed()
-                            .then(|| (v != *default && !v.is_empty()).then_some(v))
+                            .then(|| (v != default && !v.is_empty()).then_some(v))
                     }
                 };
                 if let Some(value) = changed {
