@@ -118,7 +118,7 @@ impl GuiApp {
         let i = side.index();
         match (&self.settings.players[i], &self.hub.engine_names()[i]) {
             (p, Some(name)) if p.engine => name.clone(),
-            (p, None) if p.engine => p.launch().program.display().to_string(),
+            (p, None) if p.engine => self.settings.player_label(i),
             _ => "human".into(),
         }
     }
@@ -379,7 +379,7 @@ impl GuiApp {
             Action::MoveNow => self.hub.move_now(m),
             Action::OpenEngines => self.open_engine_manager(false),
             Action::SetEngines(list) => {
-                self.settings.engines = list;
+                self.settings.set_engines(list);
                 m.note("the saved engines were applied".into());
             }
             Action::SetAnalysisEngine(name) => self.settings.analysis = name,

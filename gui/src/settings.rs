@@ -231,6 +231,25 @@ impl Settings {
         [self.players[0].engine, self.players[1].engine]
     }
 
+    /// Replaces the saved engines. When the list keeps its length, an engine renamed in place
+    /// stays chosen by the sides and the analysis that chose it under its old name.
+    pub fn set_engines(&mut self, list: Vec<SavedEngine>) {
+        if list.len() == self.engines.len() {
+            for (old, new) in self.engines.iter().zip(&list) {
+                if old.name == new.name || list.iter().any(|e| e.name == old.name) {
+                    continue;
+                }
+                let chosen = self.players.iter_mut().map(|p| &mut p.saved);
+                for name in chosen.chain([&mut self.analysis]) {
+                    if *name == old.name {
+                        name.clone_from(&new.name);
+                    }
+                }
+            }
+        }
+        self.engines = list;
+    }
+
     /// The saved engine of this name.
     pub fn saved(&self, name: &str) -> Option<&SavedEngine> {
         self.engines.iter().find(|e| e.name == name)

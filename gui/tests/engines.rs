@@ -404,6 +404,19 @@ fn the_new_settings_are_kept_between_runs() {
     let text = ron::to_string(&settings).expect("serialised");
     let back: Settings = ron::from_str(&text).expect("read back");
     assert_eq!(back, settings);
+    // Renaming an engine in place keeps it chosen; deleting it falls back to the typed program.
+    let mut s = settings.clone();
+    s.players[1].saved = "s".into();
+    let mut renamed = s.engines.clone();
+    renamed[0].name = "t".into();
+    s.set_engines(renamed);
+    assert_eq!(
+        (s.players[1].saved.as_str(), s.analysis.as_str()),
+        ("t", "t")
+    );
+    assert_eq!(s.player_label(1), "t");
+    s.set_engines(Vec::new());
+    assert_eq!(s.player_label(1), "engine (ours)");
     // Settings of an older version, without the new fields, still load.
     let old: Settings = ron::from_str("(game: \"hexapawn\", size: 3)").expect("old settings");
     assert_eq!(old.lines(), 1);
