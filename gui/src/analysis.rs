@@ -30,7 +30,12 @@ pub fn graph_value(white: Score) -> (f64, bool) {
 /// The panel of one engine: depth, score, nodes, speed, time, and the principal variation;
 /// hovering a move of it shows the board after it.
 pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
-    ui.label(RichText::new(format!("{} ({})", view.title, view.state.word())).strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("{} ({})", view.title, view.state.word())).strong());
+        if !view.engine.is_empty() {
+            ui.add(egui::Label::new(RichText::new(&view.engine).weak()).truncate());
+        }
+    });
     let Some(info) = &view.info else {
         ui.label(if view.running() {
             "waiting for the first search information..."
@@ -52,15 +57,29 @@ pub fn engine_panel(ui: &mut egui::Ui, view: &EngineView, game: &GameState) {
         ui.label(RichText::new("(about a position no longer in the game)").weak());
         return;
     }
-    let steps = game.look_ahead(view.ply(), &info.pv);
+    let lines = view.shown_lines();
+    if lines.len() < 2 {
+        pv_row(ui, "pv", &info.pv, view, game);
+        return;
+    }
+    for (k, line) in lines.into_iter().enumerate() {
+        let score = score_text(white_view(line.score, view.side));
+        let label = format!("{}. {score} (depth {})", k + 1, line.depth);
+        ui.push_id(k, |ui| pv_row(ui, &label, &line.pv, view, game));
+    }
+}
+
+/// One principal variation after `label`; hovering a move shows the board after it.
+fn pv_row(ui: &mut egui::Ui, label: &str, pv: &[String], view: &EngineView, game: &GameState) {
+    let steps = game.look_ahead(view.ply(), pv);
     ui.horizontal_wrapped(|ui| {
-        ui.label("pv");
-        for (i, text) in info.pv.iter().enumerate() {
+        ui.label(RichText::new(label).strong());
+        for (i, text) in pv.iter().enumerate() {
             let label = ui
                 .add(egui::Label::new(RichText::new(text).monospace()).sense(egui::Sense::hover()));
             if let Some(step) = steps.get(i) {
                 label.on_hover_ui(|ui| {
-                    ui.label(format!("after {}", info.pv[..=i].join(" ")));
+                    ui.label(format!("after {}", pv[..=i].join(" ")));
                     let arrow = (!step.mv.is_pass())
                         .then(|| (usize::from(step.mv.from), usize::from(step.mv.to)));
                     board::preview(ui, game.kind(), game.layout(), &step.pieces, arrow, 160.0);

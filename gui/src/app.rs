@@ -12,10 +12,12 @@ use crate::console::{Console, Role};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::{Model, side_name};
+use crate::panels::engine_manager::{EngineManager, ManagerAction};
 use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::{self, Action};
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
 use crate::solve::{SolveAction, Solver};
+use crate::tablebase::TablebasePage;
 use crate::tree::TreeExplorer;
 
 /// The application state. [`GuiApp::show`] draws it into a `Ui` and handles input; it is what
@@ -31,6 +33,8 @@ pub struct GuiApp {
     console: Console,
     solver: Solver,
     position: PositionDialog,
+    manager: EngineManager,
+    tablebase: TablebasePage,
     help: bool,
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
@@ -55,6 +59,8 @@ impl GuiApp {
             console: Console::default(),
             solver: Solver::default(),
             position: PositionDialog::default(),
+            manager: EngineManager::default(),
+            tablebase: TablebasePage::default(),
             help: false,
             geometry: None,
             epoch: 0,
@@ -112,7 +118,7 @@ impl GuiApp {
         let i = side.index();
         match (&self.settings.players[i], &self.hub.engine_names()[i]) {
             (p, Some(name)) if p.engine => name.clone(),
-            (p, None) if p.engine => p.launch().program.display().to_string(),
+            (p, None) if p.engine => self.settings.player_label(i),
             _ => "human".into(),
         }
     }
@@ -133,9 +139,73 @@ impl GuiApp {
 
     /// Starts or ends analysis mode: our engine searches the shown position until it changes.
     pub fn set_analysis(&mut self, on: bool) {
-        if let Err(e) = self.hub.set_analysis(on, &mut self.model, &self.console) {
+        if let Err(e) = self
+            .hub
+            .set_analysis(on, &mut self.model, &self.settings, &self.console)
+        {
             self.model.error(e);
         }
+    }
+
+    /// The analysis engine's name (the saved name, and its `id name` once its handshake is
+    /// done) and the options it declared.
+    pub fn analysis_engine(&self) -> Option<(String, Vec<engine::protocol::OptionDecl>)> {
+        self.hub.analysis_engine()
+    }
+
+    /// The engine manager.
+    pub fn engine_manager(&self) -> &EngineManager {
+        &self.manager
+    }
+
+    /// The engine manager, to change.
+    pub fn engine_manager_mut(&mut self) -> &mut EngineManager {
+        &mut self.manager
+    }
+
+    /// Opens the engine manager on the saved engines (`read`: and reads the options of the
+    /// first one, starting it through the hub).
+    pub fn open_engine_manager(&mut self, read: bool) {
+        self.manager.open_on(&self.settings.engines);
+        if read && let Some(e) = self.settings.engines.first() {
+            let mut probe = e.clone();
+            probe.options.clear();
+            self.read_options(e.name.clone(), probe.launch());
+        }
+    }
+
+    /// Starts an engine to read the options of its `uci` reply for the engine manager.
+    fn read_options(&mut self, name: String, launch: crate::controller::Launch) {
+        let log = self.console.log(Role::Options);
+        match self.hub.spawn(launch, log) {
+            Some(h) => {
+                if let Some(old) = self.manager.end() {
+                    self.hub.end(old);
+                }
+                self.manager.reading(name, h);
+            }
+            None => self
+                .model
+                .error("engines cannot run: no async runtime".into()),
+        }
+    }
+
+    /// The tablebase page.
+    pub fn tablebase(&self) -> &TablebasePage {
+        &self.tablebase
+    }
+
+    /// Opens or closes the tablebase page (it probes the shown position when open).
+    pub fn set_tablebase(&mut self, open: bool) {
+        self.tablebase.open = open;
+        self.follow_tablebase();
+    }
+
+    /// Makes the tablebase page follow the shown position.
+    fn follow_tablebase(&mut self) {
+        let dir = self.settings.tablebase_dir();
+        self.tablebase
+            .follow(&dir, self.model.game(), self.model.view());
     }
 
     /// The search tree explorer.
@@ -307,6 +377,15 @@ impl GuiApp {
             Action::Drag(from, to) => m.drag(from, to, engines),
             Action::Pause(paused) => m.set_paused(paused),
             Action::MoveNow => self.hub.move_now(m),
+            Action::OpenEngines => self.open_engine_manager(false),
+            Action::SetEngines(list) => {
+                self.settings.set_engines(list);
+                m.note("the saved engines were applied".into());
+            }
+            Action::SetAnalysisEngine(name) => self.settings.analysis = name,
+            Action::SetLines(n) => self.settings.lines = n,
+            Action::ToggleTablebase => self.set_tablebase(!self.tablebase.open),
+            Action::SetTablebaseDir(dir) => self.settings.tablebase = dir,
         }
         self.follow_game();
     }
@@ -318,6 +397,9 @@ impl GuiApp {
             self.hub.end(h);
         }
         if let Some(h) = self.solver.end() {
+            self.hub.end(h);
+        }
+        if let Some(h) = self.manager.end() {
             self.hub.end(h);
         }
         self.hub.shutdown();
@@ -333,6 +415,10 @@ impl GuiApp {
         if let Some(h) = self.solver.poll() {
             self.hub.end(h);
         }
+        if let Some(h) = self.manager.poll() {
+            self.hub.end(h);
+        }
+        self.follow_tablebase();
     }
 
     /// Draws the whole app into `ui` and handles its input.
@@ -395,7 +481,12 @@ impl GuiApp {
         }
         self.windows(ui.ctx());
         // Still thinking or starting: keep checking the channels even without input.
-        if self.hub.busy() || self.tree.running() || self.solver.running() {
+        if self.hub.busy()
+            || self.tree.running()
+            || self.solver.running()
+            || self.manager.busy()
+            || self.tablebase.probing()
+        {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
     }
@@ -452,6 +543,42 @@ impl GuiApp {
                 .show(ctx, |ui| self.console.ui(ui));
             self.console.open = open;
         }
+        match self.manager.window(ctx, &self.settings.engines) {
+            Some(ManagerAction::Apply(list)) => self.apply(Action::SetEngines(list)),
+            Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
+            None => {}
+        }
+        if self.tablebase.open {
+            let mut open = true;
+            let mut played = None;
+            let mut dir = self.settings.tablebase.clone();
+            let shown = self.settings.tablebase_dir();
+            egui::Window::new("Tablebase")
+                .open(&mut open)
+                .default_pos([760.0, 90.0])
+                .default_size([300.0, 360.0])
+                .show(ctx, |ui| {
+                    ui.horizontal(|ui| {
+                        let label = ui.label("directory");
+                        ui.add(
+                            egui::TextEdit::singleline(&mut dir)
+                                .hint_text("$TABLEBASE_PATH or tablebases")
+                                .desired_width(160.0),
+                        )
+                        .labelled_by(label.id);
+                    });
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        played = self.tablebase.ui(ui, &shown);
+                    });
+                });
+            self.tablebase.open = open;
+            if dir != self.settings.tablebase {
+                self.apply(Action::SetTablebaseDir(dir));
+            }
+            if let Some(mv) = played {
+                self.apply(Action::Play(mv));
+            }
+        }
         panels::help::window(ctx, &mut self.help);
     }
 }
@@ -470,6 +597,7 @@ fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
         (egui::Key::C, Action::ToggleConsole),
         (egui::Key::S, Action::ToggleSolver),
         (egui::Key::F1, Action::ToggleHelp),
+        (egui::Key::T, Action::ToggleTablebase),
         (egui::Key::B, Action::PlayBest),
     ];
     let mut actions: Vec<Action> = ui.input(|i| {

@@ -65,6 +65,9 @@ pub struct Marks {
     pub last: Option<Move>,
     /// An arrow from one square to another (the engine's best move).
     pub arrow: Option<(usize, usize)>,
+    /// More arrows, best first (the first moves of several analysis lines), drawn thinner and
+    /// paler down the list; drawn instead of `arrow` when there are any.
+    pub lines: Vec<(usize, usize)>,
 }
 
 /// What the person did on the board this frame.
@@ -116,10 +119,31 @@ fn paint_square(
 
 /// Paints an arrow from the centre of one square towards the centre of another.
 fn paint_arrow(painter: &egui::Painter, geo: &Geometry, (from, to): (usize, usize)) {
+    paint_line_arrow(painter, geo, (from, to), 0);
+}
+
+/// The width factor and opacity of the arrow of line `rank` (0 = the best).
+pub fn line_style(rank: usize) -> (f32, f32) {
+    let r = rank.min(4) as f32;
+    (1.0 - 0.17 * r, 1.0 - 0.18 * r)
+}
+
+/// Paints the arrow of line `rank` (0 = the best): thinner and paler for worse lines.
+fn paint_line_arrow(
+    painter: &egui::Painter,
+    geo: &Geometry,
+    (from, to): (usize, usize),
+    rank: usize,
+) {
     if let (Some(a), Some(b)) = (geo.centre(from), geo.centre(to)) {
         let v = b - a;
         let start = a + v * 0.15;
-        painter.arrow(start, v * 0.75, Stroke::new(geo.cell * 0.09 + 1.0, ARROW));
+        let (width, opacity) = line_style(rank);
+        let stroke = Stroke::new(
+            (geo.cell * 0.09 + 1.0) * width,
+            ARROW.gamma_multiply(opacity),
+        );
+        painter.arrow(start, v * 0.75, stroke);
     }
 }
 
@@ -249,8 +273,14 @@ pub fn show(
             );
         }
     }
-    if let Some(a) = marks.arrow {
+    if marks.lines.is_empty()
+        && let Some(a) = marks.arrow
+    {
         paint_arrow(&painter, &geo, a);
+    }
+    // The worst line first, so that better lines are drawn over it.
+    for (rank, line) in marks.lines.iter().enumerate().rev() {
+        paint_line_arrow(&painter, &geo, *line, rank);
     }
     ui.allocate_rect(area, Sense::hover());
     (geo, input)

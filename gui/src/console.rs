@@ -20,16 +20,19 @@ pub enum Role {
     Tree,
     /// The solver's engine.
     Solve,
+    /// An engine started by the engine manager to read its options.
+    Options,
 }
 
 impl Role {
     /// Every role, in the console's order.
-    pub const ALL: [Role; 5] = [
+    pub const ALL: [Role; 6] = [
         Role::White,
         Role::Black,
         Role::Analysis,
         Role::Tree,
         Role::Solve,
+        Role::Options,
     ];
 
     /// Its name in the console.
@@ -40,6 +43,7 @@ impl Role {
             Role::Analysis => "Analysis",
             Role::Tree => "Search tree",
             Role::Solve => "Solve",
+            Role::Options => "Engine manager",
         }
     }
 
@@ -56,7 +60,7 @@ pub struct Console {
     pub filter: String,
     /// The engine shown; `None`: all of them, each line prefixed with its engine.
     pub shown: Option<Role>,
-    logs: [SharedLog; 5],
+    logs: [SharedLog; 6],
 }
 
 impl Default for Console {

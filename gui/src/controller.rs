@@ -19,7 +19,7 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::client::{ClientError, Direction, Engine, Tap};
+use engine::client::{ClientError, Direction, Engine, EngineInfo, Tap};
 use engine::games::GameKind;
 use engine::games::notation::MoveText;
 use engine::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
@@ -148,8 +148,12 @@ pub enum Request {
 /// What an engine's actor tells the UI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The handshake succeeded; the engine's name.
-    Ready(String),
+    /// The handshake succeeded (and the launch's options were sent): what the engine said about
+    /// itself (its `id name`, or the program's path when it gave none, and its `option` lines).
+    Ready(EngineInfo),
+    /// The engine refused a `setoption` (the engine goes on with the option unchanged); the text
+    /// says which and why.
+    Refused(String),
     /// A search has started.
     Thinking(u64),
     /// An `info depth ...` line of search `id`.
@@ -212,6 +216,8 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Gives up on a search that has not answered this long after its expected end.
     pub patience: Duration,
+    /// The options sent with `setoption` after the handshake, as (name, value), in order.
+    pub options: Vec<(String, String)>,
 }
 
 /// The UI's handle on one engine.
@@ -357,12 +363,16 @@ async fn actor(
         waker: out.waker,
         log: log.clone(),
     };
-    let name = if engine.info().name.is_empty() {
-        program.clone()
-    } else {
-        engine.info().name.clone()
-    };
-    out.send(Event::Ready(name));
+    for (name, value) in &launch.options {
+        if let Err(why) = set_option(&mut engine, &out, (name, value), &program).await {
+            return fail(engine, &out, why).await;
+        }
+    }
+    let mut info = engine.info().clone();
+    if info.name.is_empty() {
+        info.name = program.clone();
+    }
+    out.send(Event::Ready(info));
     let mut current: Current = None;
     let mut next: Option<Request> = None;
     loop {
@@ -377,16 +387,8 @@ async fn actor(
             Request::Quit => break,
             Request::Stop => {}
             Request::SetOption { name, value } => {
-                let sent = engine.send(&Command::SetOption { name, value }).await;
-                let answered = match sent {
-                    Ok(()) => engine.ping(HANDSHAKE).await.map(|_| ()),
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = answered {
-                    out.send(Event::Failed(describe(&e, &program)));
-                    let _ = engine.shutdown(GRACE).await;
-                    out.send(Event::Ended);
-                    return;
+                if let Err(why) = set_option(&mut engine, &out, (&name, &value), &program).await {
+                    return fail(engine, &out, why).await;
                 }
             }
             Request::Think {
@@ -419,6 +421,44 @@ async fn actor(
             }
         }
     }
+    let _ = engine.shutdown(GRACE).await;
+    out.send(Event::Ended);
+}
+
+/// Sends `setoption name NAME value VALUE` and synchronises with `isready`; a refusal (an
+/// `error` reply) is reported as [`Event::Refused`] and is no failure. `Err` is a failure that
+/// ends the engine, in plain words.
+async fn set_option(
+    engine: &mut Engine,
+    out: &Outbox,
+    (name, value): (&str, &str),
+    program: &str,
+) -> Result<(), String> {
+    let command = Command::SetOption {
+        name: name.to_string(),
+        value: value.to_string(),
+    };
+    engine
+        .send(&command)
+        .await
+        .map_err(|e| describe(&e, program))?;
+    let replies = engine
+        .ping(HANDSHAKE)
+        .await
+        .map_err(|e| describe(&e, program))?;
+    for reply in replies {
+        if let Reply::Error { code, message } = reply {
+            out.send(Event::Refused(format!(
+                "the engine refused 'setoption name {name} value {value}': {code} {message}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reports a failure, ends the engine and says it has ended.
+async fn fail(engine: Engine, out: &Outbox, why: String) {
+    out.send(Event::Failed(why));
     let _ = engine.shutdown(GRACE).await;
     out.send(Event::Ended);
 }

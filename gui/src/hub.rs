@@ -13,20 +13,23 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use eframe::egui;
+use engine::client::EngineInfo;
 use engine::games::Side;
 use engine::protocol::Go;
 
 use crate::console::{Console, Role};
 use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
 use crate::model::{ANALYSIS, Model, SearchState, Seat, side_name};
-use crate::settings::{Player, Settings};
+use crate::settings::Settings;
 
 /// A player's engine process.
 struct Slot {
     handle: EngineHandle,
     launch: Launch,
-    name: String,
-    ready: bool,
+    /// The name it was chosen by (a saved engine's, or the program).
+    label: String,
+    /// Its `id name`, once the handshake is done.
+    id: Option<String>,
     /// The last `info string` of the running search (its own words on a failure).
     said: Option<String>,
 }
@@ -45,8 +48,25 @@ struct Pending {
 /// around the game.
 struct Analysis {
     handle: EngineHandle,
+    launch: Launch,
+    /// The name it was chosen by.
+    label: String,
+    /// What it said about itself, once the handshake is done.
+    info: Option<EngineInfo>,
+    /// The `MultiPV` value sent (1 until one is sent).
+    lines: u32,
+    /// Whether the person was told that the engine offers no `MultiPV`.
+    told: bool,
     /// The search running: its id, and the game revision and view it is about.
     current: Option<(u64, u64, usize)>,
+}
+
+/// How an engine is named: the name it was chosen by, and its own `id name` when that differs.
+pub fn display_name(label: &str, id: Option<&str>) -> String {
+    match id {
+        Some(id) if id != label => format!("{label} ({id})"),
+        _ => label.to_string(),
+    }
 }
 
 /// Every engine process of the app, and the runtime they run on.
@@ -142,9 +162,24 @@ impl Hub {
         self.analysis.is_some()
     }
 
-    /// The names of the running players' engines (White's, Black's).
+    /// The names of the running players' engines (White's, Black's): their `id name` once the
+    /// handshake is done, else the name they were chosen by.
     pub fn engine_names(&self) -> [Option<String>; 2] {
-        [0, 1].map(|i| self.players[i].as_ref().map(|s| s.name.clone()))
+        [0, 1].map(|i| {
+            self.players[i]
+                .as_ref()
+                .map(|s| s.id.clone().unwrap_or_else(|| s.label.clone()))
+        })
+    }
+
+    /// The analysis engine's name (as [`display_name`] gives it) and the options it declared
+    /// after `uci` (empty until its handshake is done).
+    pub fn analysis_engine(&self) -> Option<(String, Vec<engine::protocol::OptionDecl>)> {
+        self.analysis.as_ref().map(|a| {
+            let id = a.info.as_ref().map(|i| i.name.as_str());
+            let options = a.info.as_ref().map_or_else(Vec::new, |i| i.options.clone());
+            (display_name(&a.label, id), options)
+        })
     }
 
     /// Asks the thinking engine to move at once: `stop`, and its answer is played.
@@ -172,11 +207,13 @@ impl Hub {
         self.sync(model);
     }
 
-    /// Starts or ends the analysis engine (our engine, searching the shown position).
+    /// Starts or ends the analysis engine (the settings' analysis engine, searching the shown
+    /// position).
     pub fn set_analysis(
         &mut self,
         on: bool,
         model: &mut Model,
+        settings: &Settings,
         console: &Console,
     ) -> Result<(), String> {
         if !on {
@@ -190,11 +227,22 @@ impl Hub {
         if self.analysis.is_some() {
             return Ok(());
         }
+        let launch = settings.analysis_launch();
         let handle = self
-            .spawn(Player::default().launch(), console.log(Role::Analysis))
+            .spawn(launch.clone(), console.log(Role::Analysis))
             .ok_or("the analysis engine cannot run: no async runtime")?;
+        let label = if settings.saved(&settings.analysis).is_some() {
+            settings.analysis.clone()
+        } else {
+            "engine (ours)".to_string()
+        };
         self.analysis = Some(Analysis {
             handle,
+            launch,
+            label,
+            info: None,
+            lines: 1,
+            told: false,
             current: None,
         });
         self.sync(model);
@@ -206,7 +254,18 @@ impl Hub {
     pub fn drive(&mut self, model: &mut Model, settings: &Settings, console: &Console) {
         self.ending.retain(|t| !t.is_finished());
         self.drive_players(model, settings, console);
-        self.drive_analysis(model);
+        if self
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.launch != settings.analysis_launch())
+        {
+            // Another analysis engine was chosen (or its saved entry changed): restart it.
+            let _ = self.set_analysis(false, model, settings, console);
+            if let Err(e) = self.set_analysis(true, model, settings, console) {
+                model.error(e);
+            }
+        }
+        self.drive_analysis(model, settings);
         self.sync(model);
     }
 
@@ -214,8 +273,8 @@ impl Hub {
     fn sync(&self, model: &mut Model) {
         for i in 0..2 {
             let seat = self.players[i].as_ref().map(|s| Seat {
-                name: s.name.clone(),
-                ready: s.ready,
+                name: display_name(&s.label, s.id.as_deref()),
+                ready: s.id.is_some(),
             });
             model.set_seat(i, seat);
         }
@@ -244,7 +303,7 @@ impl Hub {
             let player = &settings.players[i];
             let stale = self.players[i]
                 .as_ref()
-                .is_some_and(|s| !player.engine || s.launch != player.launch());
+                .is_some_and(|s| !player.engine || s.launch != settings.player_launch(i));
             if stale {
                 if self.pending.is_some_and(|p| p.side.index() == i) {
                     self.pending = None;
@@ -277,7 +336,7 @@ impl Hub {
         }
         let i = side.index();
         if self.players[i].is_none() {
-            let launch = player.launch();
+            let launch = settings.player_launch(i);
             let role = if side == Side::White {
                 Role::White
             } else {
@@ -289,9 +348,9 @@ impl Hub {
             };
             self.players[i] = Some(Slot {
                 handle,
-                name: launch.program.display().to_string(),
+                label: settings.player_label(i),
+                id: None,
                 launch,
-                ready: false,
                 said: None,
             });
         }
@@ -306,11 +365,12 @@ impl Hub {
             moves: game.move_names(),
             go: player.go(),
         };
+        model.start_search(i, format!("{}'s engine", side_name(side)), ply);
         if let Some(slot) = self.players[i].as_mut() {
             slot.said = None;
             slot.handle.send(request);
+            model.name_search(i, display_name(&slot.label, slot.id.as_deref()));
         }
-        model.start_search(i, format!("{}'s engine", side_name(side)), ply);
         self.pending = Some(Pending {
             side,
             id,
@@ -323,12 +383,16 @@ impl Hub {
         let i = side.index();
         let mine = |p: &Option<Pending>, id: u64| p.is_some_and(|p| p.id == id && p.side == side);
         match event {
-            Event::Ready(name) => {
+            Event::Ready(info) => {
                 if let Some(s) = self.players[i].as_mut() {
-                    s.name = name;
-                    s.ready = true;
+                    s.id = Some(info.name);
+                    // A search asked before the handshake ended names the engine in full now.
+                    if self.pending.is_some_and(|p| p.side == side) {
+                        model.name_search(i, display_name(&s.label, s.id.as_deref()));
+                    }
                 }
             }
+            Event::Refused(text) => model.error(format!("{}'s engine: {text}", side_name(side))),
             Event::Thinking(_) | Event::Trace { .. } | Event::Progress { .. } => {}
             Event::Said { id, text } => {
                 if mine(&self.pending, id)
@@ -387,13 +451,15 @@ impl Hub {
         model.engine_move(side, p.revision, best.as_deref(), said.as_deref());
     }
 
-    fn drive_analysis(&mut self, model: &mut Model) {
+    fn drive_analysis(&mut self, model: &mut Model, settings: &Settings) {
         let Some(a) = self.analysis.as_mut() else {
             return;
         };
         let mut failed = None;
         for event in a.handle.poll() {
             match event {
+                Event::Ready(info) => a.info = Some(info),
+                Event::Refused(text) => model.error(format!("the analysis engine: {text}")),
                 Event::Search { id, info } if a.current.is_some_and(|c| c.0 == id) => {
                     model.search_info(ANALYSIS, info);
                 }
@@ -410,6 +476,28 @@ impl Hub {
             }
             model.clear_search(ANALYSIS);
             return model.error(format!("the analysis engine failed: {why}"));
+        }
+        // The first search waits for the handshake, so that MultiPV is set before it.
+        let Some(info) = &a.info else {
+            return;
+        };
+        let wanted = settings.lines();
+        if wanted != a.lines {
+            if info.options.iter().any(|o| o.name == "MultiPV") {
+                a.handle.send(Request::SetOption {
+                    name: "MultiPV".into(),
+                    value: wanted.to_string(),
+                });
+                a.lines = wanted;
+                // The running search (stopped by the request) starts again with the new lines.
+                a.current = None;
+            } else if !a.told {
+                a.told = true;
+                model.note(format!(
+                    "{} offers no MultiPV option: it shows one line",
+                    display_name(&a.label, Some(&info.name))
+                ));
+            }
         }
         let key = (model.revision(), model.view());
         if a.current.is_some_and(|c| (c.1, c.2) == key) {
@@ -434,6 +522,7 @@ impl Hub {
             go: Go::Infinite,
         });
         model.start_search(ANALYSIS, "Analysis".into(), view);
+        model.name_search(ANALYSIS, display_name(&a.label, Some(&info.name)));
     }
 
     /// Ends every engine still held here (`quit`, then a kill after a short grace) and waits

@@ -3,7 +3,7 @@
 //!
 //! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
 //! - [`model`]: the game on the table and everything shown about it, without egui or tokio.
-//! - [`settings`]: what persists between runs (the set-up and the players).
+//! - [`settings`]: what persists between runs (the set-up, the players, the saved engines).
 //! - [`hub`]: the engine hub, owner of the tokio runtime and of every engine process.
 //! - [`controller`]: one engine process's actor on that runtime, talking through channels.
 //! - [`board`]: drawing the board and finding squares on screen.
@@ -14,6 +14,7 @@
 //! - [`editor`]: the position editor.
 //! - [`console`]: the engine console (every line to and from each engine).
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
+//! - [`tablebase`]: the tablebase page (exact values read with [`engine::tablebase`]).
 //! - [`app`]: composes them ([`app::GuiApp`]).
 
 pub mod analysis;
@@ -28,6 +29,7 @@ pub mod model;
 pub mod panels;
 pub mod settings;
 pub mod solve;
+pub mod tablebase;
 pub mod tree;
 pub mod widgets;
 

@@ -21,10 +21,14 @@ Arguments:
 Options:
   --engines            our engine plays both sides
   --analyse            turn analysis on
+  --lines N            the analysis shows N lines (1 to 5; MultiPV)
   --tree DEPTH         open the search tree window on a traced search of DEPTH plies
   --edit               open the position editor on the shown position
   --console            open the engine console
   --solve              open the solver window, solving the shown position
+  --manager            open the engine manager and read the first saved engine's options
+  --tablebase          open the tablebase page (tables in the set directory, else
+                       $TABLEBASE_PATH, else ./tablebases)
   --                   only arguments follow
   -h, --help           print this help and exit
 ";
@@ -39,6 +43,10 @@ struct Args {
     solve: bool,
     /// `--tree DEPTH`.
     tree: Option<u32>,
+    /// `--lines N`.
+    lines: Option<u32>,
+    manager: bool,
+    tablebase: bool,
     /// GAME SIZE MOVE..., checked by the app.
     rest: Vec<String>,
 }
@@ -68,6 +76,12 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
             "--edit" => out.edit = true,
             "--console" => out.console = true,
             "--solve" => out.solve = true,
+            "--manager" => out.manager = true,
+            "--tablebase" => out.tablebase = true,
+            "--lines" => {
+                let n = args.next().ok_or("--lines needs a number N (1 to 5)")?;
+                out.lines = Some(lines_of(&n)?);
+            }
             "--tree" => {
                 let depth = args.next().ok_or("--tree needs a DEPTH (plies)")?;
                 out.tree = Some(depth_of(&depth)?);
@@ -82,6 +96,16 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
 }
 
 /// The depth of `--tree DEPTH`.
+fn lines_of(text: &str) -> Result<u32, String> {
+    match text.parse() {
+        Ok(n) if (1..=gui::settings::MAX_LINES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--lines N: '{text}' is not a number of lines from 1 to {}",
+            gui::settings::MAX_LINES
+        )),
+    }
+}
+
 fn depth_of(text: &str) -> Result<u32, String> {
     text.parse()
         .map_err(|_| format!("--tree DEPTH: '{text}' is not a number of plies"))
@@ -129,6 +153,9 @@ fn run(args: Args) -> eframe::Result {
                     p.engine = true;
                 }
             }
+            if let Some(n) = args.lines {
+                settings.lines = n;
+            }
             let mut app = gui::GuiApp::new(settings);
             app.start_from_args(&args.rest);
             if args.analyse {
@@ -147,6 +174,12 @@ fn run(args: Args) -> eframe::Result {
             if args.solve {
                 app.run_solve();
             }
+            if args.manager {
+                app.open_engine_manager(true);
+            }
+            if args.tablebase {
+                app.set_tablebase(true);
+            }
             Ok(Box::new(app))
         }),
     )
@@ -162,11 +195,17 @@ mod tests {
 
     #[test]
     fn flags_and_arguments_mix_in_any_order() {
-        let got = parse(words("--engines oska 4 --tree 3 d1c2 --solve")).unwrap();
+        let got = parse(words(
+            "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase",
+        ))
+        .unwrap();
         let want = Args {
             engines: true,
             solve: true,
             tree: Some(3),
+            lines: Some(3),
+            manager: true,
+            tablebase: true,
             rest: words("oska 4 d1c2"),
             ..Args::default()
         };
@@ -187,6 +226,8 @@ mod tests {
             ("--tree", "--tree needs a DEPTH"),
             ("--tree deep", "'deep' is not a number"),
             ("--tree=-1", "'-1' is not a number"),
+            ("--lines", "--lines needs a number"),
+            ("--lines 6", "'6' is not a number of lines from 1 to 5"),
         ] {
             let e = parse(words(line)).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
@@ -202,6 +243,9 @@ mod tests {
             "--edit",
             "--console",
             "--solve",
+            "--lines N",
+            "--manager",
+            "--tablebase",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");

@@ -1,4 +1,5 @@
-//! What persists between runs: the set-up of the next new game, the players and the file path.
+//! What persists between runs: the set-up of the next new game, the players, the saved engines,
+//! the analysis engine and its number of lines, the tablebase directory and the file path.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,6 +53,9 @@ pub struct Player {
     pub limit: Limit,
     /// The limit's value.
     pub value: u64,
+    /// The saved engine that plays (its name in [`Settings::engines`]); empty: the program and
+    /// arguments above.
+    pub saved: String,
 }
 
 impl Default for Player {
@@ -62,6 +66,7 @@ impl Default for Player {
             args: String::new(),
             limit: Limit::Depth,
             value: 4,
+            saved: String::new(),
         }
     }
 }
@@ -90,18 +95,67 @@ impl Player {
         }
     }
 
-    /// How to start the engine.
+    /// How to start the engine typed in the set-up (not a saved one: see
+    /// [`Settings::player_launch`]).
     pub fn launch(&self) -> Launch {
-        let program = if self.program.trim().is_empty() {
-            default_engine()
-        } else {
-            PathBuf::from(self.program.trim())
-        };
-        Launch {
-            program,
-            args: self.args.split_whitespace().map(str::to_string).collect(),
-            patience: self.margin(),
+        launch_of(&self.program, &self.args, self.margin(), Vec::new())
+    }
+}
+
+/// How to start `program` (empty: ours) with blank-separated `args`, these options sent after
+/// the handshake.
+fn launch_of(
+    program: &str,
+    args: &str,
+    patience: Duration,
+    options: Vec<(String, String)>,
+) -> Launch {
+    let program = if program.trim().is_empty() {
+        default_engine()
+    } else {
+        PathBuf::from(program.trim())
+    };
+    Launch {
+        program,
+        args: args.split_whitespace().map(str::to_string).collect(),
+        patience,
+        options,
+    }
+}
+
+/// An engine saved under a name in the engine manager: its program, arguments, and the options
+/// sent with `setoption` after the handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedEngine {
+    /// The name it is chosen by (unique in the list).
+    pub name: String,
+    /// The program; empty for ours.
+    pub program: String,
+    /// Its arguments, separated by blanks.
+    pub args: String,
+    /// The options set after the handshake, as (name, value), in order.
+    pub options: Vec<(String, String)>,
+}
+
+impl SavedEngine {
+    /// How long it may take beyond its own limit: as [`Player::margin`] says for its arguments.
+    pub fn margin(&self) -> Duration {
+        Player {
+            args: self.args.clone(),
+            ..Player::default()
         }
+        .margin()
+    }
+
+    /// How to start it, its options included.
+    pub fn launch(&self) -> Launch {
+        launch_of(
+            &self.program,
+            &self.args,
+            self.margin(),
+            self.options.clone(),
+        )
     }
 }
 
@@ -133,7 +187,18 @@ pub struct Settings {
     pub players: [Player; 2],
     /// The file path of the last save or open.
     pub path: String,
+    /// The saved engines of the engine manager.
+    pub engines: Vec<SavedEngine>,
+    /// The analysis engine: a saved engine's name; empty: ours.
+    pub analysis: String,
+    /// How many lines (principal variations) the analysis engine reports: 1 to [`MAX_LINES`].
+    pub lines: u32,
+    /// The tablebase directory; empty: `$TABLEBASE_PATH`, else `tablebases` (as the engine).
+    pub tablebase: String,
 }
+
+/// The most analysis lines that can be asked for.
+pub const MAX_LINES: u32 = 5;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -148,6 +213,10 @@ impl Default for Settings {
                 },
             ],
             path: "game.txt".into(),
+            engines: Vec::new(),
+            analysis: String::new(),
+            lines: 1,
+            tablebase: String::new(),
         }
     }
 }
@@ -161,5 +230,78 @@ impl Settings {
     /// Whether White and Black are played by engines.
     pub fn engines(&self) -> [bool; 2] {
         [self.players[0].engine, self.players[1].engine]
+    }
+
+    /// Replaces the saved engines. When the list keeps its length, an engine renamed in place
+    /// stays chosen by the sides and the analysis that chose it under its old name.
+    pub fn set_engines(&mut self, list: Vec<SavedEngine>) {
+        if list.len() == self.engines.len() {
+            for (old, new) in self.engines.iter().zip(&list) {
+                if old.name == new.name || list.iter().any(|e| e.name == old.name) {
+                    continue;
+                }
+                let chosen = self.players.iter_mut().map(|p| &mut p.saved);
+                for name in chosen.chain([&mut self.analysis]) {
+                    if *name == old.name {
+                        name.clone_from(&new.name);
+                    }
+                }
+            }
+        }
+        self.engines = list;
+    }
+
+    /// The saved engine of this name.
+    pub fn saved(&self, name: &str) -> Option<&SavedEngine> {
+        self.engines.iter().find(|e| e.name == name)
+    }
+
+    /// How to start side `i`'s engine: its saved engine's launch (options included), else the
+    /// program and arguments typed in the set-up (also when the saved engine was deleted).
+    pub fn player_launch(&self, i: usize) -> Launch {
+        let p = &self.players[i];
+        match self.saved(&p.saved) {
+            Some(e) if !p.saved.is_empty() => e.launch(),
+            _ => p.launch(),
+        }
+    }
+
+    /// The name side `i`'s engine is chosen by: its saved engine's name, else the program as
+    /// typed (`engine` for ours).
+    pub fn player_label(&self, i: usize) -> String {
+        let p = &self.players[i];
+        if !p.saved.is_empty() && self.saved(&p.saved).is_some() {
+            return p.saved.clone();
+        }
+        let program = p.program.trim();
+        if program.is_empty() {
+            "engine (ours)".into()
+        } else {
+            program.into()
+        }
+    }
+
+    /// How to start the analysis engine (the saved one chosen, else ours).
+    pub fn analysis_launch(&self) -> Launch {
+        match self.saved(&self.analysis) {
+            Some(e) if !self.analysis.is_empty() => e.launch(),
+            _ => Player::default().launch(),
+        }
+    }
+
+    /// The number of analysis lines, within 1 to [`MAX_LINES`].
+    pub fn lines(&self) -> u32 {
+        self.lines.clamp(1, MAX_LINES)
+    }
+
+    /// The tablebase directory: the setting, else `$TABLEBASE_PATH`, else `tablebases`.
+    pub fn tablebase_dir(&self) -> PathBuf {
+        let dir = self.tablebase.trim();
+        if !dir.is_empty() {
+            return PathBuf::from(dir);
+        }
+        std::env::var_os("TABLEBASE_PATH")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("tablebases"))
     }
 }

@@ -57,12 +57,19 @@ impl SearchState {
 pub struct EngineView {
     /// Who it is (`White's engine`, `Analysis`).
     pub title: String,
+    /// Which engine: the name it was chosen by, and its `id name` when that differs (empty when
+    /// not known).
+    pub engine: String,
     /// The moves of the game up to the searched position.
     pub moves: Vec<String>,
     /// The side to move there.
     pub side: Side,
-    /// The last `info depth` line, once one has come.
+    /// The last `info depth` line of the best line (`multipv 1`, or without `multipv`), once
+    /// one has come.
     pub info: Option<SearchInfo>,
+    /// With several lines (`MultiPV`): the last `info depth` line of each `multipv K`, at index
+    /// K - 1 (a line not reported yet is `None`); empty while the engine reports one line.
+    pub lines: Vec<Option<SearchInfo>>,
     /// Where the search stands.
     pub state: SearchState,
 }
@@ -72,11 +79,56 @@ impl EngineView {
     pub fn new(title: String, moves: Vec<String>, side: Side) -> EngineView {
         EngineView {
             title,
+            engine: String::new(),
             moves,
             side,
             info: None,
+            lines: Vec::new(),
             state: SearchState::Searching,
         }
+    }
+
+    /// Keeps an `info depth` line: the last of each `multipv K`. Returns whether it is the best
+    /// line's (which sets [`EngineView::info`]).
+    pub fn record(&mut self, info: SearchInfo) -> bool {
+        let k = info.multipv.unwrap_or(1).max(1) as usize;
+        if info.multipv.is_some() {
+            if self.lines.len() < k {
+                self.lines.resize(k, None);
+            }
+            self.lines[k - 1] = Some(info.clone());
+        }
+        if k == 1 {
+            self.info = Some(info);
+        }
+        k == 1
+    }
+
+    /// The lines shown, best first: every `multipv` line reported (line K's last report), or
+    /// the one line when the engine reports one.
+    pub fn shown_lines(&self) -> Vec<&SearchInfo> {
+        if self.lines.is_empty() {
+            self.info.iter().collect()
+        } else {
+            self.lines.iter().flatten().collect()
+        }
+    }
+
+    /// The first move of each line legal at the searched position, best line first (a line
+    /// whose first move is not legal is left out); empty when the engine failed or the position
+    /// is no longer in the game. One arrow each on the board.
+    pub fn line_moves(&self, game: &GameState) -> Vec<Move> {
+        if !self.matches(game) || self.state == SearchState::Failed {
+            return Vec::new();
+        }
+        self.shown_lines()
+            .into_iter()
+            .filter_map(|info| {
+                game.look_ahead(self.ply(), &info.pv[..info.pv.len().min(1)])
+                    .first()
+                    .map(|s| s.mv)
+            })
+            .collect()
     }
 
     /// Whether the search is still running.

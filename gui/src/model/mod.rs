@@ -417,6 +417,19 @@ impl Model {
             .find_map(|v| v.best_move(&self.game))
     }
 
+    /// The first moves of the shown position's analysis lines (the analysis engine's, else the
+    /// engine thinking on it), best first: one arrow each on the board, thinner and paler down
+    /// the list.
+    pub fn lines_shown(&self) -> Vec<Move> {
+        [ANALYSIS, 0, 1]
+            .into_iter()
+            .filter_map(|i| self.views[i].as_ref())
+            .filter(|v| v.ply() == self.view)
+            .map(|v| v.line_moves(&self.game))
+            .find(|m| !m.is_empty())
+            .unwrap_or_default()
+    }
+
     /// The evaluation graph's points: (number of moves, White's-view score), one per move that
     /// has a score (or ends the game).
     pub fn graph_points(&self) -> Vec<(usize, Score)> {
@@ -443,12 +456,21 @@ impl Model {
         self.views[i] = Some(EngineView::new(title, moves, side));
     }
 
-    /// An `info depth` line of engine view `i`'s search; its score feeds the graph.
+    /// Names the engine of view `i` (shown next to its title).
+    pub fn name_search(&mut self, i: usize, engine: String) {
+        if let Some(v) = self.views[i].as_mut() {
+            v.engine = engine;
+        }
+    }
+
+    /// An `info depth` line of engine view `i`'s search; the best line's score feeds the graph.
     pub fn search_info(&mut self, i: usize, info: SearchInfo) {
         let Some(v) = self.views[i].as_mut() else {
             return;
         };
-        v.info = Some(info);
+        if !v.record(info) {
+            return;
+        }
         let ply = v.ply();
         if let Some(score) = v.white_score() {
             if self.evals.len() <= ply {

@@ -42,6 +42,7 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
             .best_shown()
             .filter(|m| !m.is_pass())
             .map(|m| (usize::from(m.from), usize::from(m.to))),
+        lines: lines_arrows(model),
     };
     let (geo, input) = board::show(
         ui,
@@ -57,4 +58,18 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
         None => {}
     }
     (geo, action)
+}
+
+/// The arrows of the shown position's analysis lines, best first, when there are several
+/// (one line is the ordinary best-move arrow).
+pub fn lines_arrows(model: &Model) -> Vec<(usize, usize)> {
+    let lines = model.lines_shown();
+    if lines.len() < 2 {
+        return Vec::new();
+    }
+    lines
+        .into_iter()
+        .filter(|m| !m.is_pass())
+        .map(|m| (usize::from(m.from), usize::from(m.to)))
+        .collect()
 }

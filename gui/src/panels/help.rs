@@ -14,6 +14,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("E", "position editor on / off"),
     ("C", "engine console on / off"),
     ("S", "solver window on / off"),
+    ("T", "tablebase page on / off"),
     ("F1", "this help"),
 ];
 

@@ -5,6 +5,7 @@
 //! [`Settings`]: crate::settings::Settings
 
 pub mod board_area;
+pub mod engine_manager;
 pub mod engines;
 pub mod help;
 pub mod moves;
@@ -15,7 +16,7 @@ pub mod toolbar;
 
 use engine::games::{GameKind, Move, Side};
 
-use crate::settings::Player;
+use crate::settings::{Player, SavedEngine};
 
 /// What the person asked for in a panel (or with a key).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,4 +75,16 @@ pub enum Action {
     Pause(bool),
     /// The thinking engine should move now (`stop`).
     MoveNow,
+    /// Open the engine manager.
+    OpenEngines,
+    /// Replace the saved engines (the engine manager's Apply).
+    SetEngines(Vec<SavedEngine>),
+    /// Choose the analysis engine (a saved engine's name; empty: ours).
+    SetAnalysisEngine(String),
+    /// Set how many lines the analysis engine reports (1 to 5).
+    SetLines(u32),
+    /// The tablebase page on or off.
+    ToggleTablebase,
+    /// Set the tablebase directory (empty: `$TABLEBASE_PATH`, else `tablebases`).
+    SetTablebaseDir(String),
 }

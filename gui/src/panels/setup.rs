@@ -1,4 +1,5 @@
-//! The set-up panel: the next new game's game and size, and each side's player.
+//! The set-up panel: the next new game's game and size, each side's player (a saved engine or a
+//! program typed here), and the analysis engine with its number of lines.
 //!
 //! An engine's program and arguments are edited in a draft, kept in egui's memory, and applied
 //! with Enter or the Apply button: a half-typed path never starts an engine.
@@ -8,7 +9,7 @@ use engine::games::Side;
 
 use super::Action;
 use crate::model::{Model, side_name};
-use crate::settings::{Limit, Player, Settings};
+use crate::settings::{Limit, MAX_LINES, Player, Settings};
 use crate::widgets;
 
 /// A program and arguments being typed, and the applied ones it started from.
@@ -56,23 +57,93 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         let i = side.index();
         ui.push_id(i, |ui| {
             ui.heading(side_name(side));
-            if let Some(p) = player(ui, model, &settings.players[i], i) {
+            if let Some(p) = player(ui, model, settings, i) {
                 action = Some(Action::SetPlayer(i, p));
             }
         });
         ui.separator();
     }
+    ui.heading("Analysis");
+    if let Some(a) = analysis(ui, settings) {
+        action = Some(a);
+    }
+    if ui
+        .button("Engines...")
+        .on_hover_text("the saved engines: program, arguments and options")
+        .clicked()
+    {
+        action = Some(Action::OpenEngines);
+    }
     action
 }
 
+/// The analysis engine and its number of lines.
+fn analysis(ui: &mut egui::Ui, settings: &Settings) -> Option<Action> {
+    let mut action = None;
+    let mut chosen = settings.analysis.clone();
+    let label = ui.label("engine");
+    engine_choice(
+        ui,
+        "analysis-engine",
+        settings,
+        &mut chosen,
+        "engine (ours)",
+    )
+    .labelled_by(label.id);
+    if chosen != settings.analysis {
+        action = Some(Action::SetAnalysisEngine(chosen));
+    }
+    let mut lines = settings.lines();
+    let label = ui.label("lines");
+    ui.add(egui::Slider::new(&mut lines, 1..=MAX_LINES))
+        .on_hover_text("how many best moves the analysis shows, each with its line (MultiPV)")
+        .labelled_by(label.id);
+    if lines != settings.lines() {
+        action = Some(Action::SetLines(lines));
+    }
+    action
+}
+
+/// A drop-down of the saved engines; `chosen` is a saved name, or empty for `none` (the label of
+/// the first entry).
+fn engine_choice(
+    ui: &mut egui::Ui,
+    salt: &str,
+    settings: &Settings,
+    chosen: &mut String,
+    none: &str,
+) -> egui::Response {
+    let shown = if settings.saved(chosen).is_some() {
+        chosen.clone()
+    } else {
+        none.to_string()
+    };
+    egui::ComboBox::from_id_salt(salt)
+        .selected_text(shown)
+        .width(ui.available_width() - 8.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, String::new(), none);
+            for e in &settings.engines {
+                ui.selectable_value(chosen, e.name.clone(), &e.name);
+            }
+        })
+        .response
+}
+
 /// One side's player; returns the changed player.
-fn player(ui: &mut egui::Ui, model: &Model, current: &Player, i: usize) -> Option<Player> {
+fn player(ui: &mut egui::Ui, model: &Model, settings: &Settings, i: usize) -> Option<Player> {
+    let current = &settings.players[i];
     let mut p = current.clone();
     ui.horizontal(|ui| {
         ui.radio_value(&mut p.engine, false, "Human");
         ui.radio_value(&mut p.engine, true, "Engine");
     });
-    if p.engine {
+    if p.engine && !settings.engines.is_empty() {
+        let label = ui.label("engine");
+        engine_choice(ui, "saved", settings, &mut p.saved, "program below").labelled_by(label.id);
+    }
+    let typed = settings.saved(&p.saved).is_none();
+    if p.engine && typed {
         let id = ui.scope_id().with("draft");
         let mut draft = ui
             .data(|d| d.get_temp::<Draft>(id))
@@ -103,6 +174,8 @@ fn player(ui: &mut egui::Ui, model: &Model, current: &Player, i: usize) -> Optio
             p.args = draft.args.clone();
         }
         ui.data_mut(|d| d.insert_temp(id, draft));
+    }
+    if p.engine {
         ui.horizontal(|ui| {
             let label = ui.label("limit");
             egui::ComboBox::from_id_salt("limit")

@@ -51,6 +51,13 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
             action = Some(Action::OpenSolver);
         }
         if ui
+            .button("Tablebase")
+            .on_hover_text("the exact value of the shown position and of each move (T)")
+            .clicked()
+        {
+            action = Some(Action::ToggleTablebase);
+        }
+        if ui
             .button("Console")
             .on_hover_text("every line to and from the engines (C)")
             .clicked()

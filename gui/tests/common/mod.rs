@@ -67,6 +67,7 @@ pub fn engine(program: PathBuf, depth: u64) -> Player {
         args: String::new(),
         limit: Limit::Depth,
         value: depth,
+        ..Player::default()
     }
 }
 
@@ -82,6 +83,7 @@ pub fn harness(
         size,
         players,
         path: String::new(),
+        ..Settings::default()
     };
     let mut h = Harness::builder()
         .with_size(window)

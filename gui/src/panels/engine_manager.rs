@@ -1,0 +1,379 @@
+//! The engine manager ("Engines..."): the saved engines, each a name, a program, its arguments and
+//! the options sent with `setoption` after the handshake. Everything is edited in a draft and
+//! takes effect with Apply (a half-typed path never starts an engine). "Read options" starts the
+//! engine (through the engine hub), reads the `option` lines of its `uci` reply and ends it, so
+//! that each option can be set with a widget of its type.
+
+use std::collections::HashMap;
+
+use eframe::egui::{self, RichText};
+use engine::client::EngineInfo;
+use engine::protocol::{OptionDecl, OptionKind};
+
+use crate::controller::{EngineHandle, Event, Launch};
+use crate::settings::SavedEngine;
+
+/// What the window asks the app for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ManagerAction {
+    /// Replace the saved engines with these.
+    Apply(Vec<SavedEngine>),
+    /// Start the engine of this saved name to read its options (give the handle to
+    /// [`EngineManager::reading`]).
+    ReadOptions(String, Launch),
+}
+
+/// The engine manager window's state.
+#[derive(Default)]
+pub struct EngineManager {
+    /// Whether the window is open.
+    pub open: bool,
+    /// The saved engines being edited (`None`: not opened yet, the settings' list is shown).
+    draft: Option<Vec<SavedEngine>>,
+    selected: usize,
+    /// What each engine said about itself when its options were read, by saved name.
+    declared: HashMap<String, EngineInfo>,
+    /// The engine whose options are being read, and its saved name.
+    reading: Option<(String, EngineHandle)>,
+    /// Why the last Apply or reading failed.
+    error: Option<String>,
+    /// A new option's name and value being typed (for an engine whose options were not read).
+    new_option: (String, String),
+}
+
+/// Checks a list of saved engines: every name given and unique, every program without blanks
+/// at its ends. Returns the first problem in words.
+pub fn check(engines: &[SavedEngine]) -> Result<(), String> {
+    for (i, e) in engines.iter().enumerate() {
+        let name = e.name.trim();
+        if name.is_empty() {
+            return Err(format!("engine {} has no name", i + 1));
+        }
+        if engines[..i].iter().any(|o| o.name.trim() == name) {
+            return Err(format!("two engines are named '{name}'"));
+        }
+        if let Some((o, _)) = e
+            .options
+            .iter()
+            .find(|(o, _)| o.split_whitespace().count() != 1)
+        {
+            return Err(format!(
+                "engine '{name}': the option name '{o}' must be one word"
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl EngineManager {
+    /// Opens the window on the saved engines of the settings.
+    pub fn open_on(&mut self, engines: &[SavedEngine]) {
+        self.open = true;
+        self.draft = Some(engines.to_vec());
+        self.error = None;
+    }
+
+    /// Gives back the handle of the engine whose options are being read, to be ended.
+    pub fn end(&mut self) -> Option<EngineHandle> {
+        self.reading.take().map(|(_, h)| h)
+    }
+
+    /// Whether an engine's options are being read.
+    pub fn busy(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// Takes the handle of the engine started for "Read options".
+    pub fn reading(&mut self, name: String, handle: EngineHandle) {
+        self.reading = Some((name, handle));
+    }
+
+    /// What an engine declared, once its options were read.
+    pub fn declared(&self, name: &str) -> Option<&EngineInfo> {
+        self.declared.get(name)
+    }
+
+    /// Reads the events of the engine whose options are read; returns its handle to be ended
+    /// once it has answered (or failed).
+    pub fn poll(&mut self) -> Option<EngineHandle> {
+        let (name, handle) = self.reading.as_ref()?;
+        let mut done = false;
+        for event in handle.poll() {
+            match event {
+                Event::Ready(info) => {
+                    self.declared.insert(name.clone(), info);
+                    done = true;
+                }
+                Event::Failed(why) => {
+                    self.error = Some(format!("reading the options of '{name}' failed: {why}"));
+                    done = true;
+                }
+                Event::Ended => done = true,
+                _ => {}
+            }
+        }
+        if done {
+            self.reading.take().map(|(_, h)| h)
+        } else {
+            None
+        }
+    }
+
+    /// Draws the window while it is open; `saved` is the settings' list (what Apply replaces).
+    pub fn window(&mut self, ctx: &egui::Context, saved: &[SavedEngine]) -> Option<ManagerAction> {
+        if !self.open {
+            return None;
+        }
+        let mut open = true;
+        let mut action = None;
+        egui::Window::new("Engines")
+            .open(&mut open)
+            .default_pos([240.0, 70.0])
+            .default_size([560.0, 380.0])
+            .show(ctx, |ui| action = self.ui(ui, saved));
+        self.open = open;
+        if !open {
+            self.draft = None;
+        }
+        action
+    }
+
+    /// The window's contents.
+    pub fn ui(&mut self, ui: &mut egui::Ui, saved: &[SavedEngine]) -> Option<ManagerAction> {
+        let mut action = None;
+        let draft = self.draft.get_or_insert_with(|| saved.to_vec()).clone();
+        let edited = draft.as_slice() != saved;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(edited, egui::Button::new("Apply"))
+                .on_hover_text("saves the list; engines in play restart with their new settings")
+                .clicked()
+            {
+                match check(&draft) {
+                    Ok(()) => {
+                        let mut list = draft.clone();
+                        for e in &mut list {
+                            e.name = e.name.trim().to_string();
+                        }
+                        action = Some(ManagerAction::Apply(list));
+                        self.error = None;
+                    }
+                    Err(why) => self.error = Some(why),
+                }
+            }
+            if ui
+                .add_enabled(edited, egui::Button::new("Revert"))
+                .clicked()
+            {
+                self.draft = Some(saved.to_vec());
+                self.error = None;
+            }
+            if edited {
+                ui.label(RichText::new("not applied yet").weak());
+            }
+        });
+        if let Some(why) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, why);
+        }
+        if let Some((name, _)) = &self.reading {
+            ui.label(format!("reading the options of '{name}'..."));
+        }
+        ui.separator();
+        let draft = self.draft.get_or_insert_with(|| saved.to_vec());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(150.0);
+                ui.label(RichText::new("Saved engines").strong());
+                for (i, e) in draft.iter().enumerate() {
+                    let name = if e.name.is_empty() {
+                        "(no name)"
+                    } else {
+                        &e.name
+                    };
+                    if ui.selectable_label(self.selected == i, name).clicked() {
+                        self.selected = i;
+                    }
+                }
+                ui.horizontal(|ui| {
+                    if ui.button("New").clicked() {
+                        draft.push(SavedEngine {
+                            name: format!("engine {}", draft.len() + 1),
+                            ..SavedEngine::default()
+                        });
+                        self.selected = draft.len() - 1;
+                    }
+                    if ui
+                        .add_enabled(self.selected < draft.len(), egui::Button::new("Delete"))
+                        .clicked()
+                    {
+                        draft.remove(self.selected);
+                        self.selected = self.selected.min(draft.len().saturating_sub(1));
+                    }
+                });
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                let Some(e) = draft.get_mut(self.selected) else {
+                    ui.label("No saved engine: New adds one.");
+                    return;
+                };
+                egui::Grid::new("engine-fields")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        let label = ui.label("name");
+                        ui.text_edit_singleline(&mut e.name).labelled_by(label.id);
+                        ui.end_row();
+                        let label = ui.label("program");
+                        ui.add(egui::TextEdit::singleline(&mut e.program).hint_text("empty: ours"))
+                            .labelled_by(label.id);
+                        ui.end_row();
+                        let label = ui.label("arguments");
+                        ui.text_edit_singleline(&mut e.args).labelled_by(label.id);
+                        ui.end_row();
+                    });
+                ui.horizontal(|ui| {
+                    let reading = self.reading.is_some();
+                    if ui
+                        .add_enabled(!reading, egui::Button::new("Read options"))
+                        .on_hover_text("starts the engine and lists the options of its uci reply")
+                        .clicked()
+                    {
+                        let probe = SavedEngine {
+                            options: Vec::new(),
+                            ..e.clone()
+                        };
+                        self.error = None;
+                        action = Some(ManagerAction::ReadOptions(e.name.clone(), probe.launch()));
+                    }
+                    if reading {
+                        ui.spinner();
+                    }
+                });
+                if let Some(info) = self.declared.get(&e.name) {
+                    ui.label(format!("id name: {}", info.name));
+                }
+                ui.separator();
+                egui::ScrollArea::vertical()
+                    .max_height(200.0)
+                    .show(ui, |ui| match self.declared.get(&e.name) {
+                        Some(info) => declared_options(ui, e, &info.options),
+                        None => typed_options(ui, e, &mut self.new_option),
+                    });
+            });
+        });
+        action
+    }
+}
+
+/// The value of option `name` in a saved engine, if it is set.
+fn value_of<'a>(e: &'a SavedEngine, name: &str) -> Option<&'a str> {
+    e.options
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Sets option `name` to `value`, or removes it when `value` is the default (`None`).
+fn set_value(e: &mut SavedEngine, name: &str, value: Option<String>) {
+    match value {
+        Some(v) => match e.options.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = v,
+            None => e.options.push((name.to_string(), v)),
+        },
+        None => e.options.retain(|(n, _)| n != name),
+    }
+}
+
+/// One widget per declared option, of its type; a value other than the default is saved (and
+/// sent after the handshake).
+fn declared_options(ui: &mut egui::Ui, e: &mut SavedEngine, options: &[OptionDecl]) {
+    if options.is_empty() {
+        ui.label("The engine declares no options.");
+    }
+    egui::Grid::new("engine-options")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for o in options {
+                let label = ui.label(&o.name);
+                let current = value_of(e, &o.name).map(str::to_string);
+                let changed = match &o.kind {
+                    OptionKind::Spin { default, min, max } => {
+                        let mut v: i64 = current
+                            .as_deref()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or(*default);
+                        let r = ui
+                            .add(egui::DragValue::new(&mut v).range(*min..=*max))
+                            .labelled_by(label.id);
+                        r.changed().then(|| (v != *default).then(|| v.to_string()))
+                    }
+                    OptionKind::Check { default } => {
+                        let mut v = current.as_deref().map_or(*default, |s| s == "true");
+                        let r = ui.checkbox(&mut v, "").labelled_by(label.id);
+                        r.changed().then(|| (v != *default).then(|| v.to_string()))
+                    }
+                    OptionKind::Combo { default, vars } => {
+                        let mut v = current.clone().unwrap_or_else(|| default.clone());
+                        let before = v.clone();
+                        egui::ComboBox::from_id_salt(("combo", &o.name))
+                            .selected_text(&v)
+                            .show_ui(ui, |ui| {
+                                for var in vars {
+                                    ui.selectable_value(&mut v, var.clone(), var);
+                                }
+                            });
+                        (v != before).then(|| (v != *default).then_some(v))
+                    }
+                    OptionKind::String { default } => {
+                        // `<empty>` is the protocol's word for no value: an empty field.
+                        let default = if default == "<empty>" { "" } else { default };
+                        let mut v = current.clone().unwrap_or_else(|| default.to_string());
+                        let r = ui.text_edit_singleline(&mut v).labelled_by(label.id);
+                        let v = v.trim().to_string();
+                        r.changed()
+                            .then(|| (v != default && !v.is_empty()).then_some(v))
+                    }
+                };
+                if let Some(value) = changed {
+                    set_value(e, &o.name, value);
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// The saved options as name and value, for an engine whose options were not read: each can be
+/// removed, and one added by name.
+fn typed_options(ui: &mut egui::Ui, e: &mut SavedEngine, new: &mut (String, String)) {
+    ui.label(
+        RichText::new("Read options lists what the engine offers; or type a name and a value.")
+            .weak(),
+    );
+    let mut remove = None;
+    egui::Grid::new("typed-options")
+        .num_columns(3)
+        .show(ui, |ui| {
+            for (i, (name, value)) in e.options.iter_mut().enumerate() {
+                ui.label(name.as_str());
+                ui.text_edit_singleline(value);
+                if ui.small_button("remove").clicked() {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+            ui.add(egui::TextEdit::singleline(&mut new.0).hint_text("option"));
+            ui.add(egui::TextEdit::singleline(&mut new.1).hint_text("value"));
+            if ui
+                .add_enabled(!new.0.trim().is_empty(), egui::Button::new("add"))
+                .clicked()
+            {
+                let name = new.0.trim().to_string();
+                set_value(e, &name, Some(new.1.trim().to_string()));
+                *new = Default::default();
+            }
+            ui.end_row();
+        });
+    if let Some(i) = remove {
+        e.options.remove(i);
+    }
+}

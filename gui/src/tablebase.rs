@@ -1,0 +1,252 @@
+//! The tablebase page: the exact value of the shown Oska or Hexapawn position and of every legal
+//! move, best first, read from the tables through the engine library ([`engine::tablebase`]).
+//!
+//! [`probe`] is the UI-free lookup. [`TablebasePage`] runs it on a thread of its own (a probe of a
+//! table larger than memory reads from disk), once per position shown, and draws the page; a
+//! click on a move asks the app to play it.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use eframe::egui::{self, Color32, RichText};
+use engine::games::notation::move_name;
+use engine::games::{GameKind, Hexapawn, Move, Oska, Piece, Side};
+use engine::search::Score;
+use engine::tablebase::{Retro, Tablebase};
+
+use crate::game::GameState;
+use crate::model::side_name;
+
+/// One legal move and its exact value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableMove {
+    /// The move.
+    pub mv: Move,
+    /// Its name (`a1b2`, `pass`).
+    pub name: String,
+    /// Its value for the side that plays it (the value of the position after it, seen from
+    /// before it).
+    pub score: Score,
+}
+
+/// What the tables say about one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableReport {
+    /// The side to move.
+    pub side: Side,
+    /// The position's value for the side to move.
+    pub value: Score,
+    /// Every legal move with its value, best first.
+    pub moves: Vec<TableMove>,
+}
+
+/// A value in words for the side that has it: `win in 5`, `loss in 4`, `draw`.
+pub fn value_text(score: Score) -> String {
+    match score {
+        Score::Win(k) => format!("win in {k}"),
+        Score::Loss(k) => format!("loss in {k}"),
+        Score::Draw => "draw".to_string(),
+        Score::Cp(x) => format!("{x} cp"),
+    }
+}
+
+/// A position's value in words, naming the winner: `White wins in 5 plies`, `draw`.
+pub fn verdict(report: &TableReport) -> String {
+    let plies = |k: u32| if k == 1 { "ply" } else { "plies" };
+    match report.value {
+        Score::Win(0) | Score::Loss(0) => "the game is over".to_string(),
+        Score::Win(k) => format!("{} wins in {k} {}", side_name(report.side), plies(k)),
+        Score::Loss(k) => format!(
+            "{} wins in {k} {}",
+            side_name(match report.side {
+                Side::White => Side::Black,
+                Side::Black => Side::White,
+            }),
+            plies(k)
+        ),
+        Score::Draw => "draw with best play".to_string(),
+        Score::Cp(_) => "unknown".to_string(),
+    }
+}
+
+/// Looks up the position after `ply` moves of `game` in the tables in `dir`. `Err` says in plain
+/// words why there is no answer: the game has no tables (Capture the Flag), the directory cannot
+/// be read or holds no tables of this game and size, a table is damaged, or no table covers the
+/// position (or a position after one of its moves).
+pub fn probe(dir: &Path, game: &GameState, ply: usize) -> Result<TableReport, String> {
+    let key = key_of(dir, game, ply);
+    probe_key(&key)
+}
+
+/// [`probe`] of a position given by its key.
+fn probe_key((dir, kind, size, cells, side): &Key) -> Result<TableReport, String> {
+    let (dir, size, side) = (dir.as_path(), *size, *side);
+    match kind {
+        GameKind::Oska => probe_as::<Oska>(dir, size, cells, side),
+        GameKind::Hexapawn => probe_as::<Hexapawn>(dir, size, cells, side),
+        GameKind::Ctf => Err(
+            "Capture the Flag has no tablebases: the value of its positions depends on the history"
+                .into(),
+        ),
+    }
+}
+
+fn probe_as<G: Retro>(
+    dir: &Path,
+    size: usize,
+    cells: &[Option<Piece>],
+    side: Side,
+) -> Result<TableReport, String> {
+    let pos = G::from_cells(size, cells, side).map_err(|e| e.to_string())?;
+    // Headers only: each probe reads its byte from disk, so a large table costs no memory.
+    let tb = Tablebase::open::<G>(dir, size, 0)
+        .map_err(|e| format!("cannot read the tablebase in {}: {e}", dir.display()))?;
+    if tb.materials().is_empty() {
+        return Err(format!(
+            "no {} {size} tables in {} (build them with: engine tablebase build {} {size} --dir {})",
+            G::KIND,
+            dir.display(),
+            G::KIND,
+            dir.display()
+        ));
+    }
+    let (Some(value), Some(moves)) = (tb.probe(&pos), tb.probe_moves(&pos)) else {
+        return Err(format!(
+            "no table in {} covers this position ({} White and {} Black pieces)",
+            dir.display(),
+            pos.piece_count(Side::White),
+            pos.piece_count(Side::Black)
+        ));
+    };
+    let moves = moves
+        .into_iter()
+        .map(|(mv, score)| TableMove {
+            mv,
+            name: move_name(&pos, mv),
+            score,
+        })
+        .collect();
+    Ok(TableReport { side, value, moves })
+}
+
+/// Which position a report is about: the directory, the game, and the board with its side to
+/// move.
+type Key = (PathBuf, GameKind, usize, Vec<Option<Piece>>, Side);
+
+fn key_of(dir: &Path, game: &GameState, ply: usize) -> Key {
+    (
+        dir.to_path_buf(),
+        game.kind(),
+        game.size(),
+        game.pieces(ply),
+        game.side_to_move(ply),
+    )
+}
+
+/// The tablebase window's state: the last report, and the probe running on its thread.
+#[derive(Default)]
+pub struct TablebasePage {
+    /// Whether the window is open.
+    pub open: bool,
+    shown: Option<(Key, Result<TableReport, String>)>,
+    pending: Option<(Key, mpsc::Receiver<Result<TableReport, String>>)>,
+}
+
+impl TablebasePage {
+    /// Makes the report follow the position after `ply` moves of `game` (tables in `dir`): starts
+    /// a probe on a thread when the position changed; takes a finished probe's answer. Never
+    /// blocks. Does nothing while the window is closed.
+    pub fn follow(&mut self, dir: &Path, game: &GameState, ply: usize) {
+        if !self.open {
+            return;
+        }
+        let key = key_of(dir, game, ply);
+        if let Some((k, rx)) = &self.pending {
+            if let Ok(answer) = rx.try_recv() {
+                self.shown = Some((k.clone(), answer));
+                self.pending = None;
+            } else if *k == key {
+                return;
+            }
+        }
+        if self.shown.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        // Capture the Flag has no tables: say so without a thread.
+        if !Tablebase::supports(game.kind()) {
+            self.shown = Some((key.clone(), probe_key(&key)));
+            self.pending = None;
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let job = key.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(probe_key(&job));
+        });
+        self.pending = Some((key, rx));
+    }
+
+    /// Whether a probe runs (the window should look again soon).
+    pub fn probing(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The report about the position last followed, once its probe has answered (`None` while it
+    /// runs).
+    pub fn report(&self) -> Option<&Result<TableReport, String>> {
+        match (&self.shown, &self.pending) {
+            (Some((k, _)), Some((p, _))) if k != p => None,
+            (Some((_, r)), _) => Some(r),
+            (None, _) => None,
+        }
+    }
+
+    /// Draws the page; returns the move clicked.
+    pub fn ui(&self, ui: &mut egui::Ui, dir: &Path) -> Option<Move> {
+        ui.label(RichText::new(format!("tables in {}", dir.display())).weak());
+        let Some(report) = self.report() else {
+            ui.label("probing...");
+            return None;
+        };
+        let report = match report {
+            Ok(r) => r,
+            Err(why) => {
+                ui.label(RichText::new(why).color(ui.visuals().warn_fg_color));
+                return None;
+            }
+        };
+        ui.label(RichText::new(verdict(report)).strong().size(18.0));
+        ui.label(format!(
+            "{} to move: {}",
+            side_name(report.side),
+            value_text(report.value)
+        ));
+        ui.separator();
+        let mut clicked = None;
+        egui::Grid::new("tablebase-moves")
+            .striped(true)
+            .num_columns(2)
+            .show(ui, |ui| {
+                for m in &report.moves {
+                    let colour = match m.score {
+                        Score::Win(_) => Color32::from_rgb(0x20, 0x90, 0x30),
+                        Score::Loss(_) => Color32::from_rgb(0xc0, 0x30, 0x30),
+                        _ => ui.visuals().text_color(),
+                    };
+                    if ui
+                        .button(RichText::new(&m.name).monospace())
+                        .on_hover_text("play this move")
+                        .clicked()
+                    {
+                        clicked = Some(m.mv);
+                    }
+                    ui.label(RichText::new(value_text(m.score)).color(colour));
+                    ui.end_row();
+                }
+            });
+        if report.moves.is_empty() {
+            ui.label("no legal move: the game is over");
+        }
+        clicked
+    }
+}
