@@ -290,6 +290,9 @@ impl GuiApp {
             Action::ToggleHelp => self.help = !self.help,
             Action::Note(text) => m.note(text),
             Action::GoTo(ply) => m.go_to(ply),
+            Action::GoToNode(id) => m.go_to_node(id),
+            Action::Promote(id) => m.promote(id),
+            Action::DeleteNode(id) => m.delete(id),
             Action::TakeBack => m.takeback(engines),
             Action::Play(mv) => {
                 if m.human_may_move(engines) {

@@ -15,6 +15,7 @@ pub mod toolbar;
 
 use engine::games::{GameKind, Move, Side};
 
+use crate::model::NodeId;
 use crate::settings::Player;
 
 /// What the person asked for in a panel (or with a key).
@@ -60,6 +61,12 @@ pub enum Action {
     Note(String),
     /// Show the position after that many moves.
     GoTo(usize),
+    /// Show the position at a node of the move tree (the game becomes the line through it).
+    GoToNode(NodeId),
+    /// Make the line through a node of the move tree the main line.
+    Promote(NodeId),
+    /// Delete a node of the move tree and every move after it.
+    DeleteNode(NodeId),
     /// Take back (to the human's turn against an engine).
     TakeBack,
     /// Play a move after the shown position.
