@@ -76,6 +76,12 @@ impl GuiApp {
         self.hub.engine_names()
     }
 
+    /// The board as last drawn: where its squares are, the dragged piece, the targets and
+    /// the sliding piece.
+    pub fn board_geometry(&self) -> Option<&Geometry> {
+        self.geometry.as_ref()
+    }
+
     /// The on-screen centre of a square, as last drawn.
     pub fn square_centre(&self, sq: usize) -> Option<egui::Pos2> {
         self.geometry.as_ref()?.centre(sq)

@@ -132,7 +132,14 @@ pub struct Settings {
     pub players: [Player; 2],
     /// The file path of the last save or open.
     pub path: String,
+    /// The files last saved or opened, the latest first (at most [`RECENT_FILES`]).
+    pub recent: Vec<String>,
+    /// Whether a move played or gone through slides its piece (about 150 ms).
+    pub animations: bool,
 }
+
+/// How many recent files the settings keep.
+pub const RECENT_FILES: usize = 8;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -147,6 +154,8 @@ impl Default for Settings {
                 },
             ],
             path: "game.txt".into(),
+            recent: Vec::new(),
+            animations: true,
         }
     }
 }
@@ -155,6 +164,13 @@ impl Settings {
     /// The chosen game (Oska when the stored name is unknown).
     pub fn kind(&self) -> GameKind {
         GameKind::parse(&self.game).unwrap_or(GameKind::Oska)
+    }
+
+    /// Puts `path` first in the recent files (once), keeping at most [`RECENT_FILES`].
+    pub fn remember(&mut self, path: &str) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_string());
+        self.recent.truncate(RECENT_FILES);
     }
 
     /// Whether White and Black are played by engines.

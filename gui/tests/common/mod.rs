@@ -82,6 +82,8 @@ pub fn harness(
         size,
         players,
         path: String::new(),
+        animations: false,
+        ..Settings::default()
     };
     let mut h = Harness::builder()
         .with_size(window)
