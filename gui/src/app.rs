@@ -9,6 +9,7 @@ use engine::games::Side;
 
 use crate::board::Geometry;
 use crate::console::{Console, Role};
+use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::{Model, side_name};
@@ -32,6 +33,7 @@ pub struct GuiApp {
     solver: Solver,
     position: PositionDialog,
     help: bool,
+    dialogs: FileDialogs,
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
     epoch: u64,
@@ -56,6 +58,7 @@ impl GuiApp {
             solver: Solver::default(),
             position: PositionDialog::default(),
             help: false,
+            dialogs: FileDialogs::default(),
             geometry: None,
             epoch: 0,
         }
@@ -130,6 +133,16 @@ impl GuiApp {
             &self.player_name(Side::White),
             &self.player_name(Side::Black),
         )
+    }
+
+    /// Uses the file chosen in a Save or Open dialog: it becomes the file path, and the game
+    /// is saved there or the file opened.
+    pub fn file_chosen(&mut self, purpose: Purpose, path: &Path) {
+        self.settings.path = path.display().to_string();
+        self.apply(match purpose {
+            Purpose::Save => Action::Save,
+            Purpose::Open => Action::Open,
+        });
     }
 
     /// Whether the analysis engine runs.
@@ -258,20 +271,38 @@ impl GuiApp {
             Action::Save => {
                 let path = PathBuf::from(self.settings.path.trim());
                 match self.save(&path) {
-                    Ok(()) => self.model.note(format!("saved to {}", path.display())),
+                    Ok(()) => {
+                        self.model.note(format!("saved to {}", path.display()));
+                        self.settings.remember(&path.display().to_string());
+                    }
                     Err(e) => self.model.error(e),
                 }
             }
             Action::Open => {
                 let path = PathBuf::from(self.settings.path.trim());
                 match m.open(&path) {
-                    Ok(n) => m.note(format!(
-                        "opened {} ({n} game{}); engine play is paused",
-                        path.display(),
-                        if n == 1 { "" } else { "s" }
-                    )),
+                    Ok(n) => {
+                        m.note(format!(
+                            "opened {} ({n} game{}); engine play is paused",
+                            path.display(),
+                            if n == 1 { "" } else { "s" }
+                        ));
+                        self.settings.remember(&path.display().to_string());
+                    }
                     Err(e) => m.error(e),
                 }
+            }
+            Action::SaveAs | Action::OpenDialog => {
+                let purpose = if action == Action::SaveAs {
+                    Purpose::Save
+                } else {
+                    Purpose::Open
+                };
+                self.dialogs.start(purpose, &self.settings.path);
+            }
+            Action::OpenRecent(path) => {
+                self.settings.path = path;
+                self.apply(Action::Open);
             }
             Action::LoadRecord(n) => {
                 if let Some(r) = m.records().get(n).cloned()
@@ -349,6 +380,10 @@ impl GuiApp {
         self.hub.set_context(ui.ctx());
         self.follow_game();
         self.drive_engines();
+        self.dialogs.set_context(ui.ctx());
+        if let Some((purpose, path)) = self.dialogs.poll() {
+            self.file_chosen(purpose, &path);
+        }
         let mut actions = keys(ui, &self.model);
         let (model, settings) = (&self.model, &self.settings);
         let (width, height) = (ui.available_width(), ui.available_height());

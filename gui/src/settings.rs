@@ -1,4 +1,5 @@
-//! What persists between runs: the set-up of the next new game, the players and the file path.
+//! What persists between runs: the set-up of the next new game, the players, the file path, the
+//! recent files and whether moves slide.
 
 use std::path::PathBuf;
 use std::time::Duration;

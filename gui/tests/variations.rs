@@ -1,5 +1,6 @@
 //! The move tree in the moves panel (a branch shown, going to a node, promote, delete), dragging
-//! pieces on the board and the move animation, through the real app with egui_kittest.
+//! pieces on the board, the move animation, and the files chosen in the native dialogs and the
+//! recent files, through the real app with egui_kittest.
 
 mod common;
 
@@ -7,6 +8,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine::games::GameKind;
 use gui::app::Player;
+use gui::dialogs::Purpose;
+use gui::settings::RECENT_FILES;
 use gui::{GuiApp, Settings};
 
 /// Hexapawn 3, human against human, in a window of 1100x720 points; `animations` as given, and
@@ -183,4 +186,55 @@ fn a_played_move_slides_for_a_moment_and_tests_can_turn_it_off() {
     h.run_steps(2);
     assert_eq!(h.state().model().view(), 1);
     assert_eq!(h.state().board_geometry().and_then(|g| g.slide), None);
+}
+
+#[test]
+fn a_file_chosen_in_a_dialog_is_saved_with_its_variations_and_reopened_from_recent_files() {
+    let mut h = hexapawn(false);
+    click_move(&mut h, "b1b2");
+    click_move(&mut h, "a3a2");
+    h.get_by_label("b1b2").click();
+    h.run_steps(2);
+    click_move(&mut h, "c3c2");
+    let path = std::env::temp_dir().join(format!("gui-dialog-{}.games", std::process::id()));
+    let shown = path.display().to_string();
+    // What the Save dialog hands back when a file is chosen.
+    h.state_mut().file_chosen(Purpose::Save, &path);
+    h.run_steps(2);
+    let text = std::fs::read_to_string(&path).expect("saved");
+    assert!(text.contains("\nb1b2 a3a2\n"), "{text}");
+    assert!(text.contains("[Variation \"b1b2 c3c2\"]"), "{text}");
+    assert_eq!(h.state().settings.path, shown);
+    assert_eq!(h.state().settings.recent, std::slice::from_ref(&shown));
+    // A new game, then the file again from the Recent menu: the tree comes back.
+    h.get_all_by_label("New game")
+        .next()
+        .expect("a New game button")
+        .click();
+    h.run_steps(2);
+    assert!(names(&h).is_empty());
+    h.get_by_label("Recent").click();
+    h.run_steps(2);
+    h.get_by_label(&shown).click();
+    h.run_steps(2);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(names(&h), ["b1b2", "a3a2"]);
+    assert_eq!(
+        h.state().model().tree().variations(),
+        [vec!["b1b2", "c3c2"]]
+    );
+    assert!(h.state().model().paused(), "an opened game starts paused");
+}
+
+#[test]
+fn recent_files_keep_the_latest_first_once_and_at_most_eight() {
+    let mut s = Settings::default();
+    for n in 0..10 {
+        s.remember(&format!("f{n}.games"));
+    }
+    s.remember("f5.games");
+    assert_eq!(s.recent.len(), RECENT_FILES);
+    assert_eq!(s.recent[0], "f5.games");
+    assert_eq!(s.recent[1], "f9.games");
+    assert_eq!(s.recent.iter().filter(|p| *p == "f5.games").count(), 1);
 }

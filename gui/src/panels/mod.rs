@@ -33,6 +33,12 @@ pub enum Action {
     Save,
     /// Open the record file at the file path.
     Open,
+    /// Choose a file in the native Save dialog, then save there.
+    SaveAs,
+    /// Choose a file in the native Open dialog, then open it.
+    OpenDialog,
+    /// Open a recent file.
+    OpenRecent(String),
     /// Replay the `n`th game of the opened file.
     LoadRecord(usize),
     /// Open the "Set position" window.
