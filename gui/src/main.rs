@@ -25,6 +25,7 @@ Options:
   --edit               open the position editor on the shown position
   --console            open the engine console
   --solve              open the solver window, solving the shown position
+  --open FILE          open a game record file (its first game, with its variations, paused)
   --                   only arguments follow
   -h, --help           print this help and exit
 ";
@@ -39,6 +40,8 @@ struct Args {
     solve: bool,
     /// `--tree DEPTH`.
     tree: Option<u32>,
+    /// `--open FILE`.
+    open: Option<String>,
     /// GAME SIZE MOVE..., checked by the app.
     rest: Vec<String>,
 }
@@ -68,14 +71,20 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
             "--edit" => out.edit = true,
             "--console" => out.console = true,
             "--solve" => out.solve = true,
+            "--open" => out.open = Some(args.next().ok_or("--open needs a FILE")?),
             "--tree" => {
                 let depth = args.next().ok_or("--tree needs a DEPTH (plies)")?;
                 out.tree = Some(depth_of(&depth)?);
             }
-            _ => match arg.strip_prefix("--tree=") {
-                Some(depth) => out.tree = Some(depth_of(depth)?),
-                None => return Err(format!("unknown option '{arg}' (gui --help lists them)")),
-            },
+            _ => {
+                if let Some(depth) = arg.strip_prefix("--tree=") {
+                    out.tree = Some(depth_of(depth)?);
+                } else if let Some(file) = arg.strip_prefix("--open=") {
+                    out.open = Some(file.to_string());
+                } else {
+                    return Err(format!("unknown option '{arg}' (gui --help lists them)"));
+                }
+            }
         }
     }
     Ok(Command::Run(out))
@@ -131,6 +140,9 @@ fn run(args: Args) -> eframe::Result {
             }
             let mut app = gui::GuiApp::new(settings);
             app.start_from_args(&args.rest);
+            if let Some(file) = &args.open {
+                app.file_chosen(gui::dialogs::Purpose::Open, std::path::Path::new(file));
+            }
             if args.analyse {
                 app.set_analysis(true);
             }
@@ -162,11 +174,12 @@ mod tests {
 
     #[test]
     fn flags_and_arguments_mix_in_any_order() {
-        let got = parse(words("--engines oska 4 --tree 3 d1c2 --solve")).unwrap();
+        let got = parse(words("--engines oska 4 --tree 3 d1c2 --solve --open a.games")).unwrap();
         let want = Args {
             engines: true,
             solve: true,
             tree: Some(3),
+            open: Some("a.games".into()),
             rest: words("oska 4 d1c2"),
             ..Args::default()
         };
@@ -187,6 +200,7 @@ mod tests {
             ("--tree", "--tree needs a DEPTH"),
             ("--tree deep", "'deep' is not a number"),
             ("--tree=-1", "'-1' is not a number"),
+            ("--open", "--open needs a FILE"),
         ] {
             let e = parse(words(line)).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
@@ -202,6 +216,7 @@ mod tests {
             "--edit",
             "--console",
             "--solve",
+            "--open FILE",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");
