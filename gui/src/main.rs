@@ -174,7 +174,10 @@ mod tests {
 
     #[test]
     fn flags_and_arguments_mix_in_any_order() {
-        let got = parse(words("--engines oska 4 --tree 3 d1c2 --solve --open a.games")).unwrap();
+        let got = parse(words(
+            "--engines oska 4 --tree 3 d1c2 --solve --open a.games",
+        ))
+        .unwrap();
         let want = Args {
             engines: true,
             solve: true,
