@@ -19,6 +19,10 @@ pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine}
 use crate::solve::{SolveAction, Solver};
 use crate::tree::TreeExplorer;
 
+/// What the status line says when a file dialog closes without a file.
+pub const NO_FILE: &str = "No file was chosen. If no dialog appeared (no desktop portal and no \
+     zenity), type the path next to File: and use Save or Open.";
+
 /// The application state. [`GuiApp::show`] draws it into a `Ui` and handles input; it is what
 /// both the real window and the tests run.
 pub struct GuiApp {
@@ -381,8 +385,10 @@ impl GuiApp {
         self.follow_game();
         self.drive_engines();
         self.dialogs.set_context(ui.ctx());
-        if let Some((purpose, path)) = self.dialogs.poll() {
-            self.file_chosen(purpose, &path);
+        match self.dialogs.poll() {
+            Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
+            Some((_, None)) => self.model.note(NO_FILE.into()),
+            None => {}
         }
         let mut actions = keys(ui, &self.model);
         let (model, settings) = (&self.model, &self.settings);

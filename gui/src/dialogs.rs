@@ -85,21 +85,53 @@ impl FileDialogs {
         self.pending = Some((purpose, rx));
     }
 
-    /// The file chosen in the dialog, once it is closed (`None` while it is open or when it
-    /// was cancelled).
-    pub fn poll(&mut self) -> Option<(Purpose, PathBuf)> {
+    /// The dialog's answer once it is closed (`None` while it is open or when none is): the
+    /// file chosen, or `None` when it was cancelled or no dialog could be shown.
+    pub fn poll(&mut self) -> Option<(Purpose, Option<PathBuf>)> {
         let (purpose, rx) = self.pending.as_ref()?;
         let purpose = *purpose;
-        match rx.try_recv() {
-            Err(TryRecvError::Empty) => None,
-            Ok(chosen) => {
-                self.pending = None;
-                chosen.map(|p| (purpose, p))
-            }
-            Err(TryRecvError::Disconnected) => {
-                self.pending = None;
-                None
-            }
-        }
+        let chosen = match rx.try_recv() {
+            Err(TryRecvError::Empty) => return None,
+            Ok(chosen) => chosen,
+            Err(TryRecvError::Disconnected) => None,
+        };
+        self.pending = None;
+        Some((purpose, chosen))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dialogs with one dialog open, and the sender of its answer.
+    fn waiting(purpose: Purpose) -> (FileDialogs, std::sync::mpsc::Sender<Option<PathBuf>>) {
+        let (tx, rx) = channel();
+        let dialogs = FileDialogs {
+            pending: Some((purpose, rx)),
+            ctx: None,
+        };
+        (dialogs, tx)
+    }
+
+    #[test]
+    fn a_dialog_answers_once_with_the_file_or_with_none() {
+        let (mut d, tx) = waiting(Purpose::Save);
+        assert_eq!(d.poll(), None, "still open");
+        assert!(d.open());
+        tx.send(Some(PathBuf::from("a.games"))).unwrap();
+        assert_eq!(
+            d.poll(),
+            Some((Purpose::Save, Some(PathBuf::from("a.games"))))
+        );
+        assert!(!d.open());
+        assert_eq!(d.poll(), None, "answered once");
+        // Cancelled, or no dialog could be shown: an answer without a file.
+        let (mut d, tx) = waiting(Purpose::Open);
+        tx.send(None).unwrap();
+        assert_eq!(d.poll(), Some((Purpose::Open, None)));
+        let (mut d, tx) = waiting(Purpose::Open);
+        drop(tx);
+        assert_eq!(d.poll(), Some((Purpose::Open, None)), "the thread died");
     }
 }
