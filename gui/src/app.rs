@@ -542,6 +542,23 @@ fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
             .map(|(_, ply)| Action::GoTo(ply))
             .collect::<Vec<_>>()
     }));
+    // Up and Down: the other moves played at the shown move's place (its siblings).
+    let tree = model.tree();
+    let shown = model.shown_node();
+    let siblings = tree.parent(shown).map_or(&[][..], |p| tree.children(p));
+    if let Some(k) = siblings.iter().position(|&n| n == shown) {
+        let up = k.checked_sub(1).and_then(|j| siblings.get(j));
+        for (key, to) in [
+            (egui::Key::ArrowUp, up),
+            (egui::Key::ArrowDown, siblings.get(k + 1)),
+        ] {
+            if let Some(&to) = to
+                && ui.input(|i| i.key_pressed(key))
+            {
+                actions.push(Action::GoToNode(to));
+            }
+        }
+    }
     actions
 }
 

@@ -4,6 +4,7 @@
 
 mod common;
 
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine::games::GameKind;
@@ -67,6 +68,13 @@ fn the_moves_panel_shows_a_branch_and_promotes_and_deletes_it() {
     // Both replies are in the list: the main line's and the variation's.
     h.get_by_label("a3a2");
     h.get_by_label("c3c2");
+    // Up and Down go between the replies played at that place.
+    h.key_press(egui::Key::ArrowUp);
+    h.run_steps(2);
+    assert_eq!(names(&h), ["b1b2", "a3a2"]);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(names(&h), ["b1b2", "c3c2"]);
     // Clicking the main line's reply shows it, and the game follows that line.
     h.get_by_label("a3a2").click();
     h.run_steps(2);
