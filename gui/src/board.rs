@@ -178,8 +178,11 @@ pub fn preview(
     }
 }
 
-/// Draws the board filling the available space and reports a click or drag on a square. Every
-/// square is also a widget labelled with its name (`square c2`), for screen readers and tests.
+/// Draws the board filling the available space and reports a click or drag on a square. A piece
+/// with a move in `marks.legal` can be dragged: it is drawn under the pointer, with its targets
+/// marked, until it is dropped. Every square is also a widget labelled with its name
+/// (`square c2`), for screen readers and tests. The returned [`Geometry`] also says what was
+/// drawn moving (the dragged piece, the sliding one) and the targets marked.
 pub fn show(
     ui: &mut egui::Ui,
     kind: GameKind,
@@ -245,8 +248,13 @@ pub fn show(
         if response.clicked() {
             input = Some(BoardInput::Click(sq));
         }
-        if response.drag_started() && marks.legal.iter().any(|&(f, _)| f == sq) {
-            ui.ctx().data_mut(|d| d.insert_temp(drag_id, sq));
+        if response.drag_started() {
+            // Only a piece that can move is picked up.
+            if marks.legal.iter().any(|&(f, _)| f == sq) {
+                ui.ctx().data_mut(|d| d.insert_temp(drag_id, sq));
+            } else {
+                ui.ctx().data_mut(|d| d.remove::<usize>(drag_id));
+            }
         }
         if response.drag_stopped() {
             let from: Option<usize> = ui.ctx().data_mut(|d| d.remove_temp(drag_id));
