@@ -369,8 +369,11 @@ impl Model {
         }
     }
 
-    /// Takes back the last move, and the engine's reply before it when a human plays against an
-    /// engine (`engines`: whether White and Black are engines), so that a human is to move.
+    /// Takes back the last move of the game (the line shown), and the engine's reply before it
+    /// when a human plays against an engine (`engines`: whether White and Black are engines), so
+    /// that a human is to move. The moves taken back leave the tree, with the variations that
+    /// branch off after them; when another move was played at that place, the game continues
+    /// with it.
     pub fn takeback(&mut self, engines: [bool; 2]) {
         if self.game.is_empty() {
             return;
@@ -387,7 +390,7 @@ impl Model {
         self.halted = None;
     }
 
-    /// Shows the position after `ply` moves.
+    /// Shows the position after `ply` moves of the game (the line shown).
     pub fn go_to(&mut self, ply: usize) {
         self.view = ply.min(self.game.len());
         self.selected = None;
