@@ -9,6 +9,7 @@ use engine::games::Side;
 
 use crate::board::Geometry;
 use crate::console::{Console, Role};
+use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::{Model, side_name};
@@ -19,6 +20,10 @@ pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine}
 use crate::solve::{SolveAction, Solver};
 use crate::tablebase::TablebasePage;
 use crate::tree::TreeExplorer;
+
+/// What the status line says when a file dialog closes without a file.
+pub const NO_FILE: &str = "No file was chosen. If no dialog appeared (no desktop portal and no \
+     zenity), type the path next to File: and use Save or Open.";
 
 /// The application state. [`GuiApp::show`] draws it into a `Ui` and handles input; it is what
 /// both the real window and the tests run.
@@ -36,6 +41,7 @@ pub struct GuiApp {
     manager: EngineManager,
     tablebase: TablebasePage,
     help: bool,
+    dialogs: FileDialogs,
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
     epoch: u64,
@@ -62,6 +68,7 @@ impl GuiApp {
             manager: EngineManager::default(),
             tablebase: TablebasePage::default(),
             help: false,
+            dialogs: FileDialogs::default(),
             geometry: None,
             epoch: 0,
         }
@@ -80,6 +87,12 @@ impl GuiApp {
     /// The names of the running engines (White's, Black's), as their handshake gave them.
     pub fn engine_names(&self) -> [Option<String>; 2] {
         self.hub.engine_names()
+    }
+
+    /// The board as last drawn: where its squares are, the dragged piece, the targets and
+    /// the sliding piece.
+    pub fn board_geometry(&self) -> Option<&Geometry> {
+        self.geometry.as_ref()
     }
 
     /// The on-screen centre of a square, as last drawn.
@@ -130,6 +143,16 @@ impl GuiApp {
             &self.player_name(Side::White),
             &self.player_name(Side::Black),
         )
+    }
+
+    /// Uses the file chosen in a Save or Open dialog: it becomes the file path, and the game
+    /// is saved there or the file opened.
+    pub fn file_chosen(&mut self, purpose: Purpose, path: &Path) {
+        self.settings.path = path.display().to_string();
+        self.apply(match purpose {
+            Purpose::Save => Action::Save,
+            Purpose::Open => Action::Open,
+        });
     }
 
     /// Whether the analysis engine runs.
@@ -322,20 +345,38 @@ impl GuiApp {
             Action::Save => {
                 let path = PathBuf::from(self.settings.path.trim());
                 match self.save(&path) {
-                    Ok(()) => self.model.note(format!("saved to {}", path.display())),
+                    Ok(()) => {
+                        self.model.note(format!("saved to {}", path.display()));
+                        self.settings.remember(&path.display().to_string());
+                    }
                     Err(e) => self.model.error(e),
                 }
             }
             Action::Open => {
                 let path = PathBuf::from(self.settings.path.trim());
                 match m.open(&path) {
-                    Ok(n) => m.note(format!(
-                        "opened {} ({n} game{}); engine play is paused",
-                        path.display(),
-                        if n == 1 { "" } else { "s" }
-                    )),
+                    Ok(n) => {
+                        m.note(format!(
+                            "opened {} ({n} game{}); engine play is paused",
+                            path.display(),
+                            if n == 1 { "" } else { "s" }
+                        ));
+                        self.settings.remember(&path.display().to_string());
+                    }
                     Err(e) => m.error(e),
                 }
+            }
+            Action::SaveAs | Action::OpenDialog => {
+                let purpose = if action == Action::SaveAs {
+                    Purpose::Save
+                } else {
+                    Purpose::Open
+                };
+                self.dialogs.start(purpose, &self.settings.path);
+            }
+            Action::OpenRecent(path) => {
+                self.settings.path = path;
+                self.apply(Action::Open);
             }
             Action::LoadRecord(n) => {
                 if let Some(r) = m.records().get(n).cloned()
@@ -360,6 +401,9 @@ impl GuiApp {
             Action::ToggleHelp => self.help = !self.help,
             Action::Note(text) => m.note(text),
             Action::GoTo(ply) => m.go_to(ply),
+            Action::GoToNode(id) => m.go_to_node(id),
+            Action::Promote(id) => m.promote(id),
+            Action::DeleteNode(id) => m.delete(id),
             Action::TakeBack => m.takeback(engines),
             Action::Play(mv) => {
                 if m.human_may_move(engines) {
@@ -426,6 +470,12 @@ impl GuiApp {
         self.hub.set_context(ui.ctx());
         self.follow_game();
         self.drive_engines();
+        self.dialogs.set_context(ui.ctx());
+        match self.dialogs.poll() {
+            Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
+            Some((_, None)) => self.model.note(NO_FILE.into()),
+            None => {}
+        }
         let mut actions = keys(ui, &self.model);
         let (model, settings) = (&self.model, &self.settings);
         let (width, height) = (ui.available_width(), ui.available_height());
@@ -620,6 +670,23 @@ fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
             .map(|(_, ply)| Action::GoTo(ply))
             .collect::<Vec<_>>()
     }));
+    // Up and Down: the other moves played at the shown move's place (its siblings).
+    let tree = model.tree();
+    let shown = model.shown_node();
+    let siblings = tree.parent(shown).map_or(&[][..], |p| tree.children(p));
+    if let Some(k) = siblings.iter().position(|&n| n == shown) {
+        let up = k.checked_sub(1).and_then(|j| siblings.get(j));
+        for (key, to) in [
+            (egui::Key::ArrowUp, up),
+            (egui::Key::ArrowDown, siblings.get(k + 1)),
+        ] {
+            if let Some(&to) = to
+                && ui.input(|i| i.key_pressed(key))
+            {
+                actions.push(Action::GoToNode(to));
+            }
+        }
+    }
     actions
 }
 

@@ -14,6 +14,12 @@ pub struct Geometry {
     pub cell: f32,
     /// The rectangle of every square, indexed by square number.
     pub squares: Vec<Rect>,
+    /// The square whose piece is being dragged, and where that piece was drawn.
+    pub dragged: Option<(usize, Pos2)>,
+    /// The squares marked as targets.
+    pub targets: Vec<usize>,
+    /// The piece drawn on its way.
+    pub slide: Option<Slide>,
 }
 
 impl Geometry {
@@ -40,7 +46,13 @@ impl Geometry {
                 Rect::from_center_size(Pos2::new(x, y), Vec2::splat(cell))
             })
             .collect();
-        Geometry { cell, squares }
+        Geometry {
+            cell,
+            squares,
+            dragged: None,
+            targets: Vec::new(),
+            slide: None,
+        }
     }
 
     /// The square under a point.
@@ -68,6 +80,22 @@ pub struct Marks {
     /// More arrows, best first (the first moves of several analysis lines), drawn thinner and
     /// paler down the list; drawn instead of `arrow` when there are any.
     pub lines: Vec<(usize, usize)>,
+    /// The moves a human may play (from, to), for dragging: only these pieces can be picked
+    /// up, and a dragged piece's targets are marked.
+    pub legal: Vec<(usize, usize)>,
+    /// A piece on its way: the piece on `slide.to` is drawn that far from `slide.from`.
+    pub slide: Option<Slide>,
+}
+
+/// A piece drawn part of the way between two squares (a move's animation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slide {
+    /// Where it comes from.
+    pub from: usize,
+    /// Where it stands in the position shown.
+    pub to: usize,
+    /// How far it has come, from 0 to 1.
+    pub t: f32,
 }
 
 /// What the person did on the board this frame.
@@ -174,8 +202,11 @@ pub fn preview(
     }
 }
 
-/// Draws the board filling the available space and reports a click or drag on a square. Every
-/// square is also a widget labelled with its name (`square c2`), for screen readers and tests.
+/// Draws the board filling the available space and reports a click or drag on a square. A piece
+/// with a move in `marks.legal` can be dragged: it is drawn under the pointer, with its targets
+/// marked, until it is dropped. Every square is also a widget labelled with its name
+/// (`square c2`), for screen readers and tests. The returned [`Geometry`] also says what was
+/// drawn moving (the dragged piece, the sliding one) and the targets marked.
 pub fn show(
     ui: &mut egui::Ui,
     kind: GameKind,
@@ -185,11 +216,25 @@ pub fn show(
     flipped: bool,
 ) -> (Geometry, Option<BoardInput>) {
     let area = ui.available_rect_before_wrap();
-    let geo = Geometry::new(layout, area, flipped);
+    let mut geo = Geometry::new(layout, area, flipped);
     let painter = ui.painter_at(area);
     let text = ui.visuals().text_color();
     let mut input = None;
     let drag_id = ui.scope_id().with("board-drag");
+    // The square whose piece is being dragged (it is drawn under the pointer instead).
+    let dragging: Option<usize> = ui
+        .ctx()
+        .data(|d| d.get_temp(drag_id))
+        .filter(|_| ui.input(|i| i.pointer.any_down()));
+    let targets: Vec<usize> = match dragging {
+        Some(from) => marks
+            .legal
+            .iter()
+            .filter(|(f, _)| *f == from)
+            .map(|&(_, t)| t)
+            .collect(),
+        None => marks.targets.clone(),
+    };
     for sq in 0..layout.squares() {
         let rect = geo.squares[sq];
         let (r, c) = layout.coords(sq);
@@ -209,10 +254,13 @@ pub fn show(
                 StrokeKind::Inside,
             );
         }
-        if let Some(p) = piece_at(sq) {
+        let moving = dragging == Some(sq) || marks.slide.is_some_and(|s| s.to == sq);
+        if let Some(p) = piece_at(sq)
+            && !moving
+        {
             draw_piece(&painter, rect.center(), geo.cell, p);
         }
-        if marks.targets.contains(&sq) {
+        if targets.contains(&sq) {
             painter.circle_filled(rect.center(), geo.cell * 0.14, TARGET);
         }
         let id = ui.scope_id().with(("square", sq));
@@ -225,7 +273,12 @@ pub fn show(
             input = Some(BoardInput::Click(sq));
         }
         if response.drag_started() {
-            ui.ctx().data_mut(|d| d.insert_temp(drag_id, sq));
+            // Only a piece that can move is picked up.
+            if marks.legal.iter().any(|&(f, _)| f == sq) {
+                ui.ctx().data_mut(|d| d.insert_temp(drag_id, sq));
+            } else {
+                ui.ctx().data_mut(|d| d.remove::<usize>(drag_id));
+            }
         }
         if response.drag_stopped() {
             let from: Option<usize> = ui.ctx().data_mut(|d| d.remove_temp(drag_id));
@@ -282,6 +335,21 @@ pub fn show(
     for (rank, line) in marks.lines.iter().enumerate().rev() {
         paint_line_arrow(&painter, &geo, *line, rank);
     }
+    // Moving pieces last, above everything else.
+    if let Some(s) = marks.slide
+        && let (Some(a), Some(b), Some(p)) = (geo.centre(s.from), geo.centre(s.to), piece_at(s.to))
+    {
+        draw_piece(&painter, a.lerp(b, s.t.clamp(0.0, 1.0)), geo.cell, p);
+        geo.slide = Some(s);
+    }
+    if let Some(from) = dragging
+        && let (Some(pos), Some(p)) = (ui.ctx().pointer_latest_pos(), piece_at(from))
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        draw_piece(&painter, pos, geo.cell, p);
+        geo.dragged = Some((from, pos));
+    }
+    geo.targets = targets;
     ui.allocate_rect(area, Sense::hover());
     (geo, input)
 }

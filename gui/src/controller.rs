@@ -593,6 +593,7 @@ mod tests {
             program,
             args: Vec::new(),
             patience,
+            options: Vec::new(),
         };
         let handle = EngineHandle::spawn(rt.handle(), launch, Arc::new(|| {}), None);
         handle.send(Request::Think {

@@ -310,6 +310,11 @@ impl GameState {
         Ok(mv)
     }
 
+    /// Reads a move in notation, legal after `ply` moves.
+    pub fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError> {
+        self.plays.parse_move(ply.min(self.len()), text)
+    }
+
     /// Plays `moves` (in notation) after `ply` moves without changing the game, and returns each
     /// move with the board after it; stops at the first move that is not legal.
     pub fn look_ahead(&self, ply: usize, moves: &[String]) -> Vec<Step> {

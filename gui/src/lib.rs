@@ -3,7 +3,9 @@
 //!
 //! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
 //! - [`model`]: the game on the table and everything shown about it, without egui or tokio.
-//! - [`settings`]: what persists between runs (the set-up, the players, the saved engines).
+//! - [`settings`]: what persists between runs (the set-up, the players, the saved engines, the
+//!   recent files).
+//! - [`dialogs`]: the native Open and Save dialogs.
 //! - [`hub`]: the engine hub, owner of the tokio runtime and of every engine process.
 //! - [`controller`]: one engine process's actor on that runtime, talking through channels.
 //! - [`board`]: drawing the board and finding squares on screen.
@@ -22,6 +24,7 @@ pub mod app;
 pub mod board;
 pub mod console;
 pub mod controller;
+pub mod dialogs;
 pub mod editor;
 pub mod game;
 pub mod hub;

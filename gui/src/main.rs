@@ -29,6 +29,7 @@ Options:
   --manager            open the engine manager and read the first saved engine's options
   --tablebase          open the tablebase page (tables in the set directory, else
                        $TABLEBASE_PATH, else ./tablebases)
+  --open FILE          open a game record file (its first game, with its variations, paused)
   --                   only arguments follow
   -h, --help           print this help and exit
 ";
@@ -47,6 +48,8 @@ struct Args {
     lines: Option<u32>,
     manager: bool,
     tablebase: bool,
+    /// `--open FILE`.
+    open: Option<String>,
     /// GAME SIZE MOVE..., checked by the app.
     rest: Vec<String>,
 }
@@ -82,14 +85,20 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
                 let n = args.next().ok_or("--lines needs a number N (1 to 5)")?;
                 out.lines = Some(lines_of(&n)?);
             }
+            "--open" => out.open = Some(args.next().ok_or("--open needs a FILE")?),
             "--tree" => {
                 let depth = args.next().ok_or("--tree needs a DEPTH (plies)")?;
                 out.tree = Some(depth_of(&depth)?);
             }
-            _ => match arg.strip_prefix("--tree=") {
-                Some(depth) => out.tree = Some(depth_of(depth)?),
-                None => return Err(format!("unknown option '{arg}' (gui --help lists them)")),
-            },
+            _ => {
+                if let Some(depth) = arg.strip_prefix("--tree=") {
+                    out.tree = Some(depth_of(depth)?);
+                } else if let Some(file) = arg.strip_prefix("--open=") {
+                    out.open = Some(file.to_string());
+                } else {
+                    return Err(format!("unknown option '{arg}' (gui --help lists them)"));
+                }
+            }
         }
     }
     Ok(Command::Run(out))
@@ -158,6 +167,9 @@ fn run(args: Args) -> eframe::Result {
             }
             let mut app = gui::GuiApp::new(settings);
             app.start_from_args(&args.rest);
+            if let Some(file) = &args.open {
+                app.file_chosen(gui::dialogs::Purpose::Open, std::path::Path::new(file));
+            }
             if args.analyse {
                 app.set_analysis(true);
             }
@@ -196,7 +208,7 @@ mod tests {
     #[test]
     fn flags_and_arguments_mix_in_any_order() {
         let got = parse(words(
-            "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase",
+            "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase --open a.games",
         ))
         .unwrap();
         let want = Args {
@@ -206,6 +218,7 @@ mod tests {
             lines: Some(3),
             manager: true,
             tablebase: true,
+            open: Some("a.games".into()),
             rest: words("oska 4 d1c2"),
             ..Args::default()
         };
@@ -228,6 +241,7 @@ mod tests {
             ("--tree=-1", "'-1' is not a number"),
             ("--lines", "--lines needs a number"),
             ("--lines 6", "'6' is not a number of lines from 1 to 5"),
+            ("--open", "--open needs a FILE"),
         ] {
             let e = parse(words(line)).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
@@ -246,6 +260,7 @@ mod tests {
             "--lines N",
             "--manager",
             "--tablebase",
+            "--open FILE",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");

@@ -1,5 +1,6 @@
 //! What persists between runs: the set-up of the next new game, the players, the saved engines,
-//! the analysis engine and its number of lines, the tablebase directory and the file path.
+//! the analysis engine and its number of lines, the tablebase directory, the file path, the
+//! recent files and whether moves slide.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -195,7 +196,14 @@ pub struct Settings {
     pub lines: u32,
     /// The tablebase directory; empty: `$TABLEBASE_PATH`, else `tablebases` (as the engine).
     pub tablebase: String,
+    /// The files last saved or opened, the latest first (at most [`RECENT_FILES`]).
+    pub recent: Vec<String>,
+    /// Whether a move played or gone through slides its piece (about 150 ms).
+    pub animations: bool,
 }
+
+/// How many recent files the settings keep.
+pub const RECENT_FILES: usize = 8;
 
 /// The most analysis lines that can be asked for.
 pub const MAX_LINES: u32 = 5;
@@ -217,6 +225,8 @@ impl Default for Settings {
             analysis: String::new(),
             lines: 1,
             tablebase: String::new(),
+            recent: Vec::new(),
+            animations: true,
         }
     }
 }
@@ -225,6 +235,13 @@ impl Settings {
     /// The chosen game (Oska when the stored name is unknown).
     pub fn kind(&self) -> GameKind {
         GameKind::parse(&self.game).unwrap_or(GameKind::Oska)
+    }
+
+    /// Puts `path` first in the recent files (once), keeping at most [`RECENT_FILES`].
+    pub fn remember(&mut self, path: &str) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_string());
+        self.recent.truncate(RECENT_FILES);
     }
 
     /// Whether White and Black are played by engines.

@@ -4,6 +4,7 @@
 //! change it through its methods. Nothing here draws or waits.
 
 pub mod eval;
+pub mod variations;
 
 use std::path::Path;
 
@@ -13,6 +14,7 @@ use engine::protocol::{Score, SearchInfo};
 use engine::record::{GameRecord, parse_records};
 
 pub use eval::{EngineView, SearchState, graph_points, score_text, white_view};
+pub use variations::{MoveTree, NodeId, ROOT};
 
 use crate::game::GameState;
 
@@ -36,10 +38,22 @@ pub struct Seat {
     pub ready: bool,
 }
 
+/// The tag of a record that holds a variation: the moves from the start to the variation's end,
+/// separated by blanks (one tag per variation, in the tree's order).
+pub const VARIATION_TAG: &str = "Variation";
+
 /// The game on the table and everything shown about it.
+///
+/// The moves played form a tree ([`MoveTree`]); the game ([`Model::game`]) is the line of that
+/// tree that goes through the shown move: the path to it, then the main continuation after it.
+/// The view is a number of moves along that line, and the engines play at its end.
 #[derive(Debug)]
 pub struct Model {
     game: GameState,
+    /// Every move played, as a tree; it holds the evaluations.
+    tree: MoveTree,
+    /// The game's nodes: `line[i]` is the node after `i` moves (`line[0]` is the root).
+    line: Vec<NodeId>,
     /// Bumped on every change of the game, so that stale engine answers are recognised.
     revision: u64,
     /// Bumped when the game is replaced (a new game, a position, a record).
@@ -52,8 +66,6 @@ pub struct Model {
     message: Option<(String, bool)>,
     /// What White's engine, Black's engine and the analysis engine last reported.
     views: [Option<EngineView>; 3],
-    /// The last score reported for the position after each number of moves (White's view).
-    evals: Vec<Option<Score>>,
     records: Vec<GameRecord>,
     seats: [Option<Seat>; 2],
     thinking: Option<Side>,
@@ -68,9 +80,11 @@ impl Model {
         let game = GameState::new(kind, size)
             .or_else(|_| GameState::new(kind, kind.size_range().0))
             .unwrap_or_else(|_| GameState::new(GameKind::Oska, 4).expect("Oska 4 is a valid game"));
-        Model {
+        let mut model = Model {
             view: game.len(),
             game,
+            tree: MoveTree::new(),
+            line: vec![ROOT],
             revision: 0,
             epoch: 0,
             selected: None,
@@ -79,13 +93,41 @@ impl Model {
             halted: None,
             message: None,
             views: [None, None, None],
-            evals: Vec::new(),
             records: Vec::new(),
             seats: [None, None],
             thinking: None,
             moving_now: false,
             analysing: false,
+        };
+        model.rebuild_tree();
+        model
+    }
+
+    /// Makes the tree the game's moves alone.
+    fn rebuild_tree(&mut self) {
+        self.tree = MoveTree::new();
+        self.line = vec![ROOT];
+        for i in 0..self.game.len() {
+            if let Some(mv) = self.game.move_at(i) {
+                let id = self.tree.add(self.line[i], mv, &self.game.move_name(i));
+                self.line.push(id);
+            }
         }
+    }
+
+    /// The tree of every move played.
+    pub fn tree(&self) -> &MoveTree {
+        &self.tree
+    }
+
+    /// The game's nodes in the tree: `line()[i]` is the node after `i` moves.
+    pub fn line(&self) -> &[NodeId] {
+        &self.line
+    }
+
+    /// The node shown on the board.
+    pub fn shown_node(&self) -> NodeId {
+        self.line[self.view]
     }
 
     /// The game being played.
@@ -177,7 +219,7 @@ impl Model {
         self.selected = None;
         self.halted = None;
         self.views = [None, None, None];
-        self.evals.clear();
+        self.rebuild_tree();
     }
 
     /// Starts a new game of `kind` and `size`.
@@ -229,18 +271,109 @@ impl Model {
         Ok(())
     }
 
-    /// Plays a move after the shown position (later moves are dropped).
+    /// Plays a move after the shown position. A move played there before is gone to; another
+    /// one makes a new variation (the moves that followed stay in the tree), and the game
+    /// becomes its line.
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
-        self.game.play(self.view, mv)?;
-        self.evals.truncate(self.view + 1);
-        self.revision += 1;
+        let at = self.line[self.view];
+        if let Some(c) = self.tree.child(at, mv) {
+            if self.line.get(self.view + 1) == Some(&c) {
+                self.view += 1;
+                self.selected = None;
+            } else {
+                self.switch_to(c);
+            }
+            return Ok(());
+        }
+        self.append(self.view, mv)?;
         self.view = self.game.len();
         self.selected = None;
         Ok(())
     }
 
-    /// Takes back the last move, and the engine's reply before it when a human plays against an
-    /// engine (`engines`: whether White and Black are engines), so that a human is to move.
+    /// Plays `mv` after `ply` moves of the game, as a new node of the tree; the game becomes
+    /// the line ending with it.
+    fn append(&mut self, ply: usize, mv: Move) -> Result<(), String> {
+        self.game.play(ply, mv)?;
+        let id = self.tree.add(self.line[ply], mv, &self.game.move_name(ply));
+        self.line.truncate(ply + 1);
+        self.line.push(id);
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Makes `new` (a line of the tree from the root) the game, replaying only the moves after
+    /// the part it shares with the game, and shows the position after `view` moves of it.
+    fn set_line(&mut self, new: Vec<NodeId>, view: usize) {
+        if new != self.line {
+            let common = self
+                .line
+                .iter()
+                .zip(&new)
+                .take_while(|(a, b)| a == b)
+                .count()
+                .max(1);
+            self.game.truncate(common - 1);
+            self.line.truncate(common);
+            for &id in &new[common..] {
+                let ply = self.game.len();
+                // The tree holds only moves that were legal when played.
+                match self.tree.mv(id).map(|mv| self.game.play(ply, mv)) {
+                    Some(Ok(())) => self.line.push(id),
+                    _ => break,
+                }
+            }
+            self.revision += 1;
+        }
+        self.view = view.min(self.game.len());
+        self.selected = None;
+    }
+
+    /// Shows the node `id`: the game becomes the line through it.
+    fn switch_to(&mut self, id: NodeId) {
+        let line = self.tree.line_through(id);
+        self.set_line(line, self.tree.depth(id));
+    }
+
+    /// Shows the position at node `id` of the tree (a move of the game or of a variation). On
+    /// the game's line only the view moves; elsewhere the game becomes the line through it.
+    pub fn go_to_node(&mut self, id: NodeId) {
+        if !self.tree.contains(id) {
+            return;
+        }
+        match self.line.iter().position(|&n| n == id) {
+            Some(ply) => self.go_to(ply),
+            None => self.switch_to(id),
+        }
+    }
+
+    /// Makes the line through node `id` the main line (the one saved as the game's moves).
+    pub fn promote(&mut self, id: NodeId) {
+        if self.tree.contains(id) {
+            self.tree.promote(id);
+        }
+    }
+
+    /// Deletes node `id` and every move after it (the start cannot be deleted). When the game
+    /// went through it, the game becomes the line through the move before it, shown there.
+    pub fn delete(&mut self, id: NodeId) {
+        if !self.tree.contains(id) {
+            return;
+        }
+        let Some(parent) = self.tree.delete(id) else {
+            return;
+        };
+        if let Some(k) = self.line.iter().position(|&n| n == id) {
+            let view = self.view.min(k - 1);
+            self.set_line(self.tree.line_through(parent), view);
+        }
+    }
+
+    /// Takes back the last move of the game (the line shown), and the engine's reply before it
+    /// when a human plays against an engine (`engines`: whether White and Black are engines), so
+    /// that a human is to move. The moves taken back leave the tree, with the variations that
+    /// branch off after them; when another move was played at that place, the game continues
+    /// with it.
     pub fn takeback(&mut self, engines: [bool; 2]) {
         if self.game.is_empty() {
             return;
@@ -252,15 +385,12 @@ impl Model {
                 n -= 1;
             }
         }
-        self.game.truncate(n);
-        self.evals.truncate(n + 1);
-        self.revision += 1;
-        self.view = n;
-        self.selected = None;
+        self.tree.delete(self.line[n + 1]);
+        self.set_line(self.tree.line_through(self.line[n]), n);
         self.halted = None;
     }
 
-    /// Shows the position after `ply` moves.
+    /// Shows the position after `ply` moves of the game (the line shown).
     pub fn go_to(&mut self, ply: usize) {
         self.view = ply.min(self.game.len());
         self.selected = None;
@@ -288,9 +418,28 @@ impl Model {
         self.game.board_text(self.view, format)
     }
 
+    /// The game as a record, with these players' names: the main line as its moves (and its
+    /// result), every variation as a [`VARIATION_TAG`] tag.
+    pub fn record(&self, white: &str, black: &str) -> Result<GameRecord, String> {
+        let main_end = *self.tree.main_line().last().unwrap_or(&ROOT);
+        let mut record = self.game.record(white, black);
+        record.moves = self.tree.names(main_end);
+        record.tags.clear();
+        let main = GameState::from_record(&record).map_err(|e| e.to_string())?;
+        let mut record = main.record(white, black);
+        record.tags.extend(
+            self.tree
+                .variations()
+                .into_iter()
+                .map(|v| (VARIATION_TAG.to_string(), v.join(" "))),
+        );
+        Ok(record)
+    }
+
     /// Saves the game to a file in the record format, with these players' names.
     pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
-        std::fs::write(path, self.game.record(white, black).to_string())
+        let record = self.record(white, black)?;
+        std::fs::write(path, record.to_string())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
@@ -309,10 +458,31 @@ impl Model {
         Ok(self.records.len())
     }
 
-    /// Loads a recorded game to replay it (paused, shown from its end).
+    /// Loads a recorded game to replay it (paused, shown from the main line's end), with its
+    /// variations ([`VARIATION_TAG`] tags). Nothing changes when a move is not legal.
     pub fn load_record(&mut self, record: &GameRecord) -> Result<(), String> {
         let game = GameState::from_record(record).map_err(|e| e.to_string())?;
+        let mut variations = Vec::new();
+        let tags = record.tags.iter().filter(|(k, _)| k == VARIATION_TAG);
+        for (k, (_, moves)) in tags.enumerate() {
+            let line = GameRecord {
+                moves: moves.split_whitespace().map(str::to_string).collect(),
+                ..record.clone()
+            };
+            let g =
+                GameState::from_record(&line).map_err(|e| format!("variation {}: {e}", k + 1))?;
+            let moves: Vec<_> = (0..g.len())
+                .filter_map(|i| Some((g.move_at(i)?, g.move_name(i))))
+                .collect();
+            variations.push(moves);
+        }
         self.set_game(game);
+        for line in variations {
+            let mut at = ROOT;
+            for (mv, name) in line {
+                at = self.tree.add(at, mv, &name);
+            }
+        }
         self.paused = true;
         Ok(())
     }
@@ -394,6 +564,20 @@ impl Model {
         }
     }
 
+    /// The moves a human may play in the shown position, as (from, to) squares (none when a
+    /// human may not move; a pass is not among them).
+    pub fn human_moves(&self, engines: [bool; 2]) -> Vec<(usize, usize)> {
+        if !self.human_may_move(engines) {
+            return Vec::new();
+        }
+        self.game
+            .legal_moves(self.view)
+            .into_iter()
+            .filter(|m| !m.is_pass())
+            .map(|m| (usize::from(m.from), usize::from(m.to)))
+            .collect()
+    }
+
     /// Where the picked piece may go.
     pub fn targets(&self) -> Vec<usize> {
         let Some(from) = self.selected else {
@@ -433,7 +617,8 @@ impl Model {
     /// The evaluation graph's points: (number of moves, White's-view score), one per move that
     /// has a score (or ends the game).
     pub fn graph_points(&self) -> Vec<(usize, Score)> {
-        graph_points(&self.game, &self.evals)
+        let evals: Vec<_> = self.line.iter().map(|&id| self.tree.eval(id)).collect();
+        graph_points(&self.game, &evals)
     }
 
     /// Sets what the hub knows of a player's engine process.
@@ -472,11 +657,12 @@ impl Model {
             return;
         }
         let ply = v.ply();
-        if let Some(score) = v.white_score() {
-            if self.evals.len() <= ply {
-                self.evals.resize(ply + 1, None);
-            }
-            self.evals[ply] = Some(score);
+        // The score belongs to the searched node, if the game still goes through it.
+        if let Some(score) = v.white_score()
+            && v.matches(&self.game)
+            && let Some(&id) = self.line.get(ply)
+        {
+            self.tree.set_eval(id, score);
         }
     }
 
@@ -524,10 +710,14 @@ impl Model {
                 self.set_search_state(side.index(), SearchState::Failed);
                 self.halt(why);
             }
-            Some(text) => match self.game.play_text(text) {
-                Ok(_) => {
+            Some(text) => match self
+                .game
+                .parse_move(self.game.len(), text)
+                .map_err(|e| e.to_string())
+                .and_then(|mv| self.append(self.game.len(), mv))
+            {
+                Ok(()) => {
                     self.set_search_state(side.index(), SearchState::Done);
-                    self.revision += 1;
                     if follow {
                         self.view = self.game.len();
                         self.selected = None;

@@ -210,3 +210,149 @@ fn flip_and_set_position() {
     m.play(Move::PASS).expect("pass");
     assert_eq!(m.game().move_names(), ["pass"]);
 }
+
+/// Hexapawn 3 after b1b2 a3a2, then c1c2 played from move 1: the main line and one variation.
+fn branched() -> Model {
+    let mut m = hexapawn();
+    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    m.go_to(1);
+    m.drag(sq(&m, "c3"), sq(&m, "c2"), HUMANS);
+    m
+}
+
+#[test]
+fn playing_from_an_earlier_move_branches_and_keeps_the_main_line() {
+    let mut m = branched();
+    let t = m.tree();
+    let first = t.children(super::ROOT)[0];
+    assert_eq!(t.children(first).len(), 2, "a3a2 and the variation c3c2");
+    assert_eq!(t.names(*t.main_line().last().unwrap()), ["b1b2", "a3a2"]);
+    assert_eq!(
+        m.game().move_names(),
+        ["b1b2", "c3c2"],
+        "the game is the new line"
+    );
+    assert_eq!(m.view(), 2);
+    // Playing a move that was played before goes to it instead of adding one.
+    let r = m.revision();
+    m.go_to(1);
+    m.drag(sq(&m, "c3"), sq(&m, "c2"), HUMANS);
+    assert_eq!(
+        (m.view(), m.revision()),
+        (2, r),
+        "the same line, one move on"
+    );
+    m.go_to(1);
+    m.drag(sq(&m, "a3"), sq(&m, "a2"), HUMANS);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"]);
+    assert!(m.revision() > r, "the game changed line");
+    assert_eq!(m.tree().children(first).len(), 2, "no duplicate node");
+}
+
+#[test]
+fn going_to_a_node_shows_its_line_and_engines_play_at_its_end() {
+    let mut m = branched();
+    let main_end = *m.tree().main_line().last().unwrap();
+    m.go_to_node(main_end);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!((m.view(), m.shown_node()), (2, main_end));
+    // Going to a node on the game's line only moves the view.
+    let first = m.line()[1];
+    let r = m.revision();
+    m.go_to_node(first);
+    assert_eq!((m.view(), m.revision(), m.game().len()), (1, r, 2));
+    // An engine's move is played at the end of the line shown, as a node of the tree.
+    let r = m.revision();
+    m.engine_move(Side::White, r, Some("c1c2"), None);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2", "c1c2"]);
+    assert_eq!(m.tree().names(m.line()[3]), ["b1b2", "a3a2", "c1c2"]);
+    assert_eq!(m.tree().variations(), [vec!["b1b2", "c3c2"]]);
+}
+
+#[test]
+fn promote_and_delete_variations() {
+    let mut m = branched();
+    let variation = m.shown_node();
+    assert!(!m.tree().is_main(variation));
+    m.promote(variation);
+    assert!(m.tree().is_main(variation));
+    assert_eq!(m.tree().variations(), [vec!["b1b2", "a3a2"]]);
+    assert_eq!(
+        m.game().move_names(),
+        ["b1b2", "c3c2"],
+        "promoting keeps the game"
+    );
+    // Deleting the shown move shows the move before it and the line that remains.
+    m.delete(variation);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!(m.view(), 1);
+    assert!(m.tree().variations().is_empty());
+    // Deleting a move off the game's line keeps the game and the view.
+    m.go_to(1);
+    m.drag(sq(&m, "c3"), sq(&m, "c2"), HUMANS);
+    let other = m.line()[2];
+    m.go_to_node(m.tree().main_line()[2]);
+    m.delete(other);
+    assert_eq!(
+        (m.game().move_names(), m.view()),
+        (vec!["b1b2".into(), "a3a2".into()], 2)
+    );
+    m.delete(super::ROOT);
+    assert_eq!(m.game().len(), 2, "the start cannot be deleted");
+}
+
+#[test]
+fn takeback_removes_the_moves_and_the_variation_left_becomes_the_game() {
+    let mut m = branched();
+    // The game is b1b2 c3c2: taking back c3c2 leaves a3a2, the main continuation.
+    m.takeback(HUMANS);
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!(m.view(), 1);
+    assert!(m.tree().variations().is_empty());
+}
+
+#[test]
+fn variations_are_saved_as_tags_and_opened_again() {
+    let mut m = branched();
+    // A variation inside the variation.
+    m.drag(sq(&m, "b2"), sq(&m, "a3"), HUMANS);
+    m.go_to(2);
+    m.drag(sq(&m, "a1"), sq(&m, "a2"), HUMANS);
+    let record = m.record("W", "B").expect("a record");
+    assert_eq!(
+        record.moves,
+        ["b1b2", "a3a2"],
+        "the main line is the game's moves"
+    );
+    assert_eq!(
+        record.tags,
+        [
+            ("Variation".to_string(), "b1b2 c3c2 b2a3".to_string()),
+            ("Variation".to_string(), "b1b2 c3c2 a1a2".to_string()),
+        ]
+    );
+    let path = std::env::temp_dir().join(format!("gui-variations-{}.games", std::process::id()));
+    m.save(&path, "W", "B").expect("saved");
+    let mut o = hexapawn();
+    assert_eq!(o.open(&path), Ok(1));
+    std::fs::remove_file(&path).ok();
+    assert_eq!(o.game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!(o.tree().variations(), m.tree().variations());
+    assert_eq!(o.record("W", "B"), Ok(record));
+}
+
+#[test]
+fn a_bad_variation_is_named_and_changes_nothing() {
+    let mut m = branched();
+    let mut record = m.record("W", "B").expect("a record");
+    record.tags.push(("Variation".into(), "b1b2 zz".into()));
+    let e = m.load_record(&record).expect_err("zz is no move");
+    assert!(e.starts_with("variation 2: "), "{e}");
+    assert!(e.contains("zz"), "{e}");
+    assert_eq!(
+        m.game().move_names(),
+        ["b1b2", "c3c2"],
+        "the game on the table stays"
+    );
+    assert_eq!(m.tree().variations(), [vec!["b1b2", "c3c2"]]);
+}

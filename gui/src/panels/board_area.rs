@@ -1,12 +1,12 @@
 //! The middle of the window: a line above the board (the end of the game, or Pass when passing
-//! is the only move) and the board itself.
+//! is the only move) and the board itself, where a move's piece slides for a moment.
 
 use eframe::egui::{self, RichText};
 use engine::games::Move;
 
 use super::Action;
-use crate::board::{self, BoardInput, Geometry, Marks};
-use crate::model::{Model, side_name};
+use crate::board::{self, BoardInput, Geometry, Marks, Slide};
+use crate::model::{Model, NodeId, side_name};
 use crate::settings::Settings;
 
 /// Draws the line above the board and the board; returns where the squares were drawn.
@@ -43,6 +43,8 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
             .filter(|m| !m.is_pass())
             .map(|m| (usize::from(m.from), usize::from(m.to))),
         lines: lines_arrows(model),
+        legal: model.human_moves(settings.engines()),
+        slide: slide(ui, model, settings.animations),
     };
     let (geo, input) = board::show(
         ui,
@@ -54,7 +56,12 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     );
     match input {
         Some(BoardInput::Click(sq)) => action = Some(Action::Click(sq)),
-        Some(BoardInput::Drag(from, to)) => action = Some(Action::Drag(from, to)),
+        Some(BoardInput::Drag(from, to)) => {
+            // The piece is already where it was dropped: no slide for this move.
+            ui.ctx()
+                .data_mut(|d| d.insert_temp(egui::Id::unique(DROPPED), (from, to)));
+            action = Some(Action::Drag(from, to));
+        }
         None => {}
     }
     (geo, action)
@@ -72,4 +79,64 @@ pub fn lines_arrows(model: &Model) -> Vec<(usize, usize)> {
         .filter(|m| !m.is_pass())
         .map(|m| (usize::from(m.from), usize::from(m.to)))
         .collect()
+}
+
+/// How long a move's slide takes, in seconds.
+pub const SLIDE_SECONDS: f64 = 0.15;
+
+const SLIDE: &str = "board-slide";
+const DROPPED: &str = "board-dropped";
+
+/// The last shown node and the slide it started.
+#[derive(Clone, Copy, Debug)]
+struct SlideState {
+    /// The model's epoch and the shown node.
+    key: (u64, NodeId),
+    /// The move's squares (from, to) as the piece travels, and when it started.
+    slide: Option<((usize, usize), f64)>,
+}
+
+/// The piece sliding on the board: when the shown node became the next or the previous one (a
+/// move played, by anyone, or a step through the moves), its move's piece travels for
+/// [`SLIDE_SECONDS`] (backwards on a step back). Not after a drop, nor with `on` false.
+fn slide(ui: &egui::Ui, model: &Model, on: bool) -> Option<Slide> {
+    let id = egui::Id::unique(SLIDE);
+    let now = ui.input(|i| i.time);
+    let key = (model.epoch(), model.shown_node());
+    let tree = model.tree();
+    let mut state = ui.ctx().data(|d| d.get_temp::<SlideState>(id));
+    let dropped: Option<(usize, usize)> = ui
+        .ctx()
+        .data_mut(|d| d.remove_temp(egui::Id::unique(DROPPED)));
+    if state.is_none_or(|s| s.key != key) {
+        let squares = |node: NodeId| {
+            tree.mv(node)
+                .filter(|m| !m.is_pass())
+                .map(|m| (usize::from(m.from), usize::from(m.to)))
+        };
+        let old = state.filter(|s| s.key.0 == key.0).map(|s| s.key.1);
+        let (new, slid) = (key.1, old.map(|o| (tree.parent(key.1) == Some(o), o)));
+        let squares = match slid {
+            Some((true, _)) => squares(new).filter(|&sq| Some(sq) != dropped),
+            Some((false, o)) if tree.parent(o) == Some(new) => squares(o).map(|(f, t)| (t, f)),
+            _ => None,
+        };
+        let s = SlideState {
+            key,
+            slide: squares.filter(|_| on).map(|sq| (sq, now)),
+        };
+        ui.ctx().data_mut(|d| d.insert_temp(id, s));
+        state = Some(s);
+    }
+    let ((from, to), start) = state?.slide?;
+    let t = (now - start) / SLIDE_SECONDS;
+    if t >= 1.0 {
+        return None;
+    }
+    ui.ctx().request_repaint();
+    Some(Slide {
+        from,
+        to,
+        t: t as f32,
+    })
 }

@@ -4,8 +4,15 @@ use eframe::egui::{self, RichText};
 
 /// The keyboard shortcuts and what they do, as the help window lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Left / Right", "one move back / forward"),
-    ("Home / End", "the start / the last move"),
+    (
+        "Left / Right",
+        "one move back / forward along the line shown",
+    ),
+    (
+        "Up / Down",
+        "the move before / after it among the variations",
+    ),
+    ("Home / End", "the start / the line's last move"),
     ("F", "flip the board"),
     ("Backspace", "take back"),
     ("B", "play the engine's best move shown by the arrow"),

@@ -16,6 +16,7 @@ pub mod toolbar;
 
 use engine::games::{GameKind, Move, Side};
 
+use crate::model::NodeId;
 use crate::settings::{Player, SavedEngine};
 
 /// What the person asked for in a panel (or with a key).
@@ -33,6 +34,12 @@ pub enum Action {
     Save,
     /// Open the record file at the file path.
     Open,
+    /// Choose a file in the native Save dialog, then save there.
+    SaveAs,
+    /// Choose a file in the native Open dialog, then open it.
+    OpenDialog,
+    /// Open a recent file.
+    OpenRecent(String),
     /// Replay the `n`th game of the opened file.
     LoadRecord(usize),
     /// Open the "Set position" window.
@@ -61,6 +68,12 @@ pub enum Action {
     Note(String),
     /// Show the position after that many moves.
     GoTo(usize),
+    /// Show the position at a node of the move tree (the game becomes the line through it).
+    GoToNode(NodeId),
+    /// Make the line through a node of the move tree the main line.
+    Promote(NodeId),
+    /// Delete a node of the move tree and every move after it.
+    DeleteNode(NodeId),
     /// Take back (to the human's turn against an engine).
     TakeBack,
     /// Play a move after the shown position.

@@ -1,10 +1,12 @@
-//! The moves panel: navigation, take back, the games of an opened file and the move list.
+//! The moves panel: navigation, take back, the games of an opened file and the tree of moves
+//! (the main line, each variation indented in brackets after the move it replaces), where any
+//! move can be shown, promoted to the main line or deleted.
 
 use eframe::egui;
 use engine::games::Side;
 
 use super::Action;
-use crate::model::Model;
+use crate::model::{Model, MoveTree, NodeId, ROOT};
 
 /// Draws the moves panel.
 pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
@@ -62,31 +64,136 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
             },
         );
     }
-    let names = game.move_names();
     let offset = usize::from(game.side_to_move(0) == Side::Black);
+    let tree = model.tree();
+    let shown = model.shown_node();
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!tree.is_main(shown), egui::Button::new("Promote"))
+            .on_hover_text("make the line of the shown move the main line (the one saved)")
+            .clicked()
+        {
+            action = Some(Action::Promote(shown));
+        }
+        if ui
+            .add_enabled(shown != ROOT, egui::Button::new("Delete"))
+            .on_hover_text("delete the shown move and every move after it")
+            .clicked()
+        {
+            action = Some(Action::DeleteNode(shown));
+        }
+    });
     egui::ScrollArea::vertical()
         .id_salt("move-list")
         .auto_shrink([false, false])
-        .stick_to_bottom(true)
         .show(ui, |ui| {
-            egui::Grid::new("move-grid").num_columns(3).show(ui, |ui| {
-                let total = names.len() + offset;
-                for row in 0..total.div_ceil(2) {
-                    ui.label(format!("{}.", row + 1));
-                    for col in 0..2 {
-                        let k = row * 2 + col;
-                        if k < offset || k - offset >= names.len() {
-                            ui.label("");
-                            continue;
-                        }
-                        let i = k - offset;
-                        if ui.selectable_label(view == i + 1, &names[i]).clicked() {
-                            action = Some(Action::GoTo(i + 1));
-                        }
-                    }
-                    ui.end_row();
-                }
-            });
+            if let Some(&first) = tree.children(ROOT).first() {
+                let list = MoveList {
+                    tree,
+                    shown,
+                    offset,
+                };
+                list.line(ui, first, false, &mut action);
+            }
         });
     action
+}
+
+/// The tree of moves as the panel draws it.
+struct MoveList<'a> {
+    tree: &'a MoveTree,
+    shown: NodeId,
+    /// 1 when Black moves first (the numbering starts with `1...`).
+    offset: usize,
+}
+
+impl MoveList<'_> {
+    /// Draws the line starting with node `first` along its main continuation: rows of moves,
+    /// broken after a move that has variations, which follow indented (`bracket`: this line is
+    /// itself a variation, drawn in brackets).
+    fn line(&self, ui: &mut egui::Ui, first: NodeId, bracket: bool, action: &mut Option<Action>) {
+        let weak = ui.visuals().weak_text_color();
+        let mut next = Some(first);
+        let mut opened = false;
+        while let Some(start) = next {
+            let mut branch = None;
+            let mut last_row = true;
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 4.0;
+                if bracket && !opened {
+                    ui.colored_label(weak, "(");
+                    opened = true;
+                }
+                let mut at = Some(start);
+                let mut row_start = true;
+                while let Some(id) = at {
+                    self.move_label(ui, id, row_start, action);
+                    row_start = false;
+                    let siblings = self
+                        .tree
+                        .parent(id)
+                        .map_or(&[][..], |p| self.tree.children(p));
+                    if siblings.len() > 1 && siblings[0] == id {
+                        branch = Some((id, siblings[1..].to_vec()));
+                        last_row = false;
+                        break;
+                    }
+                    at = self.tree.children(id).first().copied();
+                }
+                if bracket && last_row {
+                    ui.colored_label(weak, ")");
+                }
+            });
+            next = None;
+            if let Some((id, variations)) = branch {
+                for v in variations {
+                    ui.indent(("variation", v), |ui| self.line(ui, v, true, action));
+                }
+                next = self.tree.children(id).first().copied();
+                if next.is_none() && bracket {
+                    ui.colored_label(weak, ")");
+                }
+            }
+        }
+    }
+
+    /// One move: its number (before White's move, or `N...` at a row's start), then its name,
+    /// which shows it when clicked and offers promoting and deleting on a right click.
+    fn move_label(
+        &self,
+        ui: &mut egui::Ui,
+        id: NodeId,
+        row_start: bool,
+        action: &mut Option<Action>,
+    ) {
+        let k = self.tree.depth(id) - 1 + self.offset;
+        let number = k / 2 + 1;
+        if k.is_multiple_of(2) {
+            ui.weak(format!("{number}."));
+        } else if row_start {
+            ui.weak(format!("{number}..."));
+        }
+        let main = self.tree.is_main(id);
+        let mut text = egui::RichText::new(self.tree.name(id));
+        if main {
+            text = text.strong();
+        }
+        let response = ui.selectable_label(id == self.shown, text);
+        if response.clicked() {
+            *action = Some(Action::GoToNode(id));
+        }
+        response.context_menu(|ui| {
+            if ui
+                .add_enabled(!main, egui::Button::new("Promote to main line"))
+                .clicked()
+            {
+                *action = Some(Action::Promote(id));
+                ui.close();
+            }
+            if ui.button("Delete from here").clicked() {
+                *action = Some(Action::DeleteNode(id));
+                ui.close();
+            }
+        });
+    }
 }

@@ -93,6 +93,32 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         if ui.button("Open").clicked() {
             action = Some(Action::Open);
         }
+        if ui
+            .button("Save as...")
+            .on_hover_text("choose the file in a dialog")
+            .clicked()
+        {
+            action = Some(Action::SaveAs);
+        }
+        if ui
+            .button("Open...")
+            .on_hover_text("choose the file in a dialog")
+            .clicked()
+        {
+            action = Some(Action::OpenDialog);
+        }
+        ui.add_enabled_ui(!settings.recent.is_empty(), |ui| {
+            ui.menu_button("Recent", |ui| {
+                for path in &settings.recent {
+                    if ui.button(path).clicked() {
+                        action = Some(Action::OpenRecent(path.clone()));
+                        ui.close();
+                    }
+                }
+            })
+            .response
+            .on_hover_text("the files last saved or opened");
+        });
     });
     action
 }

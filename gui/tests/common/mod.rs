@@ -83,6 +83,7 @@ pub fn harness(
         size,
         players,
         path: String::new(),
+        animations: false,
         ..Settings::default()
     };
     let mut h = Harness::builder()
