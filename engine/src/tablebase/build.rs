@@ -424,29 +424,26 @@ impl Rankers {
 
     /// A ranker for sets of up to `k` squares among those not in `skip`.
     fn add(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
-        let at = self.used;
-        self.used += k * self.squares;
-        if self.parts.len() < self.used {
-            self.parts.resize(self.used, 0);
-        }
-        let mut c = 0;
-        for sq in 0..self.squares {
-            if skip & bit(sq) != 0 {
-                continue;
-            }
-            for j in 0..k {
-                // Checked to fit in u32 before the build.
-                self.parts[at + j * self.squares + sq] = shape.choose(c, j + 1) as u32;
-            }
-            c += 1;
-        }
-        at
+        // Checked to fit in u32 before the build.
+        self.add_with(skip, k, |c, j| shape.choose(c, j + 1) as u32)
     }
 
     /// A table of the changes of rank when one square below the rest of the set leaves the
     /// skipped squares (see [`Pair::row`]): `C(c - 1, j)` for a square numbered c among those
     /// not in `skip` when it is the set's j-th lowest, for sets of up to `k` squares.
     fn add_shift(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+        self.add_with(skip, k, |c, j| {
+            if c == 0 {
+                0
+            } else {
+                shape.choose(c - 1, j) as u32
+            }
+        })
+    }
+
+    /// A table of `k` entries for every square not in `skip`: `value(c, j)` for the square
+    /// numbered c among those not in `skip`, for j from 0 to k - 1. Returns where it starts.
+    fn add_with(&mut self, skip: u128, k: usize, value: impl Fn(usize, usize) -> u32) -> usize {
         let at = self.used;
         self.used += k * self.squares;
         if self.parts.len() < self.used {
@@ -458,11 +455,7 @@ impl Rankers {
                 continue;
             }
             for j in 0..k {
-                self.parts[at + j * self.squares + sq] = if c == 0 {
-                    0
-                } else {
-                    shape.choose(c - 1, j) as u32
-                };
+                self.parts[at + j * self.squares + sq] = value(c, j);
             }
             c += 1;
         }
