@@ -222,11 +222,11 @@ fn too_many_pieces_is_refused() {
 fn ctf_needs_exactly_one_flag_a_side() {
     assert_eq!(
         error::<Ctf>("WWw/---/bBb", Side::White),
-        "white has 2 flags (row 1 column 1, row 1 column 2): each side has exactly one flag (W)"
+        "white has 2 flags (a1, b1): each side has exactly one flag (W)"
     );
     assert_eq!(
         error::<Ctf>("wWw/-B-/bBb", Side::White),
-        "black has 2 flags (row 2 column 2, row 3 column 2): each side has exactly one flag (B)"
+        "black has 2 flags (b2, b3): each side has exactly one flag (B)"
     );
     assert_eq!(
         error::<Ctf>("www/---/bbb", Side::White),

@@ -29,40 +29,6 @@ impl Brush {
     }
 }
 
-/// The rules' "row R column C" (row and column counted from 1) written as the square's name,
-/// `a3`, as the board, the moves and the rest of the GUI name squares.
-pub fn square_names(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("row ") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 4..];
-        let square = leading_number(after).and_then(|(row, tail)| {
-            let (col, tail) = leading_number(tail.strip_prefix(" column ")?)?;
-            let letter = u8::try_from(col.checked_sub(1)?).ok().filter(|c| *c < 26)?;
-            Some((format!("{}{row}", char::from(b'a' + letter)), tail))
-        });
-        match square {
-            Some((name, tail)) => {
-                out.push_str(&name);
-                rest = tail;
-            }
-            None => {
-                out.push_str("row ");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The number at the start of `s`, and what follows it.
-fn leading_number(s: &str) -> Option<(usize, &str)> {
-    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    s[..end].parse::<usize>().ok().map(|n| (n, &s[end..]))
-}
-
 /// What the person asked for in the editor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EditorAction {
@@ -175,10 +141,8 @@ impl Editor {
 
     /// The position as a game, or the rules' objection in plain words.
     pub fn check(&self) -> Result<GameState, String> {
-        GameState::from_cells(self.kind, self.size, &self.cells, self.side).map_err(|e| {
-            let text = square_names(&e.to_string());
-            format!("Not a legal position: {text}")
-        })
+        GameState::from_cells(self.kind, self.size, &self.cells, self.side)
+            .map_err(|e| format!("Not a legal position: {e}"))
     }
 
     fn brushes(&self) -> Vec<Brush> {
@@ -312,21 +276,5 @@ impl Editor {
             }
         }
         action
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::square_names;
-
-    #[test]
-    fn rows_and_columns_become_square_names() {
-        assert_eq!(
-            square_names("white has 2 flags (row 1 column 1, row 1 column 3): each side"),
-            "white has 2 flags (a1, c1): each side"
-        );
-        assert_eq!(square_names("row 3 has 4 squares"), "row 3 has 4 squares");
-        assert_eq!(square_names("row 2 column 0"), "row 2 column 0");
-        assert_eq!(square_names("no rows here"), "no rows here");
     }
 }

@@ -187,7 +187,7 @@ impl Game for Ctf {
                 Some(p) => pawns[p.side().index()] |= bit(sq),
             }
         }
-        let place = |sq: usize| format!("row {} column {}", sq / size + 1, sq % size + 1);
+        let place = |sq: usize| Self::layout_of(size).square_name(sq);
         for side in [Side::White, Side::Black] {
             let f = &flags[side.index()];
             if f.len() > 1 {
