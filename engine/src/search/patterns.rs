@@ -82,8 +82,9 @@ pub trait PatternBoard: Game {
     fn rows_seen(&self, out: &mut Rows);
 }
 
-/// The rows of a board with `lens[r]` squares in row `r`, packed row-major in `own`/`opp`, seen
-/// from `side` (turned upside down for Black; rows of both games are symmetric top to bottom).
+/// The rows of a board whose row `r` has the `r`-th of `lens` squares, packed row-major in
+/// `own`/`opp`, turned upside down when `black` is to move (the rows of both games are symmetric
+/// top to bottom).
 fn rows_of(own: u128, opp: u128, lens: impl Iterator<Item = usize>, black: bool, out: &mut Rows) {
     let mut at = 0;
     let mut rows = 0;
