@@ -248,6 +248,58 @@ fn search_with_tables<G: Retro + Evaluate>(size: usize) {
         with.nodes,
         without.nodes
     );
+    plays_random_positions_perfectly::<G>(&tb, size);
+}
+
+/// Inside the tables the engine plays perfectly: on positions reached by random play from the
+/// start, a depth-2 search that probes the tables gives the table's value and one of its best
+/// moves (a move whose value for the mover is the position's).
+fn plays_random_positions_perfectly<G: Retro + Evaluate>(
+    tb: &std::sync::Arc<Tablebase>,
+    size: usize,
+) {
+    let mut rng = engine::splitmix::SplitMix64::new(7);
+    let mut searcher = Searcher::<G>::new(16);
+    let probe_tb = tb.clone();
+    searcher.set_probe(Some(std::sync::Arc::new(move |p: &G| probe_tb.probe(p))));
+    let depth2 = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let mut checked = 0;
+    while checked < 300 {
+        let mut line = Line::new(G::start(size).unwrap());
+        let plies = rng.below(12);
+        let mut moves = MoveList::new();
+        for _ in 0..plies {
+            line.legal_moves(&mut moves);
+            if line.outcome().is_some() || moves.is_empty() {
+                break;
+            }
+            line.push(moves.as_slice()[rng.below(moves.len())]);
+        }
+        if line.outcome().is_some() {
+            continue;
+        }
+        let pos = *line.current();
+        let truth = tb.probe(&pos).expect("the whole game is in the tables");
+        let best: Vec<_> = tb
+            .probe_moves(&pos)
+            .unwrap()
+            .into_iter()
+            .filter(|&(_, v)| v == truth)
+            .map(|(m, _)| m)
+            .collect();
+        searcher.clear();
+        let r = searcher.search(&line, &depth2, &AtomicBool::new(false), &mut |_| {});
+        assert_eq!(r.score, truth, "{pos:?}");
+        let played = r.best.expect("a move");
+        assert!(
+            best.contains(&played),
+            "{pos:?}: {played:?} is not one of {best:?}"
+        );
+        checked += 1;
+    }
 }
 
 #[test]
