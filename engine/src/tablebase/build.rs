@@ -30,7 +30,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
-use super::index::Shape;
+use super::index::{Set, Shape};
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
 use crate::games::{Bits, MoveList, Side, bit};
@@ -346,64 +346,6 @@ fn templates<G: Retro>(
     }
     Ok(out)
 }
-
-/// A set of squares as a machine word: `u64` for boards of up to 64 squares (most), else `u128`.
-trait Set:
-    Copy
-    + Eq
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitOr<Output = Self>
-    + std::ops::BitXor<Output = Self>
-    + std::ops::Not<Output = Self>
-{
-    const EMPTY: Self;
-    /// The set from its 128-bit form (which fits).
-    fn of(set: u128) -> Self;
-    /// The set of one square.
-    fn bit(sq: usize) -> Self;
-    /// The lowest square (of a set that is not empty).
-    fn lowest(self) -> usize;
-    /// The set without its lowest square.
-    fn without_lowest(self) -> Self;
-    /// The squares below `sq`.
-    fn below(sq: usize) -> Self;
-    /// The number of squares.
-    fn count(self) -> usize;
-}
-
-macro_rules! set {
-    ($t:ty) => {
-        impl Set for $t {
-            const EMPTY: Self = 0;
-            #[inline(always)]
-            fn of(set: u128) -> Self {
-                set as $t
-            }
-            #[inline(always)]
-            fn bit(sq: usize) -> Self {
-                1 << sq
-            }
-            #[inline(always)]
-            fn lowest(self) -> usize {
-                self.trailing_zeros() as usize
-            }
-            #[inline(always)]
-            fn without_lowest(self) -> Self {
-                self & (self - 1)
-            }
-            #[inline(always)]
-            fn below(sq: usize) -> Self {
-                (1 << sq) - 1
-            }
-            #[inline(always)]
-            fn count(self) -> usize {
-                self.count_ones() as usize
-            }
-        }
-    };
-}
-set!(u64);
-set!(u128);
 
 /// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]), for
 /// many fixed sets: ranker `r` holds `parts[r + j * squares + sq]`, the share of square `sq`

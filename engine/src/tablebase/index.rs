@@ -127,7 +127,7 @@ impl Shape {
     /// squares in increasing order, c being the square's number with the `skip` squares below it
     /// left out.
     #[inline(always)]
-    fn colex<S: Word>(&self, set: S, skip: S) -> u64 {
+    fn colex<S: Set>(&self, set: S, skip: S) -> u64 {
         let mut sum = 0;
         let mut rest = set;
         let mut k = 0;
@@ -178,23 +178,51 @@ impl Shape {
     }
 }
 
-/// A set of squares as a machine word.
-trait Word: Copy {
-    fn is_zero(self) -> bool;
-    /// The lowest square in the set.
+/// A set of squares as a machine word: `u64` for boards of up to 64 squares (most), else `u128`.
+pub(super) trait Set:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const EMPTY: Self;
+    /// The set from its 128-bit form (which fits).
+    fn of(set: u128) -> Self;
+    /// The set of one square.
+    fn bit(sq: usize) -> Self;
+    /// The lowest square (of a set that is not empty).
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// The squares below `sq`.
+    fn below(sq: usize) -> Self;
+    /// The number of squares.
+    fn count(self) -> usize;
+    /// Whether the set is empty.
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == Self::EMPTY
+    }
     /// How many squares of the set are below `sq`.
-    fn count_below(self, sq: usize) -> usize;
+    #[inline(always)]
+    fn count_below(self, sq: usize) -> usize {
+        (self & Self::below(sq)).count()
+    }
 }
 
-macro_rules! word {
+macro_rules! set {
     ($t:ty) => {
-        impl Word for $t {
+        impl Set for $t {
+            const EMPTY: Self = 0;
             #[inline(always)]
-            fn is_zero(self) -> bool {
-                self == 0
+            fn of(set: u128) -> Self {
+                set as $t
+            }
+            #[inline(always)]
+            fn bit(sq: usize) -> Self {
+                1 << sq
             }
             #[inline(always)]
             fn lowest(self) -> usize {
@@ -205,14 +233,18 @@ macro_rules! word {
                 self & (self - 1)
             }
             #[inline(always)]
-            fn count_below(self, sq: usize) -> usize {
-                (self & ((1 << sq) - 1)).count_ones() as usize
+            fn below(sq: usize) -> Self {
+                (1 << sq) - 1
+            }
+            #[inline(always)]
+            fn count(self) -> usize {
+                self.count_ones() as usize
             }
         }
     };
 }
-word!(u64);
-word!(u128);
+set!(u64);
+set!(u128);
 
 #[cfg(test)]
 mod tests {
