@@ -187,14 +187,7 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
         bail!("give at least one set file of {kind} (made by engine positions)");
     }
     with_game!(kind, G => {
-        let mut set = Vec::new();
-        for path in files {
-            let file = SetFile::open(path)?;
-            if file.kind != kind {
-                bail!("{} holds {} positions, not {kind}", path.display(), file.kind);
-            }
-            set.extend(file.positions::<G>()?);
-        }
+        let set = sets_of::<G>(files)?;
         let before = loss_of(&set, G::weights());
         let f = fit(&set, seed);
         println!("{kind}: {} positions fitted, {} held out (seed {seed})", f.train, f.valid);
@@ -205,9 +198,7 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
             println!("{name:<16} {:>8} {:>8}", G::weights()[i], f.weights[i]);
         }
         if let Some(path) = write_to {
-            let names: Vec<String> = files.iter().map(|p| {
-                p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
-            }).collect();
+            let names: Vec<String> = files.iter().map(|p| file_name(p)).collect();
             let by = format!("engine tune {kind} {} --seed {seed}", names.join(" "));
             std::fs::write(path, weights_file::<G>(&f.weights, &by))
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -297,18 +288,12 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
         100.0 * f.valid_accuracy.1
     );
     if let Some(path) = write_to {
-        let name = |p: &PathBuf| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            )
-        };
         let mut by = format!("engine tune-patterns {kind} {size}");
         for p in files {
-            by.push_str(&format!(" {}", name(p)));
+            by.push_str(&format!(" {}", file_name(p)));
         }
         for p in exclude {
-            by.push_str(&format!(" --exclude {}", name(p)));
+            by.push_str(&format!(" --exclude {}", file_name(p)));
         }
         by.push_str(&format!(" --seed {seed}"));
         std::fs::write(path, encode(shape, &f.weights, &by))
@@ -316,4 +301,12 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
         println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// A set file's name without its directory, as the fitting commands name their inputs.
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
