@@ -2,7 +2,7 @@
 //! panels and the tools' windows, and applies the panels' [`Action`]s.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use eframe::egui;
 use engine::games::Side;
@@ -56,8 +56,14 @@ impl Default for GuiApp {
 impl GuiApp {
     /// An app with these settings, showing a new game of the set-up.
     pub fn new(settings: Settings) -> GuiApp {
+        let mut model = Model::new(settings.kind(), settings.size);
+        if let Ok(Some(tc)) = settings.time_control() {
+            model.set_time_control(Some(tc));
+            let (kind, size) = (model.game().kind(), model.game().size());
+            let _ = model.new_game(kind, size);
+        }
         GuiApp {
-            model: Model::new(settings.kind(), settings.size),
+            model,
             settings,
             hub: Hub::new(),
             tree: TreeExplorer::default(),
@@ -100,8 +106,12 @@ impl GuiApp {
         self.geometry.as_ref()?.centre(sq)
     }
 
-    /// Starts a new game of the set-up's game and size.
+    /// Starts a new game of the set-up's game, size and clock.
     pub fn new_game(&mut self) {
+        match self.settings.time_control() {
+            Ok(tc) => self.model.set_time_control(tc),
+            Err(e) => return self.model.error(e),
+        }
         if let Err(e) = self
             .model
             .new_game(self.settings.kind(), self.settings.size)
@@ -340,6 +350,7 @@ impl GuiApp {
                 self.settings.game = kind.name().into();
                 self.settings.size = size;
             }
+            Action::SetClock(text) => self.settings.clock = text,
             Action::SetPlayer(i, p) => self.settings.players[i] = p,
             Action::SetPath(path) => self.settings.path = path,
             Action::Save => {
@@ -431,6 +442,7 @@ impl GuiApp {
             Action::ToggleTablebase => self.set_tablebase(!self.tablebase.open),
             Action::SetTablebaseDir(dir) => self.settings.tablebase = dir,
         }
+        self.model.tick_clocks(Instant::now());
         self.follow_game();
     }
 
@@ -530,14 +542,13 @@ impl GuiApp {
             None => {}
         }
         self.windows(ui.ctx());
-        // Still thinking or starting: keep checking the channels even without input.
-        if self.hub.busy()
-            || self.tree.running()
-            || self.solver.running()
-            || self.manager.busy()
-            || self.tablebase.probing()
-        {
+        // Engines' events wake the window themselves (the hub's waker); only a tablebase probe,
+        // on a thread of its own, is looked at again until it answers.
+        if self.tablebase.probing() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+        if let Some(wait) = self.model.clocks_change_in(Instant::now()) {
+            ui.ctx().request_repaint_after(wait);
         }
     }
 

@@ -319,10 +319,13 @@ fn describe(error: &ClientError, program: &str) -> String {
 }
 
 /// How long a search may run before the engine is deemed stalled. Searches that only end on
-/// `stop` (`go infinite`, and `go solve`, which may take as long as it takes) have no limit.
+/// `stop` (`go infinite`, and `go solve`, which may take as long as it takes) have no limit; a
+/// search on the clock may take the longer of the two times left (the GUI's own clock ends a
+/// search that overruns the mover's time sooner).
 fn limit_time(go: Go, patience: Duration) -> Duration {
     match go {
         Go::MoveTime(ms) => Duration::from_millis(ms) + patience,
+        Go::Clock(c) => Duration::from_millis(c.wtime.max(c.btime)) + patience,
         Go::Infinite | Go::Solve => UNLIMITED,
         _ => patience,
     }

@@ -10,7 +10,7 @@
 //! blocks.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use eframe::egui;
 use engine::client::EngineInfo;
@@ -149,12 +149,6 @@ impl Hub {
         if let Some(task) = handle.quit() {
             self.ending.push(task);
         }
-    }
-
-    /// Whether something is under way that needs the window to look at the engines again
-    /// without input (a search, an engine starting or ending, analysis).
-    pub fn busy(&self) -> bool {
-        self.pending.is_some() || !self.ending.is_empty() || self.analysis.is_some()
     }
 
     /// Whether the analysis engine runs.
@@ -299,6 +293,8 @@ impl Hub {
             self.epoch = model.epoch();
             self.end_players(model);
         }
+        // An engine's move is charged to its clock as soon as it arrives.
+        model.tick_clocks(Instant::now());
         for i in 0..2 {
             let player = &settings.players[i];
             let stale = self.players[i]
@@ -318,10 +314,7 @@ impl Hub {
         let ply = game.len();
         let side = game.side_to_move(ply);
         let player = settings.players[side.index()].clone();
-        let wants = player.engine
-            && !model.paused()
-            && model.halted().is_none()
-            && game.outcome(ply).is_none();
+        let wants = player.engine && !model.paused() && model.halted().is_none() && !model.over();
         if let Some(p) = self.pending
             && (!wants || p.side != side || p.revision != model.revision())
         {
@@ -363,7 +356,9 @@ impl Hub {
             size: u32::try_from(game.size()).unwrap_or(u32::MAX),
             setup: game.setup(),
             moves: game.move_names(),
-            go: player.go(),
+            go: model
+                .clock_go(Instant::now())
+                .unwrap_or_else(|| player.go()),
         };
         model.start_search(i, format!("{}'s engine", side_name(side)), ply);
         if let Some(slot) = self.players[i].as_mut() {

@@ -22,6 +22,8 @@ Options:
   --engines            our engine plays both sides
   --analyse            turn analysis on
   --lines N            the analysis shows N lines (1 to 5; MultiPV)
+  --clock TC           play on clocks of TC (M:SS+INC or arena's tc= form, e.g. 5:00+3);
+                       engines then play on the clock
   --tree DEPTH         open the search tree window on a traced search of DEPTH plies
   --edit               open the position editor on the shown position
   --console            open the engine console
@@ -46,6 +48,8 @@ struct Args {
     tree: Option<u32>,
     /// `--lines N`.
     lines: Option<u32>,
+    /// `--clock TC`, checked.
+    clock: Option<String>,
     manager: bool,
     tablebase: bool,
     /// `--open FILE`.
@@ -86,6 +90,13 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
                 out.lines = Some(lines_of(&n)?);
             }
             "--open" => out.open = Some(args.next().ok_or("--open needs a FILE")?),
+            "--clock" => {
+                let tc = args
+                    .next()
+                    .ok_or("--clock needs a time control TC (such as 5:00+3)")?;
+                gui::settings::time_control(&tc).map_err(|e| format!("--clock: {e}"))?;
+                out.clock = Some(tc);
+            }
             "--tree" => {
                 let depth = args.next().ok_or("--tree needs a DEPTH (plies)")?;
                 out.tree = Some(depth_of(&depth)?);
@@ -165,6 +176,9 @@ fn run(args: Args) -> eframe::Result {
             if let Some(n) = args.lines {
                 settings.lines = n;
             }
+            if let Some(tc) = &args.clock {
+                settings.clock.clone_from(tc);
+            }
             let mut app = gui::GuiApp::new(settings);
             app.start_from_args(&args.rest);
             if let Some(file) = &args.open {
@@ -208,7 +222,8 @@ mod tests {
     #[test]
     fn flags_and_arguments_mix_in_any_order() {
         let got = parse(words(
-            "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase --open a.games",
+            "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase --open a.games \
+             --clock 1:00+1",
         ))
         .unwrap();
         let want = Args {
@@ -219,6 +234,7 @@ mod tests {
             manager: true,
             tablebase: true,
             open: Some("a.games".into()),
+            clock: Some("1:00+1".into()),
             rest: words("oska 4 d1c2"),
             ..Args::default()
         };
@@ -242,6 +258,9 @@ mod tests {
             ("--lines", "--lines needs a number"),
             ("--lines 6", "'6' is not a number of lines from 1 to 5"),
             ("--open", "--open needs a FILE"),
+            ("--clock", "--clock needs a time control"),
+            ("--clock 5:xx", "--clock: clock '5:xx'"),
+            ("--clock 0+1", "more than 0 seconds"),
         ] {
             let e = parse(words(line)).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
@@ -261,6 +280,7 @@ mod tests {
             "--manager",
             "--tablebase",
             "--open FILE",
+            "--clock TC",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use engine::arena::clock::TimeControl;
 use engine::arena::spec::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
 use engine::games::GameKind;
 use engine::protocol::Go;
@@ -160,6 +161,17 @@ impl SavedEngine {
     }
 }
 
+/// Reads a time control as the set-up takes it: empty for none, else `arena`'s `tc=` form.
+pub fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    TimeControl::parse(text)
+        .map(Some)
+        .map_err(|e| format!("clock '{text}': {e}"))
+}
+
 /// Our engine: `engine` next to the running executable (the same target directory), else the
 /// name `engine`, looked up on the PATH.
 pub fn default_engine() -> PathBuf {
@@ -200,6 +212,9 @@ pub struct Settings {
     pub recent: Vec<String>,
     /// Whether a move played or gone through slides its piece (about 150 ms).
     pub animations: bool,
+    /// The time control of new games, as `arena`'s `tc=` takes it (`5:00+3`: five minutes a
+    /// side and 3 s added after each move); empty: no clocks, each engine's limit instead.
+    pub clock: String,
 }
 
 /// How many recent files the settings keep.
@@ -227,6 +242,7 @@ impl Default for Settings {
             tablebase: String::new(),
             recent: Vec::new(),
             animations: true,
+            clock: String::new(),
         }
     }
 }
@@ -235,6 +251,11 @@ impl Settings {
     /// The chosen game (Oska when the stored name is unknown).
     pub fn kind(&self) -> GameKind {
         GameKind::parse(&self.game).unwrap_or(GameKind::Oska)
+    }
+
+    /// The time control of new games (`None`: no clocks), or why the setting is not one.
+    pub fn time_control(&self) -> Result<Option<TimeControl>, String> {
+        time_control(&self.clock)
     }
 
     /// Puts `path` first in the recent files (once), keeping at most [`RECENT_FILES`].

@@ -3,15 +3,21 @@
 //! reported and the records of an opened file. The panels read it; the app and the engine hub
 //! change it through its methods. Nothing here draws or waits.
 
+pub mod clock;
 pub mod eval;
 pub mod variations;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+use engine::arena::clock::TimeControl;
 
 use engine::games::format::Format;
 use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Score, SearchInfo};
-use engine::record::{GameRecord, parse_records};
+use engine::protocol::{Go, Score, SearchInfo};
+use engine::record::{GameRecord, RecordResult, parse_records};
+
+pub use clock::{Clocks, clock_text};
 
 pub use eval::{EngineView, SearchState, graph_points, score_text, white_view};
 pub use variations::{MoveTree, NodeId, ROOT};
@@ -42,6 +48,9 @@ pub struct Seat {
 /// separated by blanks (one tag per variation, in the tree's order).
 pub const VARIATION_TAG: &str = "Variation";
 
+/// The tag of a record that gives the game's time control, as `arena`'s `tc=` writes it.
+pub const TIME_CONTROL_TAG: &str = "TimeControl";
+
 /// The game on the table and everything shown about it.
 ///
 /// The moves played form a tree ([`MoveTree`]); the game ([`Model::game`]) is the line of that
@@ -71,6 +80,12 @@ pub struct Model {
     thinking: Option<Side>,
     moving_now: bool,
     analysing: bool,
+    /// The time control of the next game set up (`None`: no clocks).
+    time_control: Option<TimeControl>,
+    /// The game's clocks, when it has a time control.
+    clocks: Option<Clocks>,
+    /// The game's line when the clocks last looked at it.
+    clock_line: Vec<NodeId>,
 }
 
 impl Model {
@@ -98,6 +113,9 @@ impl Model {
             thinking: None,
             moving_now: false,
             analysing: false,
+            time_control: None,
+            clocks: None,
+            clock_line: vec![ROOT],
         };
         model.rebuild_tree();
         model
@@ -210,6 +228,72 @@ impl Model {
         self.analysing = on;
     }
 
+    /// Sets the time control of the games set up from now on (`None`: no clocks). The game
+    /// on the table keeps its clocks.
+    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.time_control = tc;
+    }
+
+    /// The game's clocks, when it has a time control.
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    /// The side that lost on time.
+    pub fn lost_on_time(&self) -> Option<Side> {
+        self.clocks.as_ref().and_then(Clocks::flagged)
+    }
+
+    /// Whether the game has ended, by the rules or on time.
+    pub fn over(&self) -> bool {
+        self.game.outcome(self.game.len()).is_some() || self.lost_on_time().is_some()
+    }
+
+    /// Brings the clocks up to `now`: a move added at the game's end since the last look is
+    /// charged to its mover (with the increment); any other change of the game's line (a
+    /// takeback, another variation) only stops the running clock. A side whose time ran out
+    /// loses. Then the clock of the side to move at the game's end runs, unless the game is
+    /// over, paused or stopped by an engine's failure. Called after every change and every
+    /// frame.
+    pub fn tick_clocks(&mut self, now: Instant) {
+        let Some(c) = self.clocks.as_mut() else {
+            return;
+        };
+        if self.line != self.clock_line {
+            let before = self.clock_line.len();
+            if self.line.len() == before + 1 && self.line.starts_with(&self.clock_line) {
+                c.moved(self.game.side_to_move(before - 1), now);
+            } else {
+                c.stop(now);
+            }
+            self.clock_line.clone_from(&self.line);
+        }
+        let end = self.game.len();
+        let live = c.flag(now).is_none()
+            && !self.paused
+            && self.halted.is_none()
+            && self.game.outcome(end).is_none();
+        let side = self.game.side_to_move(end);
+        if !live || c.running() != Some(side) {
+            c.stop(now);
+        }
+        if live {
+            c.start(side, now);
+        }
+    }
+
+    /// The `go` of the side to move at the game's end on the clocks at `now` (`None`: the game
+    /// has no clocks).
+    pub fn clock_go(&self, now: Instant) -> Option<Go> {
+        let side = self.game.side_to_move(self.game.len());
+        Some(Go::Clock(self.clocks.as_ref()?.go(side, now)))
+    }
+
+    /// When the shown clocks next change (for the next repaint); `None` when none runs.
+    pub fn clocks_change_in(&self, now: Instant) -> Option<Duration> {
+        self.clocks.as_ref()?.next_change(now)
+    }
+
     /// Replaces the game (clears the marks, the reports and a failure; a pause stays).
     pub fn set_game(&mut self, game: GameState) {
         self.game = game;
@@ -220,6 +304,8 @@ impl Model {
         self.halted = None;
         self.views = [None, None, None];
         self.rebuild_tree();
+        self.clocks = self.time_control.map(Clocks::new);
+        self.clock_line = self.line.clone();
     }
 
     /// Starts a new game of `kind` and `size`.
@@ -419,7 +505,8 @@ impl Model {
     }
 
     /// The game as a record, with these players' names: the main line as its moves (and its
-    /// result), every variation as a [`VARIATION_TAG`] tag.
+    /// result, a loss on time when the main line is the game that ended so), every variation
+    /// as a [`VARIATION_TAG`] tag, and the time control as a [`TIME_CONTROL_TAG`] tag.
     pub fn record(&self, white: &str, black: &str) -> Result<GameRecord, String> {
         let main_end = *self.tree.main_line().last().unwrap_or(&ROOT);
         let mut record = self.game.record(white, black);
@@ -427,6 +514,21 @@ impl Model {
         record.tags.clear();
         let main = GameState::from_record(&record).map_err(|e| e.to_string())?;
         let mut record = main.record(white, black);
+        if let Some(c) = &self.clocks {
+            let tc = c.time_control().to_string();
+            record.tags.push((TIME_CONTROL_TAG.to_string(), tc));
+            if let Some(loser) = c.flagged()
+                && self.line.last() == Some(&main_end)
+                && record.result == RecordResult::Unfinished
+            {
+                record.result = match loser {
+                    Side::White => RecordResult::Black,
+                    Side::Black => RecordResult::White,
+                };
+                let why = format!("time forfeit: {} ran out of time", side_name(loser));
+                record.tags.push(("Reason".to_string(), why));
+            }
+        }
         record.tags.extend(
             self.tree
                 .variations()
@@ -510,7 +612,9 @@ impl Model {
     /// engines).
     pub fn human_may_move(&self, engines: [bool; 2]) -> bool {
         let side = self.game.side_to_move(self.view);
+        let lost = self.view == self.game.len() && self.lost_on_time().is_some();
         self.game.outcome(self.view).is_none()
+            && !lost
             && (!engines[side.index()]
                 || self.paused
                 || self.halted.is_some()

@@ -356,3 +356,108 @@ fn a_bad_variation_is_named_and_changes_nothing() {
     );
     assert_eq!(m.tree().variations(), [vec!["b1b2", "c3c2"]]);
 }
+
+/// A Hexapawn 3 game on a clock of `tc`, both sides human.
+fn timed(tc: &str) -> Model {
+    let mut m = hexapawn();
+    let tc = engine::arena::clock::TimeControl::parse(tc).unwrap();
+    m.set_time_control(Some(tc));
+    m.new_game(GameKind::Hexapawn, 3).unwrap();
+    m
+}
+
+fn ms(n: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(n)
+}
+
+#[test]
+fn clocks_charge_each_move_to_its_mover_and_run_for_the_side_to_move() {
+    let t0 = std::time::Instant::now();
+    let mut m = timed("10+1");
+    assert!(hexapawn().clocks().is_none(), "no time control, no clocks");
+    m.tick_clocks(t0);
+    assert_eq!(m.clocks().unwrap().running(), Some(Side::White));
+    let (b1, b2) = (sq(&m, "b1"), sq(&m, "b2"));
+    m.click(b1, HUMANS);
+    m.click(b2, HUMANS);
+    m.tick_clocks(t0 + ms(3000));
+    let c = m.clocks().unwrap();
+    assert_eq!(
+        c.left(Side::White, t0 + ms(5000)),
+        ms(8000),
+        "10 s - 3 s + 1 s"
+    );
+    assert_eq!(c.running(), Some(Side::Black));
+    assert_eq!(
+        m.clock_go(t0 + ms(4500)),
+        Some(engine::protocol::Go::Clock(engine::protocol::Clock {
+            wtime: 8000,
+            btime: 8500,
+            winc: 1000,
+            binc: 1000,
+            movestogo: None,
+        }))
+    );
+    // Pausing stops Black's clock (charged, no increment); resuming restarts it.
+    m.set_paused(true);
+    m.tick_clocks(t0 + ms(5000));
+    assert_eq!(m.clocks().unwrap().running(), None);
+    assert_eq!(
+        m.clocks().unwrap().left(Side::Black, t0 + ms(60_000)),
+        ms(8000)
+    );
+    m.set_paused(false);
+    m.tick_clocks(t0 + ms(6000));
+    assert_eq!(m.clocks().unwrap().running(), Some(Side::Black));
+    // A takeback gives no time back and adds no increment: White's clock runs again.
+    m.takeback(HUMANS);
+    m.tick_clocks(t0 + ms(7000));
+    let c = m.clocks().unwrap();
+    assert_eq!(c.left(Side::Black, t0 + ms(7000)), ms(7000));
+    assert_eq!(c.left(Side::White, t0 + ms(7000)), ms(8000));
+    assert_eq!(c.running(), Some(Side::White));
+    // Browsing does not stop the clock of the game's end.
+    m.go_to(0);
+    m.tick_clocks(t0 + ms(7500));
+    assert_eq!(m.clocks().unwrap().running(), Some(Side::White));
+}
+
+#[test]
+fn a_side_out_of_time_loses_and_the_record_says_so() {
+    let t0 = std::time::Instant::now();
+    let mut m = timed("2");
+    m.tick_clocks(t0);
+    m.play(m.game().legal_moves(0)[0]).unwrap();
+    m.tick_clocks(t0 + ms(500));
+    assert!(!m.over());
+    m.tick_clocks(t0 + ms(2499));
+    assert_eq!(m.lost_on_time(), None);
+    m.tick_clocks(t0 + ms(2500));
+    assert_eq!(m.lost_on_time(), Some(Side::Black));
+    assert!(m.over());
+    assert!(!m.human_may_move(HUMANS), "no move after the flag fell");
+    let record = m.record("a", "b").unwrap();
+    assert_eq!(record.result, engine::record::RecordResult::White);
+    assert_eq!(record.tag("TimeControl"), Some("2"));
+    assert!(record.tag("Reason").unwrap().contains("time forfeit"));
+    // Nothing restarts the clocks, and a new game has full ones.
+    m.set_paused(false);
+    m.tick_clocks(t0 + ms(9000));
+    assert_eq!(m.clocks().unwrap().running(), None);
+    m.new_game(GameKind::Hexapawn, 3).unwrap();
+    assert_eq!(m.lost_on_time(), None);
+    assert_eq!(m.clocks().unwrap().left(Side::Black, t0), ms(2000));
+    // A game over by the rules stops the clocks.
+    let mut m = timed("60");
+    m.tick_clocks(t0);
+    for mv in ["b1b2", "a3b2", "c1c2", "b2b1"] {
+        let ply = m.game().len();
+        let mv = m.game().parse_move(ply, mv).unwrap();
+        m.play(mv).unwrap();
+    }
+    assert!(m.game().outcome(4).is_some());
+    m.tick_clocks(t0 + ms(1000));
+    assert_eq!(m.clocks().unwrap().running(), None);
+    let record = m.record("a", "b").unwrap();
+    assert_eq!(record.result, engine::record::RecordResult::Black);
+}

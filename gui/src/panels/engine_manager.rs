@@ -78,11 +78,6 @@ impl EngineManager {
         self.reading.take().map(|(_, h)| h)
     }
 
-    /// Whether an engine's options are being read.
-    pub fn busy(&self) -> bool {
-        self.reading.is_some()
-    }
-
     /// Takes the handle of the engine started for "Read options".
     pub fn reading(&mut self, name: String, handle: EngineHandle) {
         self.reading = Some((name, handle));

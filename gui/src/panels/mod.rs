@@ -26,6 +26,8 @@ pub enum Action {
     NewGame,
     /// Change the set-up's game and size (for the next new game).
     SetSetup(GameKind, usize),
+    /// Sets the time control of new games (a valid one, or empty for none).
+    SetClock(String),
     /// Change a side's player (0 White, 1 Black).
     SetPlayer(usize, Player),
     /// Change the file path of Save and Open.

@@ -9,8 +9,8 @@ use engine::games::Side;
 
 use super::Action;
 use crate::model::{Model, side_name};
-use crate::settings::{Limit, MAX_LINES, Player, Settings};
-use crate::widgets;
+use crate::settings::{Limit, MAX_LINES, Player, Settings, time_control};
+use crate::widgets::{self, ERROR};
 
 /// A program and arguments being typed, and the applied ones it started from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +49,9 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
     if (kind, size) != (settings.kind(), settings.size) {
         action = Some(Action::SetSetup(kind, size));
     }
+    if let Some(a) = clock(ui, settings) {
+        action = Some(a);
+    }
     if ui.button("Start new game").clicked() {
         action = Some(Action::NewGame);
     }
@@ -74,6 +77,38 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
     {
         action = Some(Action::OpenEngines);
     }
+    action
+}
+
+/// The clock of new games, typed in a draft applied with Enter or when the field loses focus,
+/// once it reads as a time control.
+fn clock(ui: &mut egui::Ui, settings: &Settings) -> Option<Action> {
+    let id = ui.scope_id().with("clock-draft");
+    let (base, mut text) = ui
+        .data(|d| d.get_temp::<(String, String)>(id))
+        .filter(|(base, _)| *base == settings.clock)
+        .unwrap_or_else(|| (settings.clock.clone(), settings.clock.clone()));
+    let label = ui.label("clock (M:SS+inc; empty: none)");
+    let edit = ui
+        .add(
+            egui::TextEdit::singleline(&mut text)
+                .hint_text("5:00+3")
+                .desired_width(ui.available_width() - 8.0),
+        )
+        .on_hover_text(
+            "the time of each side and the seconds added after each move, for the next new \
+             game; engines then play on the clock (go wtime btime winc binc)",
+        )
+        .labelled_by(label.id);
+    let parsed = time_control(&text);
+    if let Err(e) = &parsed {
+        ui.label(RichText::new(e).color(ERROR));
+    } else if text.trim() != settings.clock {
+        ui.label(RichText::new("applies with Enter, then to the next new game").weak());
+    }
+    let action = (edit.lost_focus() && parsed.is_ok() && text.trim() != settings.clock)
+        .then(|| Action::SetClock(text.trim().to_string()));
+    ui.data_mut(|d| d.insert_temp(id, (base, text)));
     action
 }
 
@@ -175,7 +210,9 @@ fn player(ui: &mut egui::Ui, model: &Model, settings: &Settings, i: usize) -> Op
         }
         ui.data_mut(|d| d.insert_temp(id, draft));
     }
-    if p.engine {
+    if p.engine && model.clocks().is_some() {
+        ui.label("limit: the game's clock");
+    } else if p.engine {
         ui.horizontal(|ui| {
             let label = ui.label("limit");
             egui::ComboBox::from_id_salt("limit")

@@ -4,7 +4,11 @@
 use eframe::egui::{self, RichText};
 
 use super::Action;
-use crate::model::{Model, side_name};
+use std::time::Instant;
+
+use engine::games::Side;
+
+use crate::model::{Clocks, Model, clock_text, side_name};
 use crate::settings::Settings;
 use crate::widgets::ERROR;
 
@@ -16,6 +20,10 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
     let side = game.side_to_move(ply);
     let text = if let Some(o) = game.outcome(ply) {
         RichText::new(format!("Game over: {o}")).strong().size(18.0)
+    } else if let Some(loser) = model.lost_on_time() {
+        RichText::new(format!("Game over: {} lost on time", side_name(loser)))
+            .strong()
+            .size(18.0)
     } else if let Some(h) = model.halted() {
         RichText::new(h).color(ERROR)
     } else if let Some(thinking) = model.thinking() {
@@ -41,12 +49,17 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         RichText::new(format!("{} to move", side_name(side)))
     };
     ui.horizontal_wrapped(|ui| {
+        if let Some(c) = model.clocks() {
+            clocks(ui, c);
+        }
         let stopped = model.paused() || model.halted().is_some();
-        if stopped || settings.players.iter().any(|p| p.engine) {
-            let label = if stopped {
-                "Resume engines"
-            } else {
-                "Pause engines"
+        let clocks = model.clocks().is_some();
+        if stopped || clocks || settings.players.iter().any(|p| p.engine) {
+            let label = match (stopped, clocks) {
+                (true, false) => "Resume engines",
+                (false, false) => "Pause engines",
+                (true, true) => "Resume",
+                (false, true) => "Pause",
             };
             if ui.button(label).clicked() {
                 action = Some(Action::Pause(!stopped));
@@ -76,4 +89,22 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         }
     }
     action
+}
+
+/// Both clocks, the running one marked, a side out of time in red.
+fn clocks(ui: &mut egui::Ui, c: &Clocks) {
+    let now = Instant::now();
+    for side in [Side::White, Side::Black] {
+        let text = format!("{} {}", side_name(side), clock_text(c.left(side, now)));
+        let mut text = RichText::new(text).monospace().size(16.0);
+        if c.running() == Some(side) {
+            text = text
+                .strong()
+                .background_color(ui.visuals().selection.bg_fill);
+        }
+        if c.flagged() == Some(side) {
+            text = text.color(ERROR);
+        }
+        ui.label(text);
+    }
 }
