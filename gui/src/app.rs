@@ -12,7 +12,7 @@ use crate::console::{Console, Role};
 use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
-use crate::model::{Model, side_name};
+use crate::model::Model;
 use crate::panels::engine_manager::{EngineManager, ManagerAction};
 use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::{self, Action};
@@ -283,25 +283,17 @@ impl GuiApp {
     /// position is not legal.
     pub fn use_edited(&mut self, analyse: bool) -> Result<(), String> {
         let game = self.editor.check()?;
-        let before = self.model.game().len();
-        self.model.set_game(game);
-        self.follow_game();
-        self.editor.open = false;
-        if analyse {
-            self.set_analysis(true);
-        }
         let what = if analyse {
             "analysis runs on the edited position"
         } else {
             "the game goes on from the edited position"
         };
-        let lost = match before {
-            0 => String::new(),
-            1 => " (its 1 move is gone)".into(),
-            n => format!(" (its {n} moves are gone)"),
-        };
-        self.model
-            .note(format!("The game on the table was replaced{lost}: {what}."));
+        self.model.replace_game(game, what);
+        self.follow_game();
+        self.editor.open = false;
+        if analyse {
+            self.set_analysis(true);
+        }
         Ok(())
     }
 
@@ -366,36 +358,17 @@ impl GuiApp {
             Action::Open => {
                 let path = PathBuf::from(self.settings.path.trim());
                 match m.open(&path) {
-                    Ok(n) => {
-                        m.note(format!(
-                            "opened {} ({n} game{}); engine play is paused",
-                            path.display(),
-                            if n == 1 { "" } else { "s" }
-                        ));
-                        self.settings.remember(&path.display().to_string());
-                    }
+                    Ok(_) => self.settings.remember(&path.display().to_string()),
                     Err(e) => m.error(e),
                 }
             }
-            Action::SaveAs | Action::OpenDialog => {
-                let purpose = if action == Action::SaveAs {
-                    Purpose::Save
-                } else {
-                    Purpose::Open
-                };
-                self.dialogs.start(purpose, &self.settings.path);
-            }
+            Action::SaveAs => self.dialogs.start(Purpose::Save, &self.settings.path),
+            Action::OpenDialog => self.dialogs.start(Purpose::Open, &self.settings.path),
             Action::OpenRecent(path) => {
                 self.settings.path = path;
                 self.apply(Action::Open);
             }
-            Action::LoadRecord(n) => {
-                if let Some(r) = m.records().get(n).cloned()
-                    && let Err(e) = m.load_record(&r)
-                {
-                    m.error(e);
-                }
-            }
+            Action::LoadRecord(n) => m.load_opened(n),
             Action::OpenPositionDialog => self.position.open_on(m),
             Action::SetPosition(kind, text, side) => match m.set_position(kind, &text, side) {
                 Ok(()) => self.position.open = false,
@@ -416,18 +389,8 @@ impl GuiApp {
             Action::Promote(id) => m.promote(id),
             Action::DeleteNode(id) => m.delete(id),
             Action::TakeBack => m.takeback(engines),
-            Action::Play(mv) => {
-                if m.human_may_move(engines) {
-                    let _ = m.play(mv);
-                }
-            }
-            Action::PlayBest => {
-                if m.human_may_move(engines)
-                    && let Some(mv) = m.best_shown()
-                {
-                    let _ = m.play(mv);
-                }
-            }
+            Action::Play(mv) => m.play_human(Some(mv), engines),
+            Action::PlayBest => m.play_human(m.best_shown(), engines),
             Action::Click(sq) => m.click(sq, engines),
             Action::Drag(from, to) => m.drag(from, to, engines),
             Action::Pause(paused) => m.set_paused(paused),
@@ -488,7 +451,7 @@ impl GuiApp {
             Some((_, None)) => self.model.note(NO_FILE.into()),
             None => {}
         }
-        let mut actions = keys(ui, &self.model);
+        let mut actions = panels::help::keys(ui, &self.model);
         let (model, settings) = (&self.model, &self.settings);
         let (width, height) = (ui.available_width(), ui.available_height());
         egui::Panel::top("toolbar").show(ui, |ui| {
@@ -558,51 +521,24 @@ impl GuiApp {
         }
     }
 
-    /// The tools' windows: the search tree, the solver, the console and the help.
+    /// The tools' windows: the search tree, the solver, the console, the engine manager, the
+    /// tablebase page and the help.
     fn windows(&mut self, ctx: &egui::Context) {
-        if self.tree.open {
-            let mut open = true;
-            let mut run = false;
-            egui::Window::new("Search tree")
-                .open(&mut open)
-                .default_size([560.0, 460.0])
-                .show(ctx, |ui| run = self.tree.ui(ui));
-            self.tree.open = open;
-            if run {
-                self.run_tree_search();
-            }
+        if self.tree.open && self.tree.window(ctx) {
+            self.run_tree_search();
         }
         if self.solver.open {
-            let mut open = true;
-            let mut action = None;
-            let game = self.model.game();
-            let view = self.model.view();
-            let shown = format!(
-                "{} {}, {view} moves played, {} to move",
-                game.kind().name(),
-                game.size(),
-                side_name(game.side_to_move(view))
-            );
-            egui::Window::new("Solver")
-                .open(&mut open)
-                .default_pos([720.0, 90.0])
-                .default_size([380.0, 200.0])
-                .show(ctx, |ui| action = self.solver.ui(ui, &shown));
-            self.solver.open = open;
-            match action {
+            match self
+                .solver
+                .window(ctx, self.model.game(), self.model.view())
+            {
                 Some(SolveAction::Solve) => self.run_solve(),
                 Some(SolveAction::Stop) => self.stop_solve(),
                 None => {}
             }
         }
         if self.console.open {
-            let mut open = true;
-            egui::Window::new("Engine console")
-                .open(&mut open)
-                .default_pos([280.0, 300.0])
-                .default_size([620.0, 380.0])
-                .show(ctx, |ui| self.console.ui(ui));
-            self.console.open = open;
+            self.console.window(ctx);
         }
         match self.manager.window(ctx, &self.settings.engines) {
             Some(ManagerAction::Apply(list)) => self.apply(Action::SetEngines(list)),
@@ -610,95 +546,13 @@ impl GuiApp {
             None => {}
         }
         if self.tablebase.open {
-            let mut open = true;
-            let mut played = None;
-            let mut dir = self.settings.tablebase.clone();
-            let shown = self.settings.tablebase_dir();
-            egui::Window::new("Tablebase")
-                .open(&mut open)
-                .default_pos([760.0, 90.0])
-                .default_size([300.0, 360.0])
-                .show(ctx, |ui| {
-                    ui.horizontal(|ui| {
-                        let label = ui.label("directory");
-                        ui.add(
-                            egui::TextEdit::singleline(&mut dir)
-                                .hint_text("$TABLEBASE_PATH or tablebases")
-                                .desired_width(160.0),
-                        )
-                        .labelled_by(label.id);
-                    });
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        played = self.tablebase.ui(ui, &shown);
-                    });
-                });
-            self.tablebase.open = open;
-            if dir != self.settings.tablebase {
-                self.apply(Action::SetTablebaseDir(dir));
-            }
-            if let Some(mv) = played {
-                self.apply(Action::Play(mv));
+            let dir = self.settings.tablebase_dir();
+            for action in self.tablebase.window(ctx, &self.settings.tablebase, &dir) {
+                self.apply(action);
             }
         }
         panels::help::window(ctx, &mut self.help);
     }
-}
-
-/// The keyboard shortcuts pressed (none while a text field has the focus).
-fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
-    if ui.ctx().memory(|m| m.focused().is_some()) {
-        return Vec::new();
-    }
-    let bindings = [
-        (egui::Key::F, Action::Flip),
-        (egui::Key::Backspace, Action::TakeBack),
-        (egui::Key::N, Action::NewGame),
-        (egui::Key::A, Action::ToggleAnalysis),
-        (egui::Key::E, Action::ToggleEditor),
-        (egui::Key::C, Action::ToggleConsole),
-        (egui::Key::S, Action::ToggleSolver),
-        (egui::Key::F1, Action::ToggleHelp),
-        (egui::Key::T, Action::ToggleTablebase),
-        (egui::Key::B, Action::PlayBest),
-    ];
-    let mut actions: Vec<Action> = ui.input(|i| {
-        bindings
-            .into_iter()
-            .filter(|(k, _)| i.key_pressed(*k))
-            .map(|(_, a)| a)
-            .collect()
-    });
-    let view = model.view();
-    let nav = [
-        (egui::Key::ArrowLeft, view.saturating_sub(1)),
-        (egui::Key::ArrowRight, view + 1),
-        (egui::Key::Home, 0),
-        (egui::Key::End, model.game().len()),
-    ];
-    actions.extend(ui.input(|i| {
-        nav.into_iter()
-            .filter(|(k, _)| i.key_pressed(*k))
-            .map(|(_, ply)| Action::GoTo(ply))
-            .collect::<Vec<_>>()
-    }));
-    // Up and Down: the other moves played at the shown move's place (its siblings).
-    let tree = model.tree();
-    let shown = model.shown_node();
-    let siblings = tree.parent(shown).map_or(&[][..], |p| tree.children(p));
-    if let Some(k) = siblings.iter().position(|&n| n == shown) {
-        let up = k.checked_sub(1).and_then(|j| siblings.get(j));
-        for (key, to) in [
-            (egui::Key::ArrowUp, up),
-            (egui::Key::ArrowDown, siblings.get(k + 1)),
-        ] {
-            if let Some(&to) = to
-                && ui.input(|i| i.key_pressed(key))
-            {
-                actions.push(Action::GoToNode(to));
-            }
-        }
-    }
-    actions
 }
 
 impl Drop for GuiApp {

@@ -131,6 +131,17 @@ impl Console {
         }
     }
 
+    /// Draws the window while it is open.
+    pub fn window(&mut self, ctx: &egui::Context) {
+        let mut open = self.open;
+        egui::Window::new("Engine console")
+            .open(&mut open)
+            .default_pos([280.0, 300.0])
+            .default_size([620.0, 380.0])
+            .show(ctx, |ui| self.ui(ui));
+        self.open &= open;
+    }
+
     /// Draws the window's contents.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let (text, dropped) = self.shown_text();

@@ -13,6 +13,7 @@ use engine::protocol::{Go, ProgressInfo, Score, SearchInfo};
 use crate::analysis::white_view;
 use crate::controller::{EngineHandle, Event, Request};
 use crate::game::GameState;
+use crate::model::side_name;
 
 /// Where a solve is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -283,6 +284,31 @@ impl Solver {
             }
         }
         if done { self.engine.take() } else { None }
+    }
+
+    /// Draws the window while it is open, on the position after `view` moves of `game` (the one
+    /// on the board).
+    pub fn window(
+        &mut self,
+        ctx: &egui::Context,
+        game: &GameState,
+        view: usize,
+    ) -> Option<SolveAction> {
+        let shown = format!(
+            "{} {}, {view} moves played, {} to move",
+            game.kind().name(),
+            game.size(),
+            side_name(game.side_to_move(view))
+        );
+        let mut open = self.open;
+        let mut action = None;
+        egui::Window::new("Solver")
+            .open(&mut open)
+            .default_pos([720.0, 90.0])
+            .default_size([380.0, 200.0])
+            .show(ctx, |ui| action = self.ui(ui, &shown));
+        self.open &= open;
+        action
     }
 
     /// Draws the window's contents; `shown` describes the position on the board.

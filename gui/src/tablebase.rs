@@ -16,6 +16,7 @@ use engine::tablebase::{Retro, Tablebase};
 
 use crate::game::GameState;
 use crate::model::side_name;
+use crate::panels::Action;
 
 /// One legal move and its exact value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,6 +200,38 @@ impl TablebasePage {
             (Some((_, r)), _) => Some(r),
             (None, _) => None,
         }
+    }
+
+    /// Draws the page's window while it is open, with the directory field (`typed` the set
+    /// directory, `dir` the one used); returns what was asked: another directory, or a move
+    /// to play.
+    pub fn window(&mut self, ctx: &egui::Context, typed: &str, dir: &Path) -> Vec<Action> {
+        let mut open = self.open;
+        let mut actions = Vec::new();
+        let mut typed_now = typed.to_string();
+        egui::Window::new("Tablebase")
+            .open(&mut open)
+            .default_pos([760.0, 90.0])
+            .default_size([300.0, 360.0])
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("directory");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut typed_now)
+                            .hint_text("$TABLEBASE_PATH or tablebases")
+                            .desired_width(160.0),
+                    )
+                    .labelled_by(label.id);
+                });
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    actions.extend(self.ui(ui, dir).map(Action::Play));
+                });
+            });
+        self.open &= open;
+        if typed_now != typed {
+            actions.insert(0, Action::SetTablebaseDir(typed_now));
+        }
+        actions
     }
 
     /// Draws the page; returns the move clicked.

@@ -223,6 +223,18 @@ impl TreeExplorer {
         if done { self.engine.take() } else { None }
     }
 
+    /// Draws the window while it is open; returns whether a traced search was asked for.
+    pub fn window(&mut self, ctx: &egui::Context) -> bool {
+        let mut open = self.open;
+        let mut run = false;
+        egui::Window::new("Search tree")
+            .open(&mut open)
+            .default_size([560.0, 460.0])
+            .show(ctx, |ui| run = self.ui(ui));
+        self.open &= open;
+        run
+    }
+
     /// Draws the window's contents.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> bool {
         let mut run = false;

@@ -308,6 +308,18 @@ impl Model {
         self.clock_line = self.line.clone();
     }
 
+    /// Replaces the game on the table with `game` and says so in the status line: how many
+    /// moves were lost, and `what` happens now.
+    pub fn replace_game(&mut self, game: GameState, what: &str) {
+        let lost = match self.game.len() {
+            0 => String::new(),
+            1 => " (its 1 move is gone)".into(),
+            n => format!(" (its {n} moves are gone)"),
+        };
+        self.set_game(game);
+        self.note(format!("The game on the table was replaced{lost}: {what}."));
+    }
+
     /// Starts a new game of `kind` and `size`.
     pub fn new_game(&mut self, kind: GameKind, size: usize) -> Result<(), String> {
         let game =
@@ -545,8 +557,8 @@ impl Model {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// Opens a record file: loads its first game, paused, and keeps the others for choosing.
-    /// Returns how many games it holds.
+    /// Opens a record file: loads its first game, paused, and keeps the others for choosing;
+    /// the status line says so. Returns how many games it holds.
     pub fn open(&mut self, path: &Path) -> Result<usize, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -557,7 +569,13 @@ impl Model {
             .clone();
         self.load_record(&first)?;
         self.records = records;
-        Ok(self.records.len())
+        let n = self.records.len();
+        let s = if n == 1 { "" } else { "s" };
+        self.note(format!(
+            "opened {} ({n} game{s}); engine play is paused",
+            path.display()
+        ));
+        Ok(n)
     }
 
     /// Loads a recorded game to replay it (paused, shown from the main line's end), with its
@@ -587,6 +605,25 @@ impl Model {
         }
         self.paused = true;
         Ok(())
+    }
+
+    /// Loads game `n` of the file last opened (a move the rules reject is shown as an error).
+    pub fn load_opened(&mut self, n: usize) {
+        if let Some(r) = self.records.get(n).cloned()
+            && let Err(e) = self.load_record(&r)
+        {
+            self.error(e);
+        }
+    }
+
+    /// Plays `mv` (nothing when `None`) when a human may move (`engines`: whether White and
+    /// Black are engines).
+    pub fn play_human(&mut self, mv: Option<Move>, engines: [bool; 2]) {
+        if let Some(mv) = mv
+            && self.human_may_move(engines)
+        {
+            let _ = self.play(mv);
+        }
     }
 
     /// Shows an error in the status line.

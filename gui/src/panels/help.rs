@@ -1,6 +1,9 @@
-//! The help window: the keyboard shortcuts.
+//! The keyboard shortcuts: reading them, and the help window that lists them.
 
 use eframe::egui::{self, RichText};
+
+use super::Action;
+use crate::model::Model;
 
 /// The keyboard shortcuts and what they do, as the help window lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
@@ -39,4 +42,61 @@ pub fn window(ctx: &egui::Context, open: &mut bool) {
                 }
             });
         });
+}
+
+/// The keyboard shortcuts pressed (none while a text field has the focus).
+pub fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
+    if ui.ctx().memory(|m| m.focused().is_some()) {
+        return Vec::new();
+    }
+    let bindings = [
+        (egui::Key::F, Action::Flip),
+        (egui::Key::Backspace, Action::TakeBack),
+        (egui::Key::N, Action::NewGame),
+        (egui::Key::A, Action::ToggleAnalysis),
+        (egui::Key::E, Action::ToggleEditor),
+        (egui::Key::C, Action::ToggleConsole),
+        (egui::Key::S, Action::ToggleSolver),
+        (egui::Key::F1, Action::ToggleHelp),
+        (egui::Key::T, Action::ToggleTablebase),
+        (egui::Key::B, Action::PlayBest),
+    ];
+    let mut actions: Vec<Action> = ui.input(|i| {
+        bindings
+            .into_iter()
+            .filter(|(k, _)| i.key_pressed(*k))
+            .map(|(_, a)| a)
+            .collect()
+    });
+    let view = model.view();
+    let nav = [
+        (egui::Key::ArrowLeft, view.saturating_sub(1)),
+        (egui::Key::ArrowRight, view + 1),
+        (egui::Key::Home, 0),
+        (egui::Key::End, model.game().len()),
+    ];
+    actions.extend(ui.input(|i| {
+        nav.into_iter()
+            .filter(|(k, _)| i.key_pressed(*k))
+            .map(|(_, ply)| Action::GoTo(ply))
+            .collect::<Vec<_>>()
+    }));
+    // Up and Down: the other moves played at the shown move's place (its siblings).
+    let tree = model.tree();
+    let shown = model.shown_node();
+    let siblings = tree.parent(shown).map_or(&[][..], |p| tree.children(p));
+    if let Some(k) = siblings.iter().position(|&n| n == shown) {
+        let up = k.checked_sub(1).and_then(|j| siblings.get(j));
+        for (key, to) in [
+            (egui::Key::ArrowUp, up),
+            (egui::Key::ArrowDown, siblings.get(k + 1)),
+        ] {
+            if let Some(&to) = to
+                && ui.input(|i| i.key_pressed(key))
+            {
+                actions.push(Action::GoToNode(to));
+            }
+        }
+    }
+    actions
 }
