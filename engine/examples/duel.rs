@@ -2,13 +2,47 @@
 //! before an `arena` gauntlet: `cargo run --release --example duel -- GAME SIZE DEPTH A B
 //! [OPENINGS] [SEED] [PLIES]`. Each opening (PLIES random plies from the start, default 2) is
 //! played twice, A as White and as Black; prints A's wins, draws and losses and its score.
+//!
+//! `CHECK=1` referees every move with the exact solver (for sizes it solves quickly): a move
+//! that throws the mover's value away (a win to a draw or a loss, a draw to a loss) is a
+//! blunder; prints each side's blunders and critical moves, and with `DUEL_VERBOSE` each blunder
+//! of A (position, move, value before and after).
 
 use std::sync::atomic::AtomicBool;
 
 use engine::arena::openings::Rng;
 use engine::games::{GameKind, Line, MoveList, Side};
+use engine::protocol::Score;
 use engine::search::{EvalKind, Evaluate, Limits, Searcher};
 use engine::with_game;
+
+/// The exact value of the position for the side to move: 1 win, 0 draw, -1 loss.
+fn value<G: Evaluate>(solver: &mut Searcher<G>, line: &Line<G>) -> i32 {
+    if let Some(o) = line.outcome() {
+        return match o.winner() {
+            Some(w) if w == line.current().side_to_move() => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+    }
+    let limits = Limits {
+        solve: true,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    match solver.search(line, &limits, &stop, &mut |_| {}).score {
+        Score::Win(_) => 1,
+        Score::Loss(_) => -1,
+        _ => 0,
+    }
+}
+
+/// Blunders and critical moves (moves where some move throws the value away) of A and of B.
+#[derive(Default)]
+struct Check {
+    blunders: [u32; 2],
+    critical: [u32; 2],
+}
 
 fn play<G: Evaluate>(
     mut line: Line<G>,
@@ -16,6 +50,7 @@ fn play<G: Evaluate>(
     depth: u32,
     a: EvalKind,
     b: EvalKind,
+    check: &mut Option<(Searcher<G>, Check)>,
 ) -> Option<Side> {
     let mut sa = Searcher::<G>::new(4);
     sa.set_evaluator(a.function::<G>());
@@ -51,7 +86,35 @@ fn play<G: Evaluate>(
             &stop,
             &mut |_| {},
         );
-        line.push(r.best.expect("the game is not over"));
+        let best = r.best.expect("the game is not over");
+        if let Some((solver, c)) = check.as_mut() {
+            let who = usize::from(line.current().side_to_move() != a_side);
+            let before = value(solver, &line);
+            let mut moves = MoveList::new();
+            line.legal_moves(&mut moves);
+            let after_of = |solver: &mut Searcher<G>, m| {
+                let mut next = line.clone();
+                next.push(m);
+                -value(solver, &next)
+            };
+            let after = after_of(solver, best);
+            let critical = moves
+                .as_slice()
+                .iter()
+                .any(|&m| after_of(solver, m) < before);
+            c.critical[who] += u32::from(critical);
+            if after < before {
+                c.blunders[who] += 1;
+                if who == 0 && std::env::var_os("DUEL_VERBOSE").is_some() {
+                    eprintln!(
+                        "A blunder: {} to move in {:?}, plays {best:?}: {before} -> {after}",
+                        line.current().side_to_move(),
+                        line.current()
+                    );
+                }
+            }
+        }
+        line.push(best);
     }
     None
 }
@@ -68,6 +131,7 @@ fn run<G: Evaluate>(
     let mut rng = Rng::new(seed);
     let (mut w, mut d, mut l) = (0, 0, 0);
     let mut played = 0;
+    let mut check = std::env::var_os("CHECK").map(|_| (Searcher::<G>::new(256), Check::default()));
     while played < n {
         let mut line = Line::new(G::start(size).expect("size"));
         let mut ok = true;
@@ -85,7 +149,7 @@ fn run<G: Evaluate>(
         }
         played += 1;
         for side in [Side::White, Side::Black] {
-            match play(line.clone(), side, depth, a, b) {
+            match play(line.clone(), side, depth, a, b, &mut check) {
                 Some(s) if s == side => w += 1,
                 Some(_) => l += 1,
                 None => d += 1,
@@ -98,6 +162,14 @@ fn run<G: Evaluate>(
         G::KIND,
         100.0 * score
     );
+    if let Some((_, c)) = check {
+        for (i, name) in [a, b].iter().enumerate() {
+            println!(
+                "  {name}: {} blunders in {} critical moves",
+                c.blunders[i], c.critical[i]
+            );
+        }
+    }
 }
 
 fn main() {

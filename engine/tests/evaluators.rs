@@ -11,7 +11,7 @@ use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
 use engine::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::fit;
-use engine::tuning::positions::{Labelled, SetSpec, generate, read, write};
+use engine::tuning::positions::{Labelled, SetSpec, generate, generate_opening, read, write};
 
 /// The position seen from the other side: rows reversed, colours swapped, the other side to
 /// move. Every board of the three games is symmetric top to bottom (Oska's rows too).
@@ -230,4 +230,51 @@ fn sets_and_fits_are_reproducible_from_their_seeds() {
     );
     let text = write(&ctf, &[]);
     assert_eq!(write(&read::<Ctf>(&text).expect("reads back"), &[]), text);
+}
+
+/// Every distinct position within `plies` of the start of Hexapawn `n` with at least two moves,
+/// found by plain recursion (a second implementation of the opening set's enumeration).
+fn naive_opening(pos: Hexapawn, plies: usize, seen: &mut std::collections::HashSet<Hexapawn>) {
+    let line = Line::new(pos);
+    if line.outcome().is_some() || !seen.insert(pos) || plies == 0 {
+        return;
+    }
+    let mut moves = engine::games::MoveList::new();
+    line.legal_moves(&mut moves);
+    for &m in moves.as_slice() {
+        naive_opening(pos.play(m), plies - 1, seen);
+    }
+}
+
+#[test]
+fn opening_sets_hold_every_early_position_with_its_exact_value() {
+    let spec = SetSpec {
+        size: 4,
+        count: 100_000,
+        seed: 1,
+        budget: 2_000_000,
+        history: 4,
+        hash_mib: 16,
+    };
+    let set = generate_opening::<Hexapawn>(&spec, 4, None, &mut |_, _| {});
+    let mut seen = std::collections::HashSet::new();
+    naive_opening(Hexapawn::start(4).unwrap(), 4, &mut seen);
+    let two_moves = |p: &Hexapawn| {
+        let mut moves = engine::games::MoveList::new();
+        Line::new(*p).legal_moves(&mut moves);
+        moves.len() >= 2
+    };
+    let mut want: Vec<_> = seen.into_iter().filter(two_moves).collect();
+    let mut got: Vec<_> = set.iter().map(|l| *l.line.current()).collect();
+    want.sort_by_key(Game::hash);
+    got.sort_by_key(Game::hash);
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want, "the same positions as the naive enumeration");
+    for l in set.iter().step_by(7) {
+        assert_eq!(l.value, solve(&l.line), "{:?}", l.line.current());
+    }
+    // --count caps the set, earliest positions first.
+    let few = generate_opening::<Hexapawn>(&SetSpec { count: 5, ..spec }, 4, None, &mut |_, _| {});
+    assert_eq!(few.len(), 5);
+    assert_eq!(*few[0].line.current(), Hexapawn::start(4).unwrap());
 }

@@ -253,6 +253,63 @@ pub fn generate_probed<G: Game + Evaluate>(
     out
 }
 
+/// Generates an opening set: every distinct position within `plies` plies of the start (level by
+/// level, at most `spec.count`) with at least two legal moves, each labelled with its exact value
+/// and its moves' (a position whose solve exceeds the budget is left out). The positions every
+/// game passes through early, where a shallow search sees least of the game's end, and which
+/// random and engine play visit once each at most.
+pub fn generate_opening<G: Game + Evaluate>(
+    spec: &SetSpec,
+    plies: usize,
+    probe: Option<Probe<G>>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Vec<Labelled<G>> {
+    let mut solver = Searcher::<G>::new(spec.hash_mib);
+    solver.set_probe(probe);
+    let start = Line::new(G::start(spec.size).expect("the size was checked"));
+    let key = |line: &Line<G>| {
+        line.earlier()
+            .iter()
+            .fold(Game::hash(line.current()), |h, p| {
+                h.rotate_left(7) ^ p.board_hash()
+            })
+    };
+    let mut seen = HashSet::from([key(&start)]);
+    let mut level = vec![start];
+    let mut out = Vec::new();
+    let mut tried = 0;
+    for ply in 0..=plies {
+        let mut next = Vec::new();
+        for line in &level {
+            let mut moves = MoveList::new();
+            line.legal_moves(&mut moves);
+            if moves.len() >= 2 && out.len() < spec.count {
+                tried += 1;
+                if let Some(l) = label(&mut solver, line, spec.budget) {
+                    out.push(l);
+                    progress(out.len(), tried);
+                }
+            }
+            if ply == plies {
+                continue;
+            }
+            for &m in moves.as_slice() {
+                let mut child = line.clone();
+                child.push(m);
+                // Only Capture the Flag's rules look at earlier boards.
+                if !G::NO_REPEAT {
+                    child = Line::new(*child.current());
+                }
+                if child.outcome().is_none() && seen.insert(key(&child)) {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+    }
+    out
+}
+
 /// Generates a result set: games between engines (each side a random one of `evals`, depth 2
 /// to 4, after 2 to 5 random plies), a random quarter of their positions kept, each labelled with
 /// the game's result for its side to move. Games longer than 300 plies are left out.

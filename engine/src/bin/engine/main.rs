@@ -215,6 +215,10 @@ enum Command {
         /// (comma-separated, or all) instead of exact values: for sizes too large to solve.
         #[arg(long)]
         results: Option<String>,
+        /// Instead of games: every distinct position within PLIES plies of the start (at most
+        /// --count), each solved with all its moves.
+        #[arg(long, value_name = "PLIES", allow_hyphen_values = true, value_parser = plies)]
+        opening: Option<usize>,
         /// The file to write.
         #[arg(long)]
         out: PathBuf,
@@ -346,6 +350,10 @@ fn positive_u64(text: &str) -> Result<u64, String> {
 
 fn seed(text: &str) -> Result<u64, String> {
     digits(text, 0, u64::MAX)
+}
+
+fn plies(text: &str) -> Result<usize, String> {
+    digits(text, 0, 40)
 }
 
 fn history_boards(text: &str) -> Result<usize, String> {
@@ -511,6 +519,7 @@ fn main() -> ExitCode {
             history,
             hash,
             results,
+            opening,
             out,
             tablebase,
         }) => {
@@ -522,7 +531,14 @@ fn main() -> ExitCode {
                 history,
                 hash_mib: hash,
             };
-            tune::positions(&game, &spec, results.as_deref(), tablebase.as_deref(), &out)
+            tune::positions(
+                &game,
+                &spec,
+                results.as_deref(),
+                opening,
+                tablebase.as_deref(),
+                &out,
+            )
         }
         Some(Command::Blunders {
             files,

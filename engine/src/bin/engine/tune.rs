@@ -13,7 +13,7 @@ use engine::tuning::blunders::rates;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{
-    Labelled, SetSpec, generate_probed, generate_results, read, write,
+    Labelled, SetSpec, generate_opening, generate_probed, generate_results, read, write,
 };
 use engine::with_game;
 
@@ -23,9 +23,13 @@ pub fn positions(
     game: &str,
     spec: &SetSpec,
     results: Option<&str>,
+    opening: Option<usize>,
     tablebase: Option<&Path>,
     out: &Path,
 ) -> Result<()> {
+    if results.is_some() && opening.is_some() {
+        bail!("--results and --opening cannot be used together: an opening set is solved exactly");
+    }
     let evals = results.map(parse_evals).transpose()?;
     let kind = GameKind::parse(game)?;
     kind.check_size(spec.size)?;
@@ -44,7 +48,10 @@ pub fn positions(
                         .with_context(|| format!("the tablebase in {}", dir.display()))?,
                     None => None,
                 };
-                generate_probed::<G>(spec, probe, &mut report)
+                match opening {
+                    Some(plies) => generate_opening::<G>(spec, plies, probe, &mut report),
+                    None => generate_probed::<G>(spec, probe, &mut report),
+                }
             }
         };
         let critical = set.iter().filter(|l| l.critical()).count();
@@ -56,7 +63,8 @@ pub fn positions(
             format!(
                 "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}{}{}",
                 spec.size, spec.count, spec.seed, spec.budget, spec.history,
-                results.map_or(String::new(), |r| format!(" --results {r}")),
+                results.map_or(String::new(), |r| format!(" --results {r}"))
+                    + &opening.map_or(String::new(), |p| format!(" --opening {p}")),
                 if tablebase.is_some() { " --tablebase DIR" } else { "" }
             ),
             if results.is_some() {
