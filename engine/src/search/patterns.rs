@@ -9,7 +9,8 @@
 //! differently near the goal than near home. The families:
 //!
 //! - Hexapawn: 2 rows by 3 columns (a pawn, the square ahead and both squares it can take on),
-//!   3 rows by 2 columns (files that block each other, waiting moves), and whole rows (boards up
+//!   3 rows by 2 columns (files that block each other, waiting moves), 3 rows by 3 columns
+//!   (three files' races and breakthroughs; boards up to 6 wide), and whole rows (boards up
 //!   to 6 wide);
 //! - Oska: every two adjacent rows together when they hold at most 9 squares (the diagonal
 //!   steps between them, pieces that meet), and every whole row of at most 6 squares.
@@ -25,6 +26,10 @@ use crate::games::{Game, GameKind, Hexapawn, Oska, Side};
 
 /// Fillings of a window of 6 squares.
 const SIX: usize = 729;
+/// Fillings of a window of 9 squares.
+const NINE: usize = 19_683;
+/// The widest Hexapawn board with 3 x 3 windows.
+const SQUARE3_MAX: usize = 6;
 /// The widest board whose whole rows are a window (3^6 fillings).
 const ROW_MAX: usize = 6;
 
@@ -162,6 +167,14 @@ impl Shape {
         }
     }
 
+    /// The 3 x 3 windows of a Hexapawn board of at most [`SQUARE3_MAX`] columns.
+    fn squares3(self) -> usize {
+        match self {
+            Shape::Square(n) if n <= SQUARE3_MAX => (n - 2) * (n - 2),
+            _ => 0,
+        }
+    }
+
     fn rows(self) -> usize {
         match self {
             Shape::Square(n) => n,
@@ -216,6 +229,9 @@ impl Shape {
             Shape::Square(n) => {
                 for _ in 0..2 * (n - 1) * (n - 2) {
                     f(SIX);
+                }
+                for _ in 0..self.squares3() {
+                    f(NINE);
                 }
             }
             Shape::Oska(_) => {
@@ -272,6 +288,19 @@ impl Shape {
                         }
                         f(base + idx as u32);
                         base += SIX as u32;
+                    }
+                }
+                if self.squares3() > 0 {
+                    for r in 0..n - 2 {
+                        for c in 0..n - 2 {
+                            let mut idx = 0;
+                            for dr in (0..3).rev() {
+                                let x = rows[r + dr];
+                                idx = idx * 27 + fill((x.0 >> c) & 7, (x.1 >> c) & 7);
+                            }
+                            f(base + idx as u32);
+                            base += NINE as u32;
+                        }
                     }
                 }
             }

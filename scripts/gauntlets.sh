@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The README's equal-depth gauntlets of one game and size: `tuned` against each classic
+# evaluator (material, classic-advance, classic-race) at depths 3 and 4, 40 games a match (20
+# openings of PLIES random plies, each played with both colours, seed 1, 400-ply cap), through
+# `arena`. Prints one README table row a depth: wins-draws-losses and the score of tuned.
+# Usage: scripts/gauntlets.sh GAME SIZE [PLIES]   (PLIES default 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+game="$1" size="$2" plies="${3:-2}"
+cargo build --release -q -p engine
+e=target/release/engine
+case "$game" in
+    oska) name=Oska ;;
+    hexapawn) name=Hexapawn ;;
+    ctf) name="Capture the Flag" ;;
+    *) echo "gauntlets.sh: unknown game '$game' (oska, hexapawn or ctf)" >&2; exit 2 ;;
+esac
+for depth in 3 4; do
+    row="| $name $size | $depth |"
+    for b in material classic-advance classic-race; do
+        line=$(target/release/arena match --game "$game" --size "$size" \
+            --engine cmd=$e name=tuned depth=$depth \
+            --engine cmd=$e name="$b" depth=$depth option.Evaluator="$b" \
+            --games 40 --random-plies "$plies" --seed 1 --max-plies 400 --concurrency 2 2>/dev/null |
+            grep '^Score of tuned' | tail -1)
+        # "Score of tuned vs B: W - L - D [score] N"
+        read -r w l d <<<"$(sed -E 's/.*: ([0-9]+) - ([0-9]+) - ([0-9]+) .*/\1 \2 \3/' <<<"$line")"
+        row+=$(awk -v w="$w" -v d="$d" -v l="$l" \
+            'BEGIN { printf " %d-%d-%d (%.1f %%) |", w, d, l, 100 * (w + d / 2) / (w + d + l) }')
+    done
+    echo "$row"
+done
