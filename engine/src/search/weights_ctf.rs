@@ -2,7 +2,8 @@
 //! Written by `engine tune`; rerun it rather than editing by hand.
 
 /// The fitting that produced these weights.
-pub const FITTED_BY: &str = "engine tune ctf ctf-4.txt ctf-5-r.txt ctf-7-r.txt --seed 1";
+pub const FITTED_BY: &str =
+    "engine tune ctf ctf-4.txt ctf-5-results.txt ctf-7-results.txt --seed 1";
 
 /// The feature names the weights belong to (checked against the evaluator by a test).
 #[rustfmt::skip]
