@@ -11,7 +11,7 @@ use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
 use engine::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::fit;
-use engine::tuning::positions::{Labelled, SetSpec, generate, read, write};
+use engine::tuning::positions::{Labelled, SetSpec, generate, generate_results, read, write};
 
 /// The position seen from the other side: rows reversed, colours swapped, the other side to
 /// move. Every board of the three games is symmetric top to bottom (Oska's rows too).
@@ -321,4 +321,27 @@ fn tuned_beats_classic_race_in_capture_the_flag() {
         "tuned scored {points} of {} points",
         2 * games
     );
+}
+
+/// A result set keeps the games a match would stop at its cap (`RESULT_CAP` plies), labelled as draws (Capture the
+/// Flag games between material counts often go on that long): the fit sees the positions that
+/// are never converted, where it once saw only games that ended.
+#[test]
+fn result_sets_count_games_stopped_at_the_cap_as_draws() {
+    let spec = SetSpec {
+        size: 7,
+        count: 300,
+        seed: 1,
+        budget: 0,
+        history: 4,
+        hash_mib: 1,
+    };
+    let set = generate_results::<Ctf>(&spec, &[EvalKind::Material], &mut |_, _| {});
+    assert_eq!(set.len(), 300);
+    let draws: Vec<&Labelled<Ctf>> = set.iter().filter(|l| l.value == Score::Draw).collect();
+    assert!(!draws.is_empty(), "no position of a stopped game");
+    for l in draws {
+        // A Capture the Flag game has no drawn ending: it was stopped, so it was not over.
+        assert!(l.line.outcome().is_none());
+    }
 }

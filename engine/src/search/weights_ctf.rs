@@ -11,4 +11,4 @@ pub const NAMES: [&str; 18] = ["tempo", "pawns", "advance", "flag_to_go", "flag_
 
 /// One weight a feature.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 18] = [3, 147, -26, -20, 40, 495, -12, 6, 20, 8, 69, 3, 71, 146, 71, 61, 41, 40];
+pub const WEIGHTS: [i32; 18] = [-2, 121, -12, -25, 36, 337, -13, -8, 14, 1, 53, -3, 73, 63, 63, 46, 21, 50];
