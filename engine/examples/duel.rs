@@ -2,10 +2,13 @@
 //! before an `arena` gauntlet: `cargo run --release --example duel -- GAME SIZE DEPTH A B
 //! [OPENINGS] [SEED] [PLIES]`. Each opening (PLIES random plies from the start, default 2) is
 //! played twice, A as White and as Black; prints A's wins, draws and losses and its score.
+//! `DUEL_VERBOSE=1` prints how each game ended; `DUEL_VERBOSE=2` also every position on the way
+//! (ply, who moves, board, the mover's search value), to replay lost games.
 
 use std::sync::atomic::AtomicBool;
 
 use engine::arena::openings::Rng;
+use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
 use engine::search::{EvalKind, Evaluate, Limits, Searcher};
 use engine::with_game;
@@ -51,6 +54,15 @@ fn play<G: Evaluate>(
             &stop,
             &mut |_| {},
         );
+        if std::env::var("DUEL_VERBOSE").is_ok_and(|v| v == "2") {
+            let pos = line.current();
+            let mover = if pos.side_to_move() == a_side {
+                "A"
+            } else {
+                "B"
+            };
+            eprintln!("{:3} {mover} {} {:?}", line.len(), slash(pos), r.score);
+        }
         line.push(r.best.expect("the game is not over"));
     }
     None

@@ -23,7 +23,20 @@
 //!   summed), own minus the opponent's;
 //! - `takes`: enemy pawns the side to move can jump, minus own pawns the opponent can jump;
 //! - `mobility`: moves of the side minus the opponent's; `flag_room`: empty squares next to the
-//!   own flag minus next to the enemy flag.
+//!   own flag minus next to the enemy flag;
+//! - `home_guard`: the side has a pawn on its own home row, minus the same for the opponent. No
+//!   flag can stand past a pawn on that row (there is no row beyond it), and pawns never step
+//!   back, so while the pawn stays there the enemy flag's race is closed for good;
+//! - `open_race`: how near the side's flag is to passing every enemy pawn (N minus the rows to
+//!   go), counted only while the race is open (no enemy pawn on its home row), minus the same
+//!   for the opponent: a flag walking towards a closed race gains nothing and only puts itself
+//!   among the enemy pawns;
+//! - `rear`: rows the side's rearmost pawn has advanced, minus the opponent's;
+//! - `flag_out`: rows the side's flag has left its home row by, minus the opponent's;
+//! - `flag_lines`: the jump lines over the enemy flag that the side's pawns could use (the
+//!   square to jump from and the landing square on the board, the landing square not held by an
+//!   enemy pawn), minus the same over the own flag: a flag on its home row between two of its
+//!   pawns, or in a corner, cannot be taken at all.
 //!
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
