@@ -7,10 +7,14 @@
 //! that throws the mover's value away (a win to a draw or a loss, a draw to a loss) is a
 //! blunder; prints each side's blunders and critical moves, and with `DUEL_VERBOSE` each blunder
 //! of A (position, move, value before and after).
+//!
+//! `DUEL_VERBOSE=1` prints how each game ended; `DUEL_VERBOSE=2` also every position on the way
+//! (ply, who moves, board, the mover's search value), to replay lost games.
 
 use std::sync::atomic::AtomicBool;
 
 use engine::arena::openings::Rng;
+use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
 use engine::protocol::Score;
 use engine::search::{EvalKind, Evaluate, Limits, Searcher};
@@ -86,6 +90,15 @@ fn play<G: Evaluate>(
             &stop,
             &mut |_| {},
         );
+        if std::env::var("DUEL_VERBOSE").is_ok_and(|v| v == "2") {
+            let pos = line.current();
+            let mover = if pos.side_to_move() == a_side {
+                "A"
+            } else {
+                "B"
+            };
+            eprintln!("{:3} {mover} {} {:?}", line.len(), slash(pos), r.score);
+        }
         let best = r.best.expect("the game is not over");
         if let Some((solver, c)) = check.as_mut() {
             let who = usize::from(line.current().side_to_move() != a_side);

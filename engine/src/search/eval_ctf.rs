@@ -23,7 +23,20 @@
 //!   summed), own minus the opponent's;
 //! - `takes`: enemy pawns the side to move can jump, minus own pawns the opponent can jump;
 //! - `mobility`: moves of the side minus the opponent's; `flag_room`: empty squares next to the
-//!   own flag minus next to the enemy flag.
+//!   own flag minus next to the enemy flag;
+//! - `home_guard`: the side has a pawn on its own home row, minus the same for the opponent. No
+//!   flag can stand past a pawn on that row (there is no row beyond it), and pawns never step
+//!   back, so while the pawn stays there the enemy flag's race is closed for good;
+//! - `open_race`: how near the side's flag is to passing every enemy pawn (N minus the rows to
+//!   go), counted only while the race is open (no enemy pawn on its home row), minus the same
+//!   for the opponent: a flag walking towards a closed race gains nothing and only puts itself
+//!   among the enemy pawns;
+//! - `rear`: rows the side's rearmost pawn has advanced, minus the opponent's;
+//! - `flag_out`: rows the side's flag has left its home row by, minus the opponent's;
+//! - `flag_lines`: the jump lines over the enemy flag that the side's pawns could use (the
+//!   square to jump from and the landing square on the board, the landing square not held by an
+//!   enemy pawn), minus the same over the own flag: a flag on its home row between two of its
+//!   pawns, or in a corner, cannot be taken at all.
 //!
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
@@ -33,7 +46,7 @@ use crate::games::layout::grid_offset;
 use crate::games::{Bits, Ctf, Game, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 13] = [
+pub const FEATURES: [&str; 18] = [
     "tempo",
     "pawns",
     "advance",
@@ -47,6 +60,11 @@ pub const FEATURES: [&str; 13] = [
     "takes",
     "mobility",
     "flag_room",
+    "home_guard",
+    "open_race",
+    "rear",
+    "flag_out",
+    "flag_lines",
 ];
 
 /// The pawn directions of a side: forward, left, right, as (row, column) steps.
@@ -71,6 +89,14 @@ struct SideInfo {
     takes: i32,
     moves: i32,
     flag_room: i32,
+    /// A pawn stands on this side's home row (the enemy flag can never pass it).
+    home_guard: bool,
+    /// Rows the rearmost pawn has advanced.
+    rear: i32,
+    /// Rows the flag has left its home row by.
+    flag_out: i32,
+    /// Jump lines over the enemy flag open to this side's pawns.
+    flag_lines: i32,
 }
 
 fn side_info(pos: &Ctf, side: Side) -> SideInfo {
@@ -84,10 +110,16 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
     let occupied = own | opp | flags;
     let enemy_flag = pos.flag_square(side.opposite());
     let enemy_pieces = opp | enemy_flag.map_or(0, bit);
-    let mut info = SideInfo::default();
+    let mut info = SideInfo {
+        rear: n as i32,
+        ..SideInfo::default()
+    };
     for sq in Bits(own) {
         info.pawns += 1;
-        info.advance += super::eval::advanced(side, sq / n, n);
+        let adv = super::eval::advanced(side, sq / n, n);
+        info.advance += adv;
+        info.rear = info.rear.min(adv);
+        info.home_guard |= adv == 0;
         if let Some(f) = enemy_flag {
             let dist = (sq / n).abs_diff(f / n) + (sq % n).abs_diff(f % n);
             info.attack += (2 * n) as i32 - dist as i32;
@@ -111,8 +143,19 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
             }
         }
     }
+    if let Some(f) = enemy_flag {
+        for (dr, dc) in pawn_dirs(side) {
+            if grid_offset(n, f, -dr, -dc).is_some()
+                && let Some(land) = grid_offset(n, f, dr, dc)
+                && opp & bit(land) == 0
+            {
+                info.flag_lines += 1;
+            }
+        }
+    }
     if let Some(f) = pos.flag_square(side) {
         let fr = (f / n) as i32;
+        info.flag_out = super::eval::advanced(side, f / n, n);
         for (dr, dc) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
             if let Some(s) = grid_offset(n, f, dr, dc) {
                 if occupied & bit(s) == 0 {
@@ -147,8 +190,15 @@ pub fn flag_to_go(pos: &Ctf, side: Side) -> i32 {
     side_info(pos, side).flag_to_go
 }
 
+/// How near `me`'s flag is to passing every enemy pawn (`n` minus the rows to go), 0 while an
+/// enemy pawn stands on its home row: the flag can never pass that one.
+fn open_race(me: &SideInfo, op: &SideInfo, n: i32) -> i32 {
+    if op.home_guard { 0 } else { n - me.flag_to_go }
+}
+
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Ctf) -> [i32; 13] {
+pub fn features(pos: &Ctf) -> [i32; 18] {
+    let n = pos.size() as i32;
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
     let op = side_info(pos, me_side.opposite());
@@ -170,5 +220,10 @@ pub fn features(pos: &Ctf) -> [i32; 13] {
         me.takes - op.takes,
         me.moves - op.moves,
         me.flag_room - op.flag_room,
+        i32::from(me.home_guard) - i32::from(op.home_guard),
+        open_race(&me, &op, n) - open_race(&op, &me, n),
+        me.rear - op.rear,
+        me.flag_out - op.flag_out,
+        me.flag_lines - op.flag_lines,
     ]
 }

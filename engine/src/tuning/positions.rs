@@ -310,9 +310,15 @@ pub fn generate_opening<G: Game + Evaluate>(
     out
 }
 
+/// The plies after which a game of a result set is stopped as a draw (the match runner's usual
+/// cap).
+pub const RESULT_CAP: usize = 400;
+
 /// Generates a result set: games between engines (each side a random one of `evals`, depth 2
 /// to 4, after 2 to 5 random plies), a random quarter of their positions kept, each labelled with
-/// the game's result for its side to move. Games longer than 300 plies are left out.
+/// the game's result for its side to move. A game still going after [`RESULT_CAP`] plies is
+/// stopped there and counts as a draw, as a match stops it (only Capture the Flag, whose pieces
+/// may move back and forth, plays so long).
 pub fn generate_results<G: Game + Evaluate>(
     spec: &SetSpec,
     evals: &[EvalKind],
@@ -334,7 +340,7 @@ pub fn generate_results<G: Game + Evaluate>(
         }
         let mut game = Line::new(start);
         let opening = 2 + rng.below(4);
-        while game.outcome().is_none() && game.len() < 300 {
+        while game.outcome().is_none() && game.len() < RESULT_CAP {
             let mut moves = MoveList::new();
             game.legal_moves(&mut moves);
             let mv = if game.len() < opening {
@@ -352,15 +358,13 @@ pub fn generate_results<G: Game + Evaluate>(
             };
             game.push(mv);
         }
-        let Some(outcome) = game.outcome() else {
-            continue;
-        };
+        let winner = game.outcome().and_then(|o| o.winner());
         let positions: Vec<G> = game.earlier().to_vec();
         for (i, pos) in positions.iter().enumerate() {
             if i < opening || rng.below(4) != 0 || !seen.insert(Game::hash(pos)) {
                 continue;
             }
-            let value = match outcome.winner() {
+            let value = match winner {
                 None => Score::Draw,
                 Some(w) if w == pos.side_to_move() => Score::Win(0),
                 Some(_) => Score::Loss(0),
