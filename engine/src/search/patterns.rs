@@ -12,7 +12,10 @@
 //!   3 rows by 2 columns (files that block each other, waiting moves), and whole rows (boards up
 //!   to 6 wide);
 //! - Oska: every two adjacent rows together when they hold at most 9 squares (the diagonal
-//!   steps between them, pieces that meet), and every whole row of at most 6 squares.
+//!   steps between them, pieces that meet), and every whole row of at most 6 squares. Two rows
+//!   that hold more (the home rows and their neighbours from 6 pieces a side up) are cut into
+//!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
+//!   shorter row between them (the steps of those pieces and the squares they land on).
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -60,6 +63,10 @@ fn fill(own: u32, opp: u32) -> usize {
 const MAX_ROWS: usize = 19;
 /// The most squares of a window made of adjacent rows (3^9 fillings).
 const PAIR_MAX: usize = 9;
+/// Squares of the longer row in a window cut from two rows too long to be one (Oska).
+const CUT_LONG: usize = 4;
+/// Fillings of such a window: 4 squares of the longer row and the 3 of the shorter between them.
+const CUT: usize = 2187;
 
 /// The rows of a position seen from its side to move (row 0 is its home row): own and opponent
 /// bits of each row, bit i the i-th square from the left.
@@ -196,6 +203,16 @@ impl Shape {
         }
     }
 
+    /// Windows cut from rows `r` and `r + 1` (Oska) when they are too long to be one: one for
+    /// every 4 neighbouring squares of the longer row.
+    fn cut_windows(self, r: usize) -> usize {
+        if self.pair_fillings(r) > 0 {
+            0
+        } else {
+            self.row_len(r).max(self.row_len(r + 1)) + 1 - CUT_LONG
+        }
+    }
+
     /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
         let mut k = 0;
@@ -223,6 +240,9 @@ impl Shape {
                     let w = self.pair_fillings(r);
                     if w > 0 {
                         f(w);
+                    }
+                    for _ in 0..self.cut_windows(r) {
+                        f(CUT);
                     }
                 }
             }
@@ -283,6 +303,19 @@ impl Shape {
                         let (a, b) = (rows[r], rows[r + 1]);
                         f(base + (fill(a.0, a.1) + low * fill(b.0, b.1)) as u32);
                         base += w;
+                        continue;
+                    }
+                    // Square j of the shorter row lies between squares j and j + 1 of the longer.
+                    let (long, short) = if self.row_len(r) > self.row_len(r + 1) {
+                        (rows[r], rows[r + 1])
+                    } else {
+                        (rows[r + 1], rows[r])
+                    };
+                    for c in 0..self.cut_windows(r) {
+                        let top = fill((long.0 >> c) & 15, (long.1 >> c) & 15);
+                        let bottom = fill((short.0 >> c) & 7, (short.1 >> c) & 7);
+                        f(base + (top + 81 * bottom) as u32);
+                        base += CUT as u32;
                     }
                 }
             }
@@ -476,6 +509,37 @@ mod tests {
         }
         same(&h, &mirror(&h));
         same(&o, &mirror(&o));
+        let o6 = Oska::from_bits(
+            6,
+            (1 << 3) | (1 << 8) | (1 << 30),
+            (1 << 37) | (1 << 7),
+            Side::Black,
+        );
+        same(&o6, &mirror(&o6));
+    }
+
+    #[test]
+    fn oska_6_cuts_the_row_pairs_too_long_to_be_windows() {
+        let shape = Shape::Oska(6);
+        // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
+        // each, the 6 other pairs and the 9 rows are windows whole.
+        assert_eq!(shape.windows(), 3 + 6 + 3 + 9);
+        let pairs = 2 * (19683 + 2187 + 243);
+        let rows = 2 * (729 + 243 + 81 + 27) + 9;
+        assert_eq!(shape.weights(), 6 * CUT + pairs + rows);
+        // White to move: its piece on the third square of row 1, Black's on the second square of
+        // row 0 and on the last of row 8.
+        let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
+        let mut out = vec![0; shape.windows()];
+        shape.indices(&pos, &mut out);
+        let cut = CUT as u32;
+        // Window c: squares c..c+4 of row 0 (digits 1, 3, 9, 27; the opponent's count twice),
+        // squares c..c+3 of row 1 (digits 81, 243, 729).
+        assert_eq!(out[..3], [2 * 3 + 729, cut + 2 + 243, 2 * cut + 81]);
+        // Rows 7 and 8 (5 and 6 squares) come after the 6 whole pairs: only the last window holds
+        // the last square of row 8 (its fourth square, digit 2 * 27).
+        let last = 3 * cut + pairs as u32;
+        assert_eq!(out[9..12], [last, last + cut, last + 2 * cut + 2 * 27]);
     }
 
     #[test]
