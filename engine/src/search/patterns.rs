@@ -15,7 +15,10 @@
 //!   steps between them, pieces that meet), and every whole row of at most 6 squares. Two rows
 //!   that hold more (the home rows and their neighbours from 6 pieces a side up) are cut into
 //!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
-//!   shorter row between them (the steps of those pieces and the squares they land on).
+//!   shorter row between them (the steps of those pieces and the squares they land on). These
+//!   sizes also have one window of the whole board's material: the pieces of each side and
+//!   whether they can still meet (a side down to few pieces in contact is hunted down, which no
+//!   local window sees).
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -213,6 +216,15 @@ impl Shape {
         }
     }
 
+    /// Fillings of the material window (Oska from 6 pieces a side up, the sizes with cut
+    /// windows; 0 for the others): each side's pieces, 0 to n, and whether they can still meet.
+    fn material_fillings(self) -> usize {
+        match self {
+            Shape::Oska(n) if n >= 6 => 2 * (n + 1) * (n + 1),
+            _ => 0,
+        }
+    }
+
     /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
         let mut k = 0;
@@ -244,6 +256,9 @@ impl Shape {
                     for _ in 0..self.cut_windows(r) {
                         f(CUT);
                     }
+                }
+                if self.material_fillings() > 0 {
+                    f(self.material_fillings());
                 }
             }
         }
@@ -317,6 +332,29 @@ impl Shape {
                         f(base + (top + 81 * bottom) as u32);
                         base += CUT as u32;
                     }
+                }
+                let w = self.material_fillings();
+                if w > 0 {
+                    // Own pieces move to the last row, the opponent's to row 0: they can still
+                    // meet while an own piece not yet home is on a lower row than one of the
+                    // opponent's not yet home.
+                    let last = self.rows() - 1;
+                    let (mut own, mut opp) = (0, 0);
+                    let (mut own_back, mut opp_back) = (usize::MAX, 0);
+                    for (r, x) in rows.iter().enumerate().take(self.rows()) {
+                        own += x.0.count_ones() as usize;
+                        opp += x.1.count_ones() as usize;
+                        if x.0 != 0 && r < last {
+                            own_back = own_back.min(r);
+                        }
+                        if x.1 != 0 && r > 0 {
+                            opp_back = opp_back.max(r);
+                        }
+                    }
+                    let contact = usize::from(own_back < opp_back);
+                    let n = self.size();
+                    f(base + ((own * (n + 1) + opp) * 2 + contact) as u32);
+                    base += w as u32;
                 }
             }
         }
@@ -422,6 +460,10 @@ const FILES: &[(Shape, &[u8])] = &[
         Shape::Oska(5),
         include_bytes!("../../data/patterns/oska-5.bin"),
     ),
+    (
+        Shape::Oska(6),
+        include_bytes!("../../data/patterns/oska-6.bin"),
+    ),
 ];
 
 /// The committed weights of `shape`, decoded once; `None` for shapes without a file.
@@ -523,10 +565,11 @@ mod tests {
         let shape = Shape::Oska(6);
         // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
         // each, the 6 other pairs and the 9 rows are windows whole.
-        assert_eq!(shape.windows(), 3 + 6 + 3 + 9);
+        // Then the material window: 0 to 6 pieces a side, in contact or not.
+        assert_eq!(shape.windows(), 3 + 6 + 3 + 1 + 9);
         let pairs = 2 * (19683 + 2187 + 243);
         let rows = 2 * (729 + 243 + 81 + 27) + 9;
-        assert_eq!(shape.weights(), 6 * CUT + pairs + rows);
+        assert_eq!(shape.weights(), 6 * CUT + pairs + 2 * 49 + rows);
         // White to move: its piece on the third square of row 1, Black's on the second square of
         // row 0 and on the last of row 8.
         let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
@@ -540,6 +583,13 @@ mod tests {
         // the last square of row 8 (its fourth square, digit 2 * 27).
         let last = 3 * cut + pairs as u32;
         assert_eq!(out[9..12], [last, last + cut, last + 2 * cut + 2 * 27]);
+        // One own piece, two of the opponent's, one of which (row 8) is still behind it.
+        let material = last + 3 * cut;
+        assert_eq!(out[12], material + (7 + 2) * 2 + 1);
+        // The opponent's pieces all home or passed: no contact.
+        let passed = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 4), Side::White);
+        shape.indices(&passed, &mut out);
+        assert_eq!(out[12], material + (7 + 2) * 2);
     }
 
     #[test]
