@@ -16,9 +16,10 @@
 //!   that hold more (the home rows and their neighbours from 6 pieces a side up) are cut into
 //!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
 //!   shorter row between them (the steps of those pieces and the squares they land on). These
-//!   sizes also have one window of the whole board's material: the pieces of each side and
-//!   whether they can still meet (a side down to few pieces in contact is hunted down, which no
-//!   local window sees).
+//!   sizes also have two windows of the whole board, which no local window sees: the material
+//!   (the pieces of each side; a side down to few pieces in contact is hunted down) and the race
+//!   (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15), each
+//!   with whether the sides can still meet.
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -70,6 +71,10 @@ const PAIR_MAX: usize = 9;
 const CUT_LONG: usize = 4;
 /// Fillings of such a window: 4 squares of the longer row and the 3 of the shorter between them.
 const CUT: usize = 2187;
+/// The race window counts the race (steps the opponent needs minus own) from -15 to 15.
+const RACE_SPAN: i32 = 15;
+/// Fillings of the race window: each race count, sides in contact or not.
+const RACE_FILLINGS: usize = 2 * (2 * RACE_SPAN as usize + 1);
 
 /// The rows of a position seen from its side to move (row 0 is its home row): own and opponent
 /// bits of each row, bit i the i-th square from the left.
@@ -217,7 +222,8 @@ impl Shape {
     }
 
     /// Fillings of the material window (Oska from 6 pieces a side up, the sizes with cut
-    /// windows; 0 for the others): each side's pieces, 0 to n, and whether they can still meet.
+    /// windows, which also have the race window; 0 for the others): each side's pieces, 0 to n,
+    /// and whether they can still meet.
     fn material_fillings(self) -> usize {
         match self {
             Shape::Oska(n) if n >= 6 => 2 * (n + 1) * (n + 1),
@@ -259,6 +265,7 @@ impl Shape {
                 }
                 if self.material_fillings() > 0 {
                     f(self.material_fillings());
+                    f(RACE_FILLINGS);
                 }
             }
         }
@@ -341,9 +348,12 @@ impl Shape {
                     let last = self.rows() - 1;
                     let (mut own, mut opp) = (0, 0);
                     let (mut own_back, mut opp_back) = (usize::MAX, 0);
+                    let mut race = 0i32;
                     for (r, x) in rows.iter().enumerate().take(self.rows()) {
                         own += x.0.count_ones() as usize;
                         opp += x.1.count_ones() as usize;
+                        race += (x.1.count_ones() * r as u32) as i32
+                            - (x.0.count_ones() * (last - r) as u32) as i32;
                         if x.0 != 0 && r < last {
                             own_back = own_back.min(r);
                         }
@@ -355,6 +365,9 @@ impl Shape {
                     let n = self.size();
                     f(base + ((own * (n + 1) + opp) * 2 + contact) as u32);
                     base += w as u32;
+                    let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
+                    f(base + (race * 2 + contact) as u32);
+                    base += RACE_FILLINGS as u32;
                 }
             }
         }
@@ -565,11 +578,12 @@ mod tests {
         let shape = Shape::Oska(6);
         // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
         // each, the 6 other pairs and the 9 rows are windows whole.
-        // Then the material window: 0 to 6 pieces a side, in contact or not.
-        assert_eq!(shape.windows(), 3 + 6 + 3 + 1 + 9);
+        // Then the material window (0 to 6 pieces a side, in contact or not) and the race window
+        // (-15 to 15, in contact or not).
+        assert_eq!(shape.windows(), 3 + 6 + 3 + 2 + 9);
         let pairs = 2 * (19683 + 2187 + 243);
         let rows = 2 * (729 + 243 + 81 + 27) + 9;
-        assert_eq!(shape.weights(), 6 * CUT + pairs + 2 * 49 + rows);
+        assert_eq!(shape.weights(), 6 * CUT + pairs + 2 * 49 + 2 * 31 + rows);
         // White to move: its piece on the third square of row 1, Black's on the second square of
         // row 0 and on the last of row 8.
         let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
@@ -586,10 +600,13 @@ mod tests {
         // One own piece, two of the opponent's, one of which (row 8) is still behind it.
         let material = last + 3 * cut;
         assert_eq!(out[12], material + (7 + 2) * 2 + 1);
-        // The opponent's pieces all home or passed: no contact.
+        // The race: the own piece needs 7 steps, the opponent's 0 and 8.
+        let race = material + 98;
+        assert_eq!(out[13], race + (1 + 15) * 2 + 1);
+        // The opponent's pieces all home: no contact, a race of -7.
         let passed = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 4), Side::White);
         shape.indices(&passed, &mut out);
-        assert_eq!(out[12], material + (7 + 2) * 2);
+        assert_eq!(out[12..14], [material + (7 + 2) * 2, race + (15 - 7) * 2]);
     }
 
     #[test]
