@@ -17,9 +17,10 @@
 //!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
 //!   shorter row between them (the steps of those pieces and the squares they land on). These
 //!   sizes also have two windows of the whole board, which no local window sees: the material
-//!   (the pieces of each side; a side down to few pieces in contact is hunted down) and the race
-//!   (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15), each
-//!   with whether the sides can still meet.
+//!   (the pieces of each side, and whether the side to move is behind, level or ahead in the
+//!   race: a side down to few pieces in contact is hunted down, however far ahead it is) and the
+//!   race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
+//!   each with whether the sides can still meet.
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -223,10 +224,11 @@ impl Shape {
 
     /// Fillings of the material window (Oska from 6 pieces a side up, the sizes with cut
     /// windows, which also have the race window; 0 for the others): each side's pieces, 0 to n,
-    /// and whether they can still meet.
+    /// the race (behind, level or up to 2 steps ahead, further ahead) and whether they can still
+    /// meet.
     fn material_fillings(self) -> usize {
         match self {
-            Shape::Oska(n) if n >= 6 => 2 * (n + 1) * (n + 1),
+            Shape::Oska(n) if n >= 6 => 6 * (n + 1) * (n + 1),
             _ => 0,
         }
     }
@@ -363,7 +365,15 @@ impl Shape {
                     }
                     let contact = usize::from(own_back < opp_back);
                     let n = self.size();
-                    f(base + ((own * (n + 1) + opp) * 2 + contact) as u32);
+                    // Level or a little ahead (the side to move wins a tied race) apart.
+                    let class = if race < 0 {
+                        0
+                    } else if race <= 2 {
+                        1
+                    } else {
+                        2
+                    };
+                    f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
                     base += w as u32;
                     let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
                     f(base + (race * 2 + contact) as u32);
@@ -578,12 +588,12 @@ mod tests {
         let shape = Shape::Oska(6);
         // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
         // each, the 6 other pairs and the 9 rows are windows whole.
-        // Then the material window (0 to 6 pieces a side, in contact or not) and the race window
-        // (-15 to 15, in contact or not).
+        // Then the material window (0 to 6 pieces a side, 3 classes of race, in contact or not)
+        // and the race window (-15 to 15, in contact or not).
         assert_eq!(shape.windows(), 3 + 6 + 3 + 2 + 9);
         let pairs = 2 * (19683 + 2187 + 243);
         let rows = 2 * (729 + 243 + 81 + 27) + 9;
-        assert_eq!(shape.weights(), 6 * CUT + pairs + 2 * 49 + 2 * 31 + rows);
+        assert_eq!(shape.weights(), 6 * CUT + pairs + 6 * 49 + 2 * 31 + rows);
         // White to move: its piece on the third square of row 1, Black's on the second square of
         // row 0 and on the last of row 8.
         let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
@@ -599,14 +609,17 @@ mod tests {
         assert_eq!(out[9..12], [last, last + cut, last + 2 * cut + 2 * 27]);
         // One own piece, two of the opponent's, one of which (row 8) is still behind it.
         let material = last + 3 * cut;
-        assert_eq!(out[12], material + (7 + 2) * 2 + 1);
-        // The race: the own piece needs 7 steps, the opponent's 0 and 8.
-        let race = material + 98;
+        // The race: the own piece needs 7 steps, the opponent's 0 and 8 (race 1: level).
+        assert_eq!(out[12], material + ((7 + 2) * 3 + 1) * 2 + 1);
+        let race = material + 294;
         assert_eq!(out[13], race + (1 + 15) * 2 + 1);
         // The opponent's pieces all home: no contact, a race of -7.
         let passed = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 4), Side::White);
         shape.indices(&passed, &mut out);
-        assert_eq!(out[12..14], [material + (7 + 2) * 2, race + (15 - 7) * 2]);
+        assert_eq!(
+            out[12..14],
+            [material + (7 + 2) * 3 * 2, race + (15 - 7) * 2]
+        );
     }
 
     #[test]
