@@ -45,8 +45,7 @@ for gs in "hexapawn 5" "hexapawn 6" "oska 4" "oska 5"; do
         --exclude "engine/data/positions/$1-$2.txt" --seed 1 \
         --write "engine/data/patterns/$1-$2.bin"
 done
-# No measured set of Oska 6 to leave out: its blunder rate cannot be measured (no exact values
-# from the start).
+# No committed measured set of Oska 6 to leave out (none has exact values from the start).
 "$engine" tune-patterns oska 6 "$work/oska-6-train.txt" "$work/oska-6-results-train.txt" \
     --seed 1 --write engine/data/patterns/oska-6.bin
 echo "rebuild (cargo build --release) for the engine to use the new weights"

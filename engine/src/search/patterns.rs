@@ -365,7 +365,8 @@ impl Shape {
                     }
                     let contact = usize::from(own_back < opp_back);
                     let n = self.size();
-                    // Level or a little ahead (the side to move wins a tied race) apart.
+                    // Behind, level or up to 2 steps ahead (the side to move wins a tied race),
+                    // further ahead.
                     let class = if race < 0 {
                         0
                     } else if race <= 2 {

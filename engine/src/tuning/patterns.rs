@@ -156,9 +156,8 @@ fn measure(data: &[&Example], w: Option<&[f64]>) -> (f64, f64) {
 }
 
 /// Fits the pattern weights of `shape` to the set's exact values and game results (its
-/// positions of that shape),
-/// leaving out the positions whose hashes are in `exclude` (the sets the evaluator is measured
-/// on).
+/// positions of that shape), leaving out the positions whose hashes are in `exclude` (the sets
+/// the evaluator is measured on).
 pub fn fit_patterns<G: Evaluate + PatternBoard>(
     set: &[Labelled<G>],
     shape: Shape,
