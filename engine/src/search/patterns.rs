@@ -13,7 +13,15 @@
 //!   (three files' races and breakthroughs; boards up to 6 wide), and whole rows (boards up
 //!   to 6 wide);
 //! - Oska: every two adjacent rows together when they hold at most 9 squares (the diagonal
-//!   steps between them, pieces that meet), and every whole row of at most 6 squares.
+//!   steps between them, pieces that meet), and every whole row of at most 6 squares. Two rows
+//!   that hold more (the home rows and their neighbours from 6 pieces a side up) are cut into
+//!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
+//!   shorter row between them (the steps of those pieces and the squares they land on). These
+//!   sizes also have two windows of the whole board, which no local window sees: the material
+//!   (the pieces of each side, and whether the side to move is behind, level or ahead in the
+//!   race: a side down to few pieces in contact is hunted down, however far ahead it is) and the
+//!   race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
+//!   each with whether the sides can still meet.
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -65,6 +73,14 @@ fn fill(own: u32, opp: u32) -> usize {
 const MAX_ROWS: usize = 19;
 /// The most squares of a window made of adjacent rows (3^9 fillings).
 const PAIR_MAX: usize = 9;
+/// Squares of the longer row in a window cut from two rows too long to be one (Oska).
+const CUT_LONG: usize = 4;
+/// Fillings of such a window: 4 squares of the longer row and the 3 of the shorter between them.
+const CUT: usize = 2187;
+/// The race window counts the race (steps the opponent needs minus own) from -15 to 15.
+const RACE_SPAN: i32 = 15;
+/// Fillings of the race window: each race count, sides in contact or not.
+const RACE_FILLINGS: usize = 2 * (2 * RACE_SPAN as usize + 1);
 
 /// The rows of a position seen from its side to move (row 0 is its home row): own and opponent
 /// bits of each row, bit i the i-th square from the left.
@@ -209,6 +225,27 @@ impl Shape {
         }
     }
 
+    /// Windows cut from rows `r` and `r + 1` (Oska) when they are too long to be one: one for
+    /// every 4 neighbouring squares of the longer row.
+    fn cut_windows(self, r: usize) -> usize {
+        if self.pair_fillings(r) > 0 {
+            0
+        } else {
+            self.row_len(r).max(self.row_len(r + 1)) + 1 - CUT_LONG
+        }
+    }
+
+    /// Fillings of the material window (Oska from 6 pieces a side up, the sizes with cut
+    /// windows, which also have the race window; 0 for the others): each side's pieces, 0 to n,
+    /// the race (behind, level or up to 2 steps ahead, further ahead) and whether they can still
+    /// meet.
+    fn material_fillings(self) -> usize {
+        match self {
+            Shape::Oska(n) if n >= 6 => 6 * (n + 1) * (n + 1),
+            _ => 0,
+        }
+    }
+
     /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
         let mut k = 0;
@@ -240,6 +277,13 @@ impl Shape {
                     if w > 0 {
                         f(w);
                     }
+                    for _ in 0..self.cut_windows(r) {
+                        f(CUT);
+                    }
+                }
+                if self.material_fillings() > 0 {
+                    f(self.material_fillings());
+                    f(RACE_FILLINGS);
                 }
             }
         }
@@ -312,7 +356,58 @@ impl Shape {
                         let (a, b) = (rows[r], rows[r + 1]);
                         f(base + (fill(a.0, a.1) + low * fill(b.0, b.1)) as u32);
                         base += w;
+                        continue;
                     }
+                    // Square j of the shorter row lies between squares j and j + 1 of the longer.
+                    let (long, short) = if self.row_len(r) > self.row_len(r + 1) {
+                        (rows[r], rows[r + 1])
+                    } else {
+                        (rows[r + 1], rows[r])
+                    };
+                    for c in 0..self.cut_windows(r) {
+                        let top = fill((long.0 >> c) & 15, (long.1 >> c) & 15);
+                        let bottom = fill((short.0 >> c) & 7, (short.1 >> c) & 7);
+                        f(base + (top + 81 * bottom) as u32);
+                        base += CUT as u32;
+                    }
+                }
+                let w = self.material_fillings();
+                if w > 0 {
+                    // Own pieces move to the last row, the opponent's to row 0: they can still
+                    // meet while an own piece not yet home is on a lower row than one of the
+                    // opponent's not yet home.
+                    let last = self.rows() - 1;
+                    let (mut own, mut opp) = (0, 0);
+                    let (mut own_back, mut opp_back) = (usize::MAX, 0);
+                    let mut race = 0i32;
+                    for (r, x) in rows.iter().enumerate().take(self.rows()) {
+                        own += x.0.count_ones() as usize;
+                        opp += x.1.count_ones() as usize;
+                        race += (x.1.count_ones() * r as u32) as i32
+                            - (x.0.count_ones() * (last - r) as u32) as i32;
+                        if x.0 != 0 && r < last {
+                            own_back = own_back.min(r);
+                        }
+                        if x.1 != 0 && r > 0 {
+                            opp_back = opp_back.max(r);
+                        }
+                    }
+                    let contact = usize::from(own_back < opp_back);
+                    let n = self.size();
+                    // Behind, level or up to 2 steps ahead (the side to move wins a tied race),
+                    // further ahead.
+                    let class = if race < 0 {
+                        0
+                    } else if race <= 2 {
+                        1
+                    } else {
+                        2
+                    };
+                    f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
+                    base += w as u32;
+                    let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
+                    f(base + (race * 2 + contact) as u32);
+                    base += RACE_FILLINGS as u32;
                 }
             }
         }
@@ -418,6 +513,10 @@ const FILES: &[(Shape, &[u8])] = &[
         Shape::Oska(5),
         include_bytes!("../../data/patterns/oska-5.bin"),
     ),
+    (
+        Shape::Oska(6),
+        include_bytes!("../../data/patterns/oska-6.bin"),
+    ),
 ];
 
 /// The committed weights of `shape`, decoded once; `None` for shapes without a file.
@@ -505,6 +604,52 @@ mod tests {
         }
         same(&h, &mirror(&h));
         same(&o, &mirror(&o));
+        let o6 = Oska::from_bits(
+            6,
+            (1 << 3) | (1 << 8) | (1 << 30),
+            (1 << 37) | (1 << 7),
+            Side::Black,
+        );
+        same(&o6, &mirror(&o6));
+    }
+
+    #[test]
+    fn oska_6_cuts_the_row_pairs_too_long_to_be_windows() {
+        let shape = Shape::Oska(6);
+        // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
+        // each, the 6 other pairs and the 9 rows are windows whole.
+        // Then the material window (0 to 6 pieces a side, 3 classes of race, in contact or not)
+        // and the race window (-15 to 15, in contact or not).
+        assert_eq!(shape.windows(), 3 + 6 + 3 + 2 + 9);
+        let pairs = 2 * (19683 + 2187 + 243);
+        let rows = 2 * (729 + 243 + 81 + 27) + 9;
+        assert_eq!(shape.weights(), 6 * CUT + pairs + 6 * 49 + 2 * 31 + rows);
+        // White to move: its piece on the third square of row 1, Black's on the second square of
+        // row 0 and on the last of row 8.
+        let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
+        let mut out = vec![0; shape.windows()];
+        shape.indices(&pos, &mut out);
+        let cut = CUT as u32;
+        // Window c: squares c..c+4 of row 0 (digits 1, 3, 9, 27; the opponent's count twice),
+        // squares c..c+3 of row 1 (digits 81, 243, 729).
+        assert_eq!(out[..3], [2 * 3 + 729, cut + 2 + 243, 2 * cut + 81]);
+        // Rows 7 and 8 (5 and 6 squares) come after the 6 whole pairs: only the last window holds
+        // the last square of row 8 (its fourth square, digit 2 * 27).
+        let last = 3 * cut + pairs as u32;
+        assert_eq!(out[9..12], [last, last + cut, last + 2 * cut + 2 * 27]);
+        // One own piece, two of the opponent's, one of which (row 8) is still behind it.
+        let material = last + 3 * cut;
+        // The race: the own piece needs 7 steps, the opponent's 0 and 8 (race 1: level).
+        assert_eq!(out[12], material + ((7 + 2) * 3 + 1) * 2 + 1);
+        let race = material + 294;
+        assert_eq!(out[13], race + (1 + 15) * 2 + 1);
+        // The opponent's pieces all home: no contact, a race of -7.
+        let passed = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 4), Side::White);
+        shape.indices(&passed, &mut out);
+        assert_eq!(
+            out[12..14],
+            [material + (7 + 2) * 3 * 2, race + (15 - 7) * 2]
+        );
     }
 
     #[test]

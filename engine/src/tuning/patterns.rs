@@ -1,5 +1,6 @@
 //! Fitting the pattern weights of the Hexapawn and Oska evaluators
-//! ([`crate::search::patterns`]) to exact values.
+//! ([`crate::search::patterns`]) to exact values, or to game results where exact values are out
+//! of reach.
 //!
 //! The model is the one of [`super::fit`], `P(win) = 1 / (1 + exp(-score / SCALE))`, with the
 //! score the linear features' (fixed, as fitted by `engine tune`) plus one weight per window of
@@ -7,7 +8,10 @@
 //! fitted by Adam over shuffled mini-batches of the log-loss with an L2 penalty; the order of the
 //! examples comes from the seed, so a fit is reproducible from its data and seed. Each labelled
 //! position gives an example, and so does every position one legal move after it (its value is
-//! in the set too). Positions are held out whole (with their children): one in five, by the seed.
+//! in the set too). A position of a result set (labelled with the result of the game it came
+//! from, no moves) gives one example aimed at that result, as in Texel tuning: so sizes too
+//! large to solve (Oska 6) are fitted to engine games. Positions are held out whole (with their
+//! children): one in five, by the seed.
 
 use std::collections::HashSet;
 
@@ -93,7 +97,7 @@ fn groups<G: Evaluate + PatternBoard>(
     let mut seen = HashSet::new();
     let mut excluded = 0;
     let mut out = Vec::new();
-    for l in set.iter().filter(|l| l.exact) {
+    for l in set {
         let pos = *l.line.current();
         if pos.shape() != shape {
             continue;
@@ -151,9 +155,9 @@ fn measure(data: &[&Example], w: Option<&[f64]>) -> (f64, f64) {
     )
 }
 
-/// Fits the pattern weights of `shape` to the set's exact values (its positions of that shape),
-/// leaving out the positions whose hashes are in `exclude` (the sets the evaluator is measured
-/// on).
+/// Fits the pattern weights of `shape` to the set's exact values and game results (its
+/// positions of that shape), leaving out the positions whose hashes are in `exclude` (the sets
+/// the evaluator is measured on).
 pub fn fit_patterns<G: Evaluate + PatternBoard>(
     set: &[Labelled<G>],
     shape: Shape,

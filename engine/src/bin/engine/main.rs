@@ -257,7 +257,8 @@ enum Command {
     },
     /// Fit the pattern weights of the Hexapawn or Oska evaluator of one size to set files (the
     /// positions and every position one move after them, with the linear features' score as
-    /// given); prints the fit and, with --write, writes the weights file.
+    /// given; a position of a result set counts alone, aimed at its game's result); prints the
+    /// fit and, with --write, writes the weights file.
     TunePatterns {
         /// hexapawn or oska.
         #[arg(value_parser = game_name)]
@@ -265,7 +266,8 @@ enum Command {
         /// The size (board width, or Oska's pieces a side).
         #[arg(allow_hyphen_values = true, value_parser = board_size)]
         size: usize,
-        /// Set files of GAME made by `engine positions` (exact values).
+        /// Set files of GAME made by `engine positions` (exact values, or game results made with
+        /// --results).
         files: Vec<PathBuf>,
         /// Set files whose positions, and the positions one move after them, are left out of
         /// the fit (the sets `engine blunders` measures on); may be given more than once.

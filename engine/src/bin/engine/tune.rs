@@ -277,7 +277,7 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
     let started = std::time::Instant::now();
     let f = fit_patterns(&set, shape, &skip, seed);
     if f.train == 0 {
-        bail!("the files hold no exact {kind} {size} positions to fit");
+        bail!("the files hold no {kind} {size} positions to fit");
     }
     println!(
         "{kind} {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s",
