@@ -314,38 +314,10 @@ impl Shape {
         let mut base = 0u32;
         match self {
             Shape::Square(n) => {
-                for r in 0..n - 1 {
-                    for c in 0..n - 2 {
-                        let (a, b) = (rows[r], rows[r + 1]);
-                        let top = fill((a.0 >> c) & 7, (a.1 >> c) & 7);
-                        let bottom = fill((b.0 >> c) & 7, (b.1 >> c) & 7);
-                        f(base + (top + 27 * bottom) as u32);
-                        base += SIX as u32;
-                    }
-                }
-                for r in 0..n - 2 {
-                    for c in 0..n - 1 {
-                        let mut idx = 0;
-                        for dr in (0..3).rev() {
-                            let x = rows[r + dr];
-                            idx = idx * 9 + fill((x.0 >> c) & 3, (x.1 >> c) & 3);
-                        }
-                        f(base + idx as u32);
-                        base += SIX as u32;
-                    }
-                }
+                rectangles(&rows, n, 2, 3, &mut base, &mut f);
+                rectangles(&rows, n, 3, 2, &mut base, &mut f);
                 if self.squares3() > 0 {
-                    for r in 0..n - 2 {
-                        for c in 0..n - 2 {
-                            let mut idx = 0;
-                            for dr in (0..3).rev() {
-                                let x = rows[r + dr];
-                                idx = idx * 27 + fill((x.0 >> c) & 7, (x.1 >> c) & 7);
-                            }
-                            f(base + idx as u32);
-                            base += NINE as u32;
-                        }
-                    }
+                    rectangles(&rows, n, 3, 3, &mut base, &mut f);
                 }
             }
             Shape::Oska(_) => {
@@ -419,6 +391,26 @@ impl Shape {
             }
         }
         debug_assert_eq!(base as usize, self.weights());
+    }
+}
+
+/// Calls `f` with the weight index of every `h` x `w` window of an `n` x `n` board's `rows`
+/// (seen from the side to move), row by row, each window a block of 3^(h w) weights from
+/// `base` on (which ends past the last block); the lowest row of a window is its lowest digits.
+#[inline]
+fn rectangles(rows: &Rows, n: usize, h: usize, w: usize, base: &mut u32, f: &mut impl FnMut(u32)) {
+    let mask = (1 << w) - 1;
+    let row_fillings = 3usize.pow(w as u32);
+    let block = row_fillings.pow(h as u32) as u32;
+    for r in 0..=n - h {
+        for c in 0..=n - w {
+            let mut idx = 0;
+            for x in rows[r..r + h].iter().rev() {
+                idx = idx * row_fillings + fill((x.0 >> c) & mask, (x.1 >> c) & mask);
+            }
+            f(*base + idx as u32);
+            *base += block;
+        }
     }
 }
 
