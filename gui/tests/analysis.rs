@@ -42,13 +42,7 @@ fn the_engine_panel_fills_in_from_a_scripted_engine() {
          esac; done\n",
     );
     let mut h = harness(GameKind::Oska, 4, Player::default(), engine(script, 2));
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the info line", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the info line");
     // Black to move reports +35 for itself: -0.35 for White.
     h.get_by_label("score -0.35");
     h.get_by_label("depth 3");

@@ -29,6 +29,7 @@ fn help_prints_every_flag_and_exits_0_without_a_display() {
             "--edit",
             "--console",
             "--solve",
+            "--clock TC",
             "GAME SIZE [MOVE...]",
         ] {
             assert!(text.contains(word), "{flag}: {word} missing from\n{text}");

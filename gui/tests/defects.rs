@@ -136,13 +136,7 @@ fn a_board_call_programs_failure_is_shown_in_the_status() {
 #[test]
 fn a_paused_search_is_titled_stopped_and_resume_clears_the_red_error() {
     let mut h = harness(Player::default(), engine(reporter("pause", ":"), 30));
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the engine's report", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the engine's report");
     h.get_by_label("Black's engine (searching)");
     h.get_by_label("Pause engines").click();
     h.run_steps(3);
@@ -202,13 +196,7 @@ fn at_640_by_480_the_engine_panel_keeps_its_words_whole() {
         [Player::default(), engine(reporter("small", ":"), 30)],
         [640.0, 480.0],
     );
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the engine's report", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the engine's report");
     std::thread::sleep(Duration::from_millis(50));
     h.run_steps(2);
     for label in ["nodes 99", "time 100 ms", "Black's engine (searching)"] {

@@ -87,13 +87,7 @@ fn a_saved_engine_plays_with_its_options_and_shows_both_names() {
         ..Settings::default()
     };
     let mut h = app(settings);
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the saved engine's search", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the saved engine's search");
     // The options went out after the handshake, before the game, as the console shows.
     let lines = h.state().console().lines(Role::Black);
     let at = |text: &str| {
@@ -129,13 +123,7 @@ fn a_refused_option_is_reported_and_the_engine_goes_on() {
         ..Settings::default()
     };
     let mut h = app(settings);
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the search", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the search");
     let (text, error) = h.state().model().message().expect("a message");
     assert!(error, "{text}");
     assert!(
@@ -160,13 +148,7 @@ fn changing_a_saved_engines_options_restarts_it_with_them() {
         ..Settings::default()
     };
     let mut h = app(settings);
-    h.state_mut()
-        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
-    wait_for(&mut h, "the first search", |a| {
-        a.model().engine_views()[1]
-            .as_ref()
-            .is_some_and(|v| v.info.is_some())
-    });
+    common::black_reports_after_a1a2(&mut h, "the first search");
     let mut list = h.state().settings.engines.clone();
     list[0].options = vec![("Hash".into(), "8".into())];
     h.state_mut().apply(Action::SetEngines(list));

@@ -54,16 +54,22 @@ fn names(h: &Harness<'static, GuiApp>) -> Vec<String> {
     h.state().model().game().move_names()
 }
 
-#[test]
-fn the_moves_panel_shows_a_branch_and_promotes_and_deletes_it() {
+/// Hexapawn 3 after b1b2 a3a2, then back to b1b2 in the moves panel and another reply, c3c2: a
+/// variation, not a new game.
+fn branched() -> Harness<'static, GuiApp> {
     let mut h = hexapawn(false);
     click_move(&mut h, "b1b2");
     click_move(&mut h, "a3a2");
-    // Back to the first move in the list, and another reply: a variation, not a new game.
     h.get_by_label("b1b2").click();
     h.run_steps(2);
     assert_eq!(h.state().model().view(), 1);
     click_move(&mut h, "c3c2");
+    h
+}
+
+#[test]
+fn the_moves_panel_shows_a_branch_and_promotes_and_deletes_it() {
+    let mut h = branched();
     assert_eq!(names(&h), ["b1b2", "c3c2"]);
     // Both replies are in the list: the main line's and the variation's.
     h.get_by_label("a3a2");
@@ -198,12 +204,7 @@ fn a_played_move_slides_for_a_moment_and_tests_can_turn_it_off() {
 
 #[test]
 fn a_file_chosen_in_a_dialog_is_saved_with_its_variations_and_reopened_from_recent_files() {
-    let mut h = hexapawn(false);
-    click_move(&mut h, "b1b2");
-    click_move(&mut h, "a3a2");
-    h.get_by_label("b1b2").click();
-    h.run_steps(2);
-    click_move(&mut h, "c3c2");
+    let mut h = branched();
     let path = std::env::temp_dir().join(format!("gui-dialog-{}.games", std::process::id()));
     let shown = path.display().to_string();
     // What the Save dialog hands back when a file is chosen.

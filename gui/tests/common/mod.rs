@@ -48,6 +48,18 @@ pub fn wait_for(h: &mut Harness<'static, GuiApp>, what: &str, done: impl Fn(&Gui
     h.run_steps(2);
 }
 
+/// Starts Oska 4 after White's `a1a2` and steps the app until Black's engine has reported a
+/// search line (`what` names it if it never comes).
+pub fn black_reports_after_a1a2(h: &mut Harness<'static, GuiApp>, what: &str) {
+    h.state_mut()
+        .start_from_args(&["oska".into(), "4".into(), "a1a2".into()]);
+    wait_for(h, what, |a| {
+        a.model().engine_views()[1]
+            .as_ref()
+            .is_some_and(|v| v.info.is_some())
+    });
+}
+
 /// Writes an executable shell script (a fake engine) into a temporary folder of its own.
 pub fn write_script(name: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
