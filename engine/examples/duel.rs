@@ -8,6 +8,9 @@
 //! blunder; prints each side's blunders and critical moves, and with `DUEL_VERBOSE` each blunder
 //! of A (position, move, value before and after).
 //!
+//! `TABLEBASE=DIR`: the exact tables in DIR (`engine tablebase build`) serve `CHECK` and
+//! `ORACLE`, for sizes the solver alone is too slow for (Oska 5). The players never see them.
+//!
 //! `DUEL_VERBOSE=1` prints how each game ended; `DUEL_VERBOSE=2` also every position on the way
 //! (ply, who moves, board, the mover's search value), to replay lost games.
 
@@ -17,7 +20,7 @@ use engine::arena::openings::Rng;
 use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
 use engine::protocol::Score;
-use engine::search::{EvalKind, Evaluate, Limits, Searcher};
+use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
 use engine::with_game;
 
 /// The exact value of the position for the side to move: 1 win, 0 draw, -1 loss.
@@ -55,9 +58,14 @@ fn play<G: Evaluate>(
     a: EvalKind,
     b: EvalKind,
     check: &mut Option<(Searcher<G>, Check)>,
+    tables: &Option<Probe<G>>,
 ) -> Option<Side> {
     let mut sa = Searcher::<G>::new(4);
     sa.set_evaluator(a.function::<G>());
+    if std::env::var_os("ORACLE").is_some() {
+        // A only solves (never searches to a depth), so the tables only make it quicker.
+        sa.set_probe(tables.clone());
+    }
     let mut sb = Searcher::<G>::new(4);
     sb.set_evaluator(b.function::<G>());
     let limits = Limits {
@@ -120,9 +128,10 @@ fn play<G: Evaluate>(
                 c.blunders[who] += 1;
                 if who == 0 && std::env::var_os("DUEL_VERBOSE").is_some() {
                     eprintln!(
-                        "A blunder: {} to move in {:?}, plays {best:?}: {before} -> {after}",
+                        "A blunder: {} to move in {}, plays {}: {before} -> {after}",
                         line.current().side_to_move(),
-                        line.current()
+                        slash(line.current()),
+                        engine::games::notation::move_name(line.current(), best)
                     );
                 }
             }
@@ -144,7 +153,15 @@ fn run<G: Evaluate>(
     let mut rng = Rng::new(seed);
     let (mut w, mut d, mut l) = (0, 0, 0);
     let mut played = 0;
-    let mut check = std::env::var_os("CHECK").map(|_| (Searcher::<G>::new(256), Check::default()));
+    let tables = std::env::var_os("TABLEBASE").and_then(|dir| {
+        engine::tablebase::probe_for::<G>(std::path::Path::new(&dir), size, 1 << 32)
+            .expect("TABLEBASE: the tables")
+    });
+    let mut check = std::env::var_os("CHECK").map(|_| {
+        let mut solver = Searcher::<G>::new(256);
+        solver.set_probe(tables.clone());
+        (solver, Check::default())
+    });
     while played < n {
         let mut line = Line::new(G::start(size).expect("size"));
         let mut ok = true;
@@ -162,7 +179,7 @@ fn run<G: Evaluate>(
         }
         played += 1;
         for side in [Side::White, Side::Black] {
-            match play(line.clone(), side, depth, a, b, &mut check) {
+            match play(line.clone(), side, depth, a, b, &mut check, &tables) {
                 Some(s) if s == side => w += 1,
                 Some(_) => l += 1,
                 None => d += 1,
