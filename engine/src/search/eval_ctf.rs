@@ -36,7 +36,13 @@
 //! - `flag_lines`: the jump lines over the enemy flag that the side's pawns could use (the
 //!   square to jump from and the landing square on the board, the landing square not held by an
 //!   enemy pawn), minus the same over the own flag: a flag on its home row between two of its
-//!   pawns, or in a corner, cannot be taken at all.
+//!   pawns, or in a corner, cannot be taken at all;
+//! - then the threats, which a fixed-depth search meets at its horizon, where the side to move
+//!   and the other side are not alike (the one to move takes first). A pawn is *hanging* when an
+//!   enemy pawn can jump it and the jumper cannot be jumped back at once where it lands.
+//!   `safe_take`: the side to move can take a hanging enemy pawn now (it wins a pawn);
+//!   `hanging`: own pawns hanging (the opponent threatens them; one move may save one of them);
+//!   `double_threat`: two or more own pawns hanging (one move seldom saves both).
 //!
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
@@ -46,7 +52,7 @@ use crate::games::layout::grid_offset;
 use crate::games::{Bits, Ctf, Game, Side, bit};
 
 /// The feature names, in order.
-pub const FEATURES: [&str; 18] = [
+pub const FEATURES: [&str; 21] = [
     "tempo",
     "pawns",
     "advance",
@@ -65,6 +71,9 @@ pub const FEATURES: [&str; 18] = [
     "rear",
     "flag_out",
     "flag_lines",
+    "safe_take",
+    "hanging",
+    "double_threat",
 ];
 
 /// The pawn directions of a side: forward, left, right, as (row, column) steps.
@@ -97,6 +106,8 @@ struct SideInfo {
     flag_out: i32,
     /// Jump lines over the enemy flag open to this side's pawns.
     flag_lines: i32,
+    /// Enemy pawns this side can jump without its jumper being jumped back where it lands.
+    hanging_victims: i32,
 }
 
 fn side_info(pos: &Ctf, side: Side) -> SideInfo {
@@ -114,6 +125,7 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
         rear: n as i32,
         ..SideInfo::default()
     };
+    let mut hanging_victims = 0u128;
     for sq in Bits(own) {
         info.pawns += 1;
         let adv = super::eval::advanced(side, sq / n, n);
@@ -139,10 +151,22 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
                     info.flag_takers += 1;
                 } else {
                     info.takes += 1;
+                    if hanging_victims & bit(to) == 0
+                        && !retaken(
+                            n,
+                            side,
+                            occupied & !bit(sq) & !bit(to) | bit(land),
+                            opp & !bit(to),
+                            land,
+                        )
+                    {
+                        hanging_victims |= bit(to);
+                    }
                 }
             }
         }
     }
+    info.hanging_victims = hanging_victims.count_ones() as i32;
     if let Some(f) = enemy_flag {
         for (dr, dc) in pawn_dirs(side) {
             if grid_offset(n, f, -dr, -dc).is_some()
@@ -185,6 +209,15 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
     info
 }
 
+/// Whether a pawn of `side` standing on `sq` can be jumped by one of the enemy pawns `enemy`,
+/// `occupied` being every piece on the board.
+fn retaken(n: usize, side: Side, occupied: u128, enemy: u128, sq: usize) -> bool {
+    pawn_dirs(side.opposite()).into_iter().any(|(dr, dc)| {
+        grid_offset(n, sq, -dr, -dc).is_some_and(|from| enemy & bit(from) != 0)
+            && grid_offset(n, sq, dr, dc).is_some_and(|land| occupied & bit(land) == 0)
+    })
+}
+
 /// Rows `side`'s flag still has to walk to stand past every enemy pawn (the plain race count).
 pub fn flag_to_go(pos: &Ctf, side: Side) -> i32 {
     side_info(pos, side).flag_to_go
@@ -197,7 +230,7 @@ fn open_race(me: &SideInfo, op: &SideInfo, n: i32) -> i32 {
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
-pub fn features(pos: &Ctf) -> [i32; 18] {
+pub fn features(pos: &Ctf) -> [i32; 21] {
     let n = pos.size() as i32;
     let me_side = pos.side_to_move();
     let me = side_info(pos, me_side);
@@ -225,5 +258,8 @@ pub fn features(pos: &Ctf) -> [i32; 18] {
         me.rear - op.rear,
         me.flag_out - op.flag_out,
         me.flag_lines - op.flag_lines,
+        i32::from(me.hanging_victims > 0),
+        op.hanging_victims,
+        i32::from(op.hanging_victims >= 2),
     ]
 }

@@ -7,8 +7,8 @@ pub const FITTED_BY: &str =
 
 /// The feature names the weights belong to (checked against the evaluator by a test).
 #[rustfmt::skip]
-pub const NAMES: [&str; 18] = ["tempo", "pawns", "advance", "flag_to_go", "flag_race", "take_flag", "flag_threats", "stoppers", "guards", "attack", "takes", "mobility", "flag_room", "home_guard", "open_race", "rear", "flag_out", "flag_lines"];
+pub const NAMES: [&str; 21] = ["tempo", "pawns", "advance", "flag_to_go", "flag_race", "take_flag", "flag_threats", "stoppers", "guards", "attack", "takes", "mobility", "flag_room", "home_guard", "open_race", "rear", "flag_out", "flag_lines", "safe_take", "hanging", "double_threat"];
 
 /// One weight a feature.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 18] = [-2, 121, -12, -25, 36, 337, -13, -8, 14, 1, 53, -3, 73, 63, 63, 46, 21, 50];
+pub const WEIGHTS: [i32; 21] = [-5, 122, -12, -25, 35, 332, -15, -8, 14, 1, 35, -3, 73, 64, 62, 46, 21, 50, 66, -1, 10];
