@@ -81,6 +81,13 @@ fn oska_6_search_style_shrinks_the_tree() {
         &depth(10),
     );
     assert!(r.nodes < 100_000, "{} nodes to depth 10", r.nodes);
+    // A searcher told to keep the classic style (the players of the training sets) searches as
+    // before, to the same value.
+    let mut classic = Searcher::<Oska>::new(16);
+    classic.set_style(Some(SearchStyle::CLASSIC));
+    let c = search(&mut classic, &Line::new(start), &depth(10));
+    assert_eq!(c.nodes, 136_314);
+    assert_eq!(c.score, r.score);
     assert_eq!(
         start.search_style(),
         SearchStyle {

@@ -239,6 +239,8 @@ pub struct Searcher<G: Game> {
     trace: bool,
     eval: fn(&G) -> i32,
     probe: Option<Probe<G>>,
+    /// The search style of every position, instead of the game's (see [`Searcher::set_style`]).
+    style: Option<SearchStyle>,
     // State of the running search.
     nodes: u64,
     tbhits: u64,
@@ -279,6 +281,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             trace: false,
             eval: <G as Evaluate>::evaluate,
             probe: None,
+            style: None,
             nodes: 0,
             tbhits: 0,
             horizon: false,
@@ -322,6 +325,13 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// matches); [`Evaluate::evaluate`] is the default.
     pub fn set_evaluator(&mut self, eval: fn(&G) -> i32) {
         self.eval = eval;
+    }
+
+    /// Searches every position in `style` instead of its game's ([`Evaluate::search_style`]);
+    /// `None` returns to the game's. For players that must stay as they were, such as those of
+    /// the training sets (their games, and so the sets, would change with the style).
+    pub fn set_style(&mut self, style: Option<SearchStyle>) {
+        self.style = style;
     }
 
     /// Gives the search exact values to use at its nodes (a tablebase): a position the probe
@@ -622,7 +632,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         // Order: table move, captures (in the classic style), killers, history.
         let side = pos.side_to_move().index();
         let killers = self.killers[ply];
-        let style = pos.search_style();
+        let style = self.style.unwrap_or_else(|| pos.search_style());
         let mut keys = [0u32; MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
             *k = fixed_order_key(&pos, m, table_move, &killers, style.captures_first)
@@ -688,7 +698,10 @@ impl<G: Game + Evaluate> Searcher<G> {
                     this.push(m);
                     this.extend_from_slice(&tail[0]);
                     if v >= beta {
-                        if !(style.captures_first && pos.is_capture(m)) && !m.is_pass() {
+                        // Moves whose place is fixed (a pass, captures in the classic style)
+                        // earn no history.
+                        let fixed = m.is_pass() || (style.captures_first && pos.is_capture(m));
+                        if !fixed {
                             self.reward(ply, side, m, depth);
                         }
                         break;

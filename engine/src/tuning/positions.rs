@@ -18,7 +18,7 @@ use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, Searcher};
+use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, SearchStyle, Searcher};
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -182,6 +182,7 @@ pub fn generate_probed<G: Game + Evaluate>(
     // tuned weights do.
     let mut player = Searcher::<G>::new(1);
     player.set_evaluator(EvalKind::Legacy.function::<G>());
+    player.set_style(Some(SearchStyle::CLASSIC));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut tried = 0usize;
@@ -332,6 +333,9 @@ pub fn generate_results<G: Game + Evaluate>(
     assert!(!depths.is_empty(), "a result set needs the players' depths");
     let mut rng = Rng::new(spec.seed ^ 0x7E5_0175);
     let mut players = [Searcher::<G>::new(1), Searcher::<G>::new(1)];
+    for p in &mut players {
+        p.set_style(Some(SearchStyle::CLASSIC));
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut games = 0;
