@@ -358,6 +358,32 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
             "'Oska' is not a game",
         ),
         (
+            &[
+                "positions",
+                "oska",
+                "6",
+                "--depths",
+                "4-6",
+                "--out",
+                "/nonexistent/x",
+            ][..],
+            "required arguments were not provided: --results <RESULTS>",
+        ),
+        (
+            &[
+                "positions",
+                "oska",
+                "6",
+                "--results",
+                "legacy",
+                "--depths",
+                "6-4",
+                "--out",
+                "/nonexistent/x",
+            ][..],
+            "--depths '6-4': use a range such as 1-6 or a list 3,4",
+        ),
+        (
             &["tune", "oska", "x.txt", "--seed", "-1"][..],
             "'-1' is not a whole number from 0",
         ),
@@ -476,6 +502,23 @@ fn positions_blunders_and_tune() {
         "--out",
         results_s,
     ]);
+    let text = std::fs::read_to_string(&results).expect("the set was written");
+    assert!(!text.contains("--depths"), "{text}");
+    succeeds(&[
+        "positions",
+        "oska",
+        "4",
+        "--count",
+        "20",
+        "--results",
+        "material",
+        "--depths",
+        "1,5",
+        "--out",
+        results_s,
+    ]);
+    let text = std::fs::read_to_string(&results).expect("the set was written");
+    assert!(text.contains("--results material --depths 1,5"), "{text}");
     let err = fails(&["blunders", results_s]);
     assert!(
         err.contains("holds game results, not exact values"),

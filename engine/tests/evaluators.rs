@@ -12,7 +12,7 @@ use engine::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::fit;
 use engine::tuning::positions::{
-    Labelled, SetSpec, generate, generate_opening, generate_results, read, write,
+    Labelled, RESULT_DEPTHS, SetSpec, generate, generate_opening, generate_results, read, write,
 };
 
 /// The position seen from the other side: rows reversed, colours swapped, the other side to
@@ -386,7 +386,7 @@ fn result_sets_count_games_stopped_at_the_cap_as_draws() {
         history: 4,
         hash_mib: 1,
     };
-    let set = generate_results::<Ctf>(&spec, &[EvalKind::Material], &mut |_, _| {});
+    let set = generate_results::<Ctf>(&spec, &[EvalKind::Material], &[2, 3, 4], &mut |_, _| {});
     assert_eq!(set.len(), 300);
     let draws: Vec<&Labelled<Ctf>> = set.iter().filter(|l| l.value == Score::Draw).collect();
     assert!(!draws.is_empty(), "no position of a stopped game");
@@ -417,4 +417,29 @@ fn hanging_pawns_and_who_can_take_them() {
     let two: Ctf = common::pos("--W--/-bw--/--b--/-----/b---B", Side::Black);
     assert_eq!(ctf_feature(&two, "hanging"), 2);
     assert_eq!(ctf_feature(&two, "double_threat"), 1);
+}
+
+/// The players of a result set search to the depths given (`engine positions --depths`, usually
+/// [`RESULT_DEPTHS`]): deeper players make another set.
+#[test]
+fn result_sets_are_played_at_the_depths_given() {
+    let spec = SetSpec {
+        size: 5,
+        count: 200,
+        seed: 3,
+        budget: 0,
+        history: 4,
+        hash_mib: 1,
+    };
+    let evals = [EvalKind::Legacy, EvalKind::ClassicRace];
+    let boards = |depths: &[u32]| -> Vec<String> {
+        generate_results::<Oska>(&spec, &evals, depths, &mut |_, _| {})
+            .iter()
+            .map(|l| format!("{:?}", l.line.current()))
+            .collect()
+    };
+    let usual = boards(&RESULT_DEPTHS);
+    assert_eq!(RESULT_DEPTHS, [2, 3, 4]);
+    assert_eq!(usual.len(), 200);
+    assert_ne!(boards(&[5, 6]), usual);
 }

@@ -108,6 +108,35 @@ pub trait Evaluate: Game {
     /// The plain race count of a side for [`EvalKind::ClassicRace`]: how far it still is from
     /// winning the race (smaller is better).
     fn race_steps(&self, side: Side) -> i32;
+
+    /// How the search orders and windows its moves in this game and size (see
+    /// [`SearchStyle`]); the classic style unless a game says otherwise.
+    #[inline]
+    fn search_style(&self) -> SearchStyle {
+        SearchStyle::CLASSIC
+    }
+}
+
+/// How the search treats the moves of one game and size. The depth-N value is the same in every
+/// style (plain minimax's); the style changes the order of the moves, and so the size of the
+/// tree, and which of several equally good moves is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStyle {
+    /// Captures are tried right after the table move, before the killers and the other moves.
+    /// When false they take their place by the history heuristic like any other move, and earn
+    /// history when they cut.
+    pub captures_first: bool,
+    /// Principal variation search: every move after a node's first is searched with a null
+    /// window first, and again with the full window only if it proves better.
+    pub null_window: bool,
+}
+
+impl SearchStyle {
+    /// Captures first, every move with the full window.
+    pub const CLASSIC: SearchStyle = SearchStyle {
+        captures_first: true,
+        null_window: false,
+    };
 }
 
 /// The dot product of features and weights, clamped to the evaluation range.
@@ -172,9 +201,9 @@ fn no_patterns<G>(_: &G) -> i32 {
 }
 
 /// The [`Evaluate`] implementation of a game from its evaluator module, weights module, legacy
-/// module, plain race count and the pattern term added to the features' score.
+/// module, plain race count, the pattern term added to the features' score and its search style.
 macro_rules! evaluate_impl {
-    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident, $patterns:path) => {
+    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident, $patterns:path, $style:path) => {
         impl Evaluate for $game {
             const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
 
@@ -199,8 +228,37 @@ macro_rules! evaluate_impl {
             fn race_steps(&self, side: Side) -> i32 {
                 super::$eval::$race(self, side)
             }
+
+            #[inline]
+            fn search_style(&self) -> SearchStyle {
+                $style(self)
+            }
         }
     };
+}
+
+/// The classic style for every size of a game.
+#[inline]
+fn classic_style<G>(_: &G) -> SearchStyle {
+    SearchStyle::CLASSIC
+}
+
+/// Oska from 6 pieces a side up: captures by the history heuristic and null windows. In Oska a
+/// capture is often a poor move (it shortens the opponent's race home), which the tuned
+/// evaluator knows: with captures first, Oska 6's first move cut a node in 73.6 % of its cutoffs;
+/// with both changes in 85.6 %, and depth-10 searches of 100 positions need a third fewer nodes
+/// (README, "Strength at equal depth"). The smaller sizes keep the classic style (their games
+/// stay as they were).
+#[inline]
+fn oska_style(pos: &Oska) -> SearchStyle {
+    if pos.size() >= 6 {
+        SearchStyle {
+            captures_first: false,
+            null_window: true,
+        }
+    } else {
+        SearchStyle::CLASSIC
+    }
 }
 
 evaluate_impl!(
@@ -209,7 +267,8 @@ evaluate_impl!(
     weights_oska,
     oska,
     steps,
-    super::patterns::score
+    super::patterns::score,
+    oska_style
 );
 evaluate_impl!(
     Hexapawn,
@@ -217,6 +276,15 @@ evaluate_impl!(
     weights_hexapawn,
     hexapawn,
     closest,
-    super::patterns::score
+    super::patterns::score,
+    classic_style
 );
-evaluate_impl!(Ctf, eval_ctf, weights_ctf, ctf, flag_to_go, no_patterns);
+evaluate_impl!(
+    Ctf,
+    eval_ctf,
+    weights_ctf,
+    ctf,
+    flag_to_go,
+    no_patterns,
+    classic_style
+);

@@ -17,7 +17,9 @@
 //!   search: correctness over speed. The searched line is a [`Line`], so the rule applies along
 //!   it exactly as in the game.
 //! - Move ordering: the table move, then captures, then two killer moves a ply, then the others
-//!   by the history heuristic.
+//!   by the history heuristic. A game and size may order captures by the history heuristic too
+//!   and search every move after the first with a null window first (principal variation
+//!   search), as Oska 6 does; see [`SearchStyle`].
 //! - Several principal variations ([`Limits::multipv`]): the root searches each move with the
 //!   window's lower end at the N-th best value so far, so the N best moves get their values
 //!   (not bounds) and lines; each is reported as its own [`Event::Iteration`], best first.
@@ -53,7 +55,7 @@ use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
 pub use crate::protocol::Score;
-pub use eval::{EvalKind, Evaluate, material};
+pub use eval::{EvalKind, Evaluate, SearchStyle, material};
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
@@ -73,19 +75,20 @@ pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.
 pub(crate) const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
-/// The ordering key of the moves whose place is fixed: the table move first, then captures, then
-/// the two killers; a pass last. `None` for the other moves, which the caller orders (by the
-/// history heuristic).
+/// The ordering key of the moves whose place is fixed: the table move first, then captures (when
+/// `captures_first`, see [`SearchStyle`]), then the two killers; a pass last. `None` for the other
+/// moves, which the caller orders (by the history heuristic).
 #[inline]
 pub(crate) fn fixed_order_key<G: Game>(
     pos: &G,
     m: Move,
     table_move: Option<Move>,
     killers: &[Option<Move>; 2],
+    captures_first: bool,
 ) -> Option<u32> {
     if Some(m) == table_move {
         Some(u32::MAX)
-    } else if pos.is_capture(m) {
+    } else if captures_first && pos.is_capture(m) {
         Some(u32::MAX - 1)
     } else if Some(m) == killers[0] {
         Some(u32::MAX - 2)
@@ -236,6 +239,8 @@ pub struct Searcher<G: Game> {
     trace: bool,
     eval: fn(&G) -> i32,
     probe: Option<Probe<G>>,
+    /// The search style of every position, instead of the game's (see [`Searcher::set_style`]).
+    style: Option<SearchStyle>,
     // State of the running search.
     nodes: u64,
     tbhits: u64,
@@ -276,6 +281,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             trace: false,
             eval: <G as Evaluate>::evaluate,
             probe: None,
+            style: None,
             nodes: 0,
             tbhits: 0,
             horizon: false,
@@ -319,6 +325,13 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// matches); [`Evaluate::evaluate`] is the default.
     pub fn set_evaluator(&mut self, eval: fn(&G) -> i32) {
         self.eval = eval;
+    }
+
+    /// Searches every position in `style` instead of its game's ([`Evaluate::search_style`]);
+    /// `None` returns to the game's. For players that must stay as they were, such as those of
+    /// the training sets (their games, and so the sets, would change with the style).
+    pub fn set_style(&mut self, style: Option<SearchStyle>) {
+        self.style = style;
     }
 
     /// Gives the search exact values to use at its nodes (a tablebase): a position the probe
@@ -616,12 +629,13 @@ impl<G: Game + Evaluate> Searcher<G> {
             return end(loss);
         }
 
-        // Order: table move, captures, killers, history.
+        // Order: table move, captures (in the classic style), killers, history.
         let side = pos.side_to_move().index();
         let killers = self.killers[ply];
+        let style = self.style.unwrap_or_else(|| pos.search_style());
         let mut keys = [0u32; MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
-            *k = fixed_order_key(&pos, m, table_move, &killers)
+            *k = fixed_order_key(&pos, m, table_move, &killers, style.captures_first)
                 .unwrap_or_else(|| self.history[history_index(side, m)]);
         }
 
@@ -647,7 +661,19 @@ impl<G: Game + Evaluate> Searcher<G> {
                 self.path.push(move_name(&pos, m));
             }
             line.push(m);
-            let v = -self.node(ctx, line, depth - 1, ply + 1, -beta, -floor);
+            // Null window (see `SearchStyle`): a move that does not beat `floor` fails low
+            // cheaply; one that does is searched again for its value. Off for several lines
+            // (they need values) and while tracing (the trace shows plain alpha-beta).
+            let v = if style.null_window && i > 0 && !several && !self.trace && beta > floor + 1 {
+                let v = -self.node(ctx, line, depth - 1, ply + 1, -floor - 1, -floor);
+                if v > floor && v < beta && !self.aborted {
+                    -self.node(ctx, line, depth - 1, ply + 1, -beta, -floor)
+                } else {
+                    v
+                }
+            } else {
+                -self.node(ctx, line, depth - 1, ply + 1, -beta, -floor)
+            };
             line.pop();
             if self.trace {
                 self.path.pop();
@@ -672,7 +698,10 @@ impl<G: Game + Evaluate> Searcher<G> {
                     this.push(m);
                     this.extend_from_slice(&tail[0]);
                     if v >= beta {
-                        if !pos.is_capture(m) && !m.is_pass() {
+                        // Moves whose place is fixed (a pass, captures in the classic style)
+                        // earn no history.
+                        let fixed = m.is_pass() || (style.captures_first && pos.is_capture(m));
+                        if !fixed {
                             self.reward(ply, side, m, depth);
                         }
                         break;

@@ -333,7 +333,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             &mut large[..n]
         };
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
-            *k = super::fixed_order_key(pos, m, table_move, &killers).unwrap_or_else(|| {
+            *k = super::fixed_order_key(pos, m, table_move, &killers, true).unwrap_or_else(|| {
                 if self.skew != 0 {
                     (mix(key ^ self.skew ^ ((m.from as u64) << 8 | m.to as u64)) >> 40) as u32
                 } else {

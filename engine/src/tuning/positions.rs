@@ -18,7 +18,7 @@ use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, Searcher};
+use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, SearchStyle, Searcher};
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -182,6 +182,7 @@ pub fn generate_probed<G: Game + Evaluate>(
     // tuned weights do.
     let mut player = Searcher::<G>::new(1);
     player.set_evaluator(EvalKind::Legacy.function::<G>());
+    player.set_style(Some(SearchStyle::CLASSIC));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut tried = 0usize;
@@ -314,18 +315,27 @@ pub fn generate_opening<G: Game + Evaluate>(
 /// cap).
 pub const RESULT_CAP: usize = 400;
 
-/// Generates a result set: games between engines (each side a random one of `evals`, depth 2
-/// to 4, after 2 to 5 random plies), a random quarter of their positions kept, each labelled with
+/// The depths of the players of a result set unless told otherwise (`engine positions --depths`).
+pub const RESULT_DEPTHS: [u32; 3] = [2, 3, 4];
+
+/// Generates a result set: games between engines (each side a random one of `evals`, searching
+/// to a random one of `depths`, usually [`RESULT_DEPTHS`], after 2 to 5 random plies), a random
+/// quarter of their positions kept, each labelled with
 /// the game's result for its side to move. A game still going after [`RESULT_CAP`] plies is
 /// stopped there and counts as a draw, as a match stops it (only Capture the Flag, whose pieces
 /// may move back and forth, plays so long).
 pub fn generate_results<G: Game + Evaluate>(
     spec: &SetSpec,
     evals: &[EvalKind],
+    depths: &[u32],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
+    assert!(!depths.is_empty(), "a result set needs the players' depths");
     let mut rng = Rng::new(spec.seed ^ 0x7E5_0175);
     let mut players = [Searcher::<G>::new(1), Searcher::<G>::new(1)];
+    for p in &mut players {
+        p.set_style(Some(SearchStyle::CLASSIC));
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut games = 0;
@@ -333,7 +343,10 @@ pub fn generate_results<G: Game + Evaluate>(
     let stop = AtomicBool::new(false);
     while out.len() < spec.count && games < 100 * spec.count {
         games += 1;
-        let depths = [2 + rng.below(3) as u32, 2 + rng.below(3) as u32];
+        let depths = [
+            depths[rng.below(depths.len())],
+            depths[rng.below(depths.len())],
+        ];
         for p in &mut players {
             p.clear();
             p.set_evaluator(evals[rng.below(evals.len())].function::<G>());

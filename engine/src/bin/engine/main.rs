@@ -215,6 +215,10 @@ enum Command {
         /// (comma-separated, or all) instead of exact values: for sizes too large to solve.
         #[arg(long)]
         results: Option<String>,
+        /// With --results: the depths the players search to, each game's side a random one
+        /// (a range such as 2-4 or a list such as 4,6).
+        #[arg(long, value_name = "DEPTHS", requires = "results")]
+        depths: Option<String>,
         /// Instead of games: every distinct position within PLIES plies of the start (at most
         /// --count), each solved with all its moves.
         #[arg(long, value_name = "PLIES", allow_hyphen_values = true, value_parser = plies)]
@@ -521,6 +525,7 @@ fn main() -> ExitCode {
             history,
             hash,
             results,
+            depths,
             opening,
             out,
             tablebase,
@@ -537,6 +542,7 @@ fn main() -> ExitCode {
                 &game,
                 &spec,
                 results.as_deref(),
+                depths.as_deref(),
                 opening,
                 tablebase.as_deref(),
                 &out,

@@ -13,16 +13,18 @@ use engine::tuning::blunders::rates;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{
-    Labelled, SetSpec, generate_opening, generate_probed, generate_results, read, write,
+    Labelled, RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, read,
+    write,
 };
 use engine::with_game;
 
 /// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
-/// [--results EVALS] [--tablebase DIR]`.
+/// [--results EVALS [--depths DEPTHS]] [--tablebase DIR]`.
 pub fn positions(
     game: &str,
     spec: &SetSpec,
     results: Option<&str>,
+    depths: Option<&str>,
     opening: Option<usize>,
     tablebase: Option<&Path>,
     out: &Path,
@@ -31,6 +33,10 @@ pub fn positions(
         bail!("--results and --opening cannot be used together: an opening set is solved exactly");
     }
     let evals = results.map(parse_evals).transpose()?;
+    let players = match depths {
+        Some(text) => parse_depths(text)?,
+        None => RESULT_DEPTHS.to_vec(),
+    };
     let kind = GameKind::parse(game)?;
     kind.check_size(spec.size)?;
     let started = std::time::Instant::now();
@@ -41,7 +47,7 @@ pub fn positions(
             }
         };
         let set = match &evals {
-            Some(e) => generate_results::<G>(spec, e, &mut report),
+            Some(e) => generate_results::<G>(spec, e, &players, &mut report),
             None => {
                 let probe = match tablebase {
                     Some(dir) => engine::tablebase::probe_for::<G>(dir, spec.size, 1 << 30)
@@ -64,6 +70,7 @@ pub fn positions(
                 "made by: engine positions {kind} {} --count {} --seed {} --budget {} --history {}{}{}",
                 spec.size, spec.count, spec.seed, spec.budget, spec.history,
                 results.map_or(String::new(), |r| format!(" --results {r}"))
+                    + &depths.map_or(String::new(), |d| format!(" --depths {d}"))
                     + &opening.map_or(String::new(), |p| format!(" --opening {p}")),
                 if tablebase.is_some() { " --tablebase DIR" } else { "" }
             ),
