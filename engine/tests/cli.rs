@@ -491,33 +491,25 @@ fn positions_blunders_and_tune() {
     assert!(err.contains("cannot read /no/such/set.txt"), "{err}");
     let results = dir.join("results.txt");
     let results_s = results.to_str().expect("utf-8 path");
-    succeeds(&[
-        "positions",
-        "oska",
-        "4",
-        "--count",
-        "20",
-        "--results",
-        "material",
-        "--out",
-        results_s,
-    ]);
-    let text = std::fs::read_to_string(&results).expect("the set was written");
+    // A result set of 20 positions from games of `material`, with more arguments.
+    let results_set = |more: &[&str]| {
+        let mut args = vec![
+            "positions",
+            "oska",
+            "4",
+            "--count",
+            "20",
+            "--results",
+            "material",
+        ];
+        args.extend_from_slice(more);
+        args.extend_from_slice(&["--out", results_s]);
+        succeeds(&args);
+        std::fs::read_to_string(&results).expect("the set was written")
+    };
+    let text = results_set(&[]);
     assert!(!text.contains("--depths"), "{text}");
-    succeeds(&[
-        "positions",
-        "oska",
-        "4",
-        "--count",
-        "20",
-        "--results",
-        "material",
-        "--depths",
-        "1,5",
-        "--out",
-        results_s,
-    ]);
-    let text = std::fs::read_to_string(&results).expect("the set was written");
+    let text = results_set(&["--depths", "1,5"]);
     assert!(text.contains("--results material --depths 1,5"), "{text}");
     let err = fails(&["blunders", results_s]);
     assert!(
