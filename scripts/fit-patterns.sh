@@ -39,7 +39,7 @@ fi
 [ -s "$work/oska-6-results-train.txt" ] ||
     "$engine" positions oska 6 --count 400000 --seed 204 \
         --results legacy,material,classic-advance,classic-race --out "$work/oska-6-results-train.txt"
-# The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 10
+# The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 18
 # (Oska 5), 1 to 8 (Oska 4), 1 to 6 (Hexapawn 5) and 1 to 5 (Hexapawn 6).
 for gss in "hexapawn 5 4" "hexapawn 6 5" "oska 4 6" "oska 5 1"; do
     set -- $gss
