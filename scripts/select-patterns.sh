@@ -10,6 +10,10 @@
 # Usage: scripts/select-patterns.sh GAME SIZE FIRST LAST [WORKDIR]   (WORKDIR as fit-patterns.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -lt 4 ]; then
+    echo "usage: scripts/select-patterns.sh GAME SIZE FIRST LAST [WORKDIR]" >&2
+    exit 2
+fi
 game="$1" size="$2" first="$3" last="$4" work="${5:-target/patterns}"
 case "$game-$size" in
     hexapawn-5 | hexapawn-6 | oska-4 | oska-5) ;;
