@@ -478,6 +478,56 @@ fn interrupted_arena_ends_its_engines() {
     assert!(!pid_alive(&s, "deaf"), "the wrapped engine survived");
 }
 
+/// `arena match ... | head -1`: when its output is closed, the arena ends its engines (a deaf one
+/// included) and exits with 141, without a panic.
+#[test]
+fn closed_output_ends_the_run_and_its_engines() {
+    use std::io::{BufRead, BufReader};
+    let s = Scratch::new("sigpipe");
+    let fake = s.write("fake.py", FAKE);
+    let e = s.engine();
+    let mut arena = Command::new(ARENA)
+        .args([
+            "match",
+            "--game",
+            "hexapawn",
+            "--size",
+            "3",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--engine",
+            "cmd=python3",
+            &format!("arg={fake}"),
+            "arg=deaf",
+            &format!("arg={e}"),
+            "name=deaf",
+            "depth=1",
+            "--games",
+            "100000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(arena.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("Finished game 1 "), "{first}");
+    // The reader is dropped here: the pipe is closed.
+    let out = arena.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(
+        err.contains("output closed: every engine was ended"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
+    assert!(!pid_alive(&s, "deaf"), "the deaf engine survived");
+}
+
 /// Our engine on a short clock against itself: every game ends by the rules, none on time; the
 /// records and the output name no fault.
 #[test]

@@ -520,3 +520,29 @@ fn positions_blunders_and_tune() {
     assert!(err.contains("--depths '0-3'"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A one-shot command whose output is already closed (`engine tune-patterns ... | true`) ends
+/// quietly by SIGPIPE, as other Unix tools do, instead of panicking; the weights file it was
+/// asked for is written before anything is printed, so it is not lost.
+#[test]
+fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let weights = std::env::temp_dir().join(format!("closed-output-{}.bin", std::process::id()));
+    let _ = std::fs::remove_file(&weights);
+    let set = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/oska-4.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["tune-patterns", "oska", "4", set, "--seed", "1", "--write"])
+        .arg(&weights)
+        .stdout(writer)
+        .output()
+        .expect("the engine binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let bytes = std::fs::read(&weights).expect("the weights file was written");
+    let _ = std::fs::remove_file(&weights);
+    engine::search::patterns::decode(engine::search::patterns::Shape::Oska(4), &bytes)
+        .expect("a whole weights file");
+}

@@ -119,14 +119,14 @@ fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Setup>> {
 }
 
 fn print_report(report: &ClassReport) {
-    println!("{}", report.standings.table());
-    println!();
-    println!("{}", report.table());
+    out!("{}", report.standings.table());
+    out!();
+    out!("{}", report.table());
     let failures = report.failures();
     if !failures.is_empty() {
-        println!();
-        println!("First failures:");
-        println!("{failures}");
+        out!();
+        out!("First failures:");
+        out!("{failures}");
     }
 }
 
@@ -172,7 +172,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         }
         None => all,
     };
-    println!(
+    out!(
         "Class of {} submissions, {} {}, depth {}: {} games{}",
         subs.len(),
         game.name(),
@@ -207,7 +207,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
             .map(|f| f.as_str().to_string())
             .or_else(|| g.record.tag("Fault").map(str::to_string));
         bar.suspend(|| {
-            println!(
+            out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
                 g.record.white,
@@ -230,7 +230,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     if let Some(e) = write_error {
         bail!("--records: cannot write: {e}");
     }
-    println!();
+    out!();
     print_report(&ClassReport::from_records(&records)?);
     Ok(ExitCode::SUCCESS)
 }
@@ -246,11 +246,11 @@ pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
         records.append(&mut found);
     }
     let report = ClassReport::from_records(&records)?;
-    println!("{} games from {} file(s)", report.games, args.records.len());
+    out!("{} games from {} file(s)", report.games, args.records.len());
     let st = &report.standings;
     if st.names.len() == 2 {
-        println!("{}", st.pairs[0][1].score_line(&st.names[0], &st.names[1]));
-        println!("{}", st.pairs[0][1].elo_line());
+        out!("{}", st.pairs[0][1].score_line(&st.names[0], &st.names[1]));
+        out!("{}", st.pairs[0][1].elo_line());
         if let Some(words) = &args.sprt {
             let sprt = super::parse_sprt(words)?;
             let (llr, lo, hi) = sprt.llr(&st.pairs[0][1]);
@@ -259,9 +259,9 @@ pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
                 SprtVerdict::AcceptH1 => "H1 was accepted",
                 SprtVerdict::Continue => "no decision yet",
             };
-            println!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
+            out!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
         }
-        println!();
+        out!();
     } else if args.sprt.is_some() {
         bail!(
             "--sprt needs exactly two engines in the records, found {}",

@@ -1,6 +1,24 @@
 //! The `arena` binary: plays matches and tournaments between engines over the protocol
 //! (`arena match ...`) and checks an engine's conformance (`arena check ...`).
 
+/// `println!` that never panics: when standard output is closed (`arena ... | head`) the line is
+/// dropped and [`OUTPUT_CLOSED`] ends the run through [`interrupted`].
+macro_rules! out {
+    () => {
+        out!("")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            crate::OUTPUT_CLOSED.notify_one();
+        }
+    }};
+}
+
+/// Notified when a line cannot be written to standard output. (Not SIGPIPE: writing to an engine
+/// that has died raises it too.)
+static OUTPUT_CLOSED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
 mod class;
 
 use std::fs::File;
@@ -238,7 +256,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let on_game = |g: &GameOutcome, s: &engine::arena::table::Standings| {
         let (a, b) = g.job.pair;
         bar.suspend(|| {
-            println!(
+            out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
                 g.record.white,
@@ -246,7 +264,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
                 result_text(g.result()),
                 g.reason()
             );
-            println!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
+            out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });
         bar.inc(1);
         if let Some(w) = records.as_mut()
@@ -262,7 +280,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
         bail!("--records: cannot write: {e}");
     }
     if summary.skipped > 0 {
-        println!(
+        out!(
             "{} scheduled games were not played (the SPRT decided)",
             summary.skipped
         );
@@ -276,15 +294,15 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
                 SprtVerdict::AcceptH1 => "H1 was accepted",
                 SprtVerdict::Continue => "no decision yet",
             };
-            println!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
+            out!("SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}), {verdict}");
         }
-        println!("{}", st.pairs[0][1].score_line(&names[0], &names[1]));
-        println!("{}", st.pairs[0][1].elo_line());
+        out!("{}", st.pairs[0][1].score_line(&names[0], &names[1]));
+        out!("{}", st.pairs[0][1].elo_line());
     } else {
-        println!("{}", st.table());
+        out!("{}", st.table());
     }
     if let Some(line) = st.faults_line() {
-        println!("{line}");
+        out!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -296,21 +314,30 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     let shown: Vec<&str> = std::iter::once(program.as_str())
         .chain(args.iter().map(String::as_str))
         .collect();
-    println!("Checking {}", shown.join(" "));
+    out!("Checking {}", shown.join(" "));
     let report = engine::conformance::run(&program, &args).await;
-    println!("{report}");
+    out!("{report}");
     if report.passed() {
-        println!("The engine conforms to protocol.md.");
+        out!("The engine conforms to protocol.md.");
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("The engine does NOT conform to protocol.md.");
+        out!("The engine does NOT conform to protocol.md.");
         Ok(ExitCode::FAILURE)
+    }
+}
+
+/// Waits for a closed standard output ([`OUTPUT_CLOSED`]), Ctrl-C (SIGINT) or, on Unix, SIGTERM,
+/// and names it.
+async fn interrupted() -> &'static str {
+    tokio::select! {
+        () = OUTPUT_CLOSED.notified() => "output closed",
+        signal = signalled() => signal,
     }
 }
 
 /// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM, and names it; never returns if neither can be
 /// watched.
-async fn interrupted() -> &'static str {
+async fn signalled() -> &'static str {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -371,8 +398,10 @@ fn main() -> ExitCode {
             signal = interrupted() => {
                 // The engines run in process groups of their own: end them here.
                 engine::client::kill_all();
-                eprintln!("arena: {signal}: every engine was ended");
-                Ok(ExitCode::from(130))
+                // Not eprintln!: standard error may be the closed pipe too.
+                let _ = writeln!(std::io::stderr(), "arena: {signal}: every engine was ended");
+                // 141 = 128 + SIGPIPE, as a shell reports a pipe's writer that the pipe ended.
+                Ok(ExitCode::from(if signal == "output closed" { 141 } else { 130 }))
             }
         }
     });

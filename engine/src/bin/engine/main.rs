@@ -462,6 +462,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    // The protocol loop (no subcommand, and board-call) handles a closed output itself.
+    if !matches!(cli.command, None | Some(Command::BoardCall { .. })) {
+        engine::default_sigpipe();
+    }
     let result = match cli.command {
         None => engine::session::run_stdio(engine::session::SearchBackend::default())
             .map_err(anyhow::Error::from),

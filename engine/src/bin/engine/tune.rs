@@ -1,6 +1,7 @@
 //! The evaluator commands: `engine positions` (make a labelled set), `engine blunders` (blunder
 //! rates of evaluators on sets) and `engine tune` (fit an evaluator's weights to sets).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -17,6 +18,8 @@ use engine::tuning::positions::{
     write,
 };
 use engine::with_game;
+
+use crate::commands::emit;
 
 /// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
 /// [--results EVALS [--depths DEPTHS]] [--tablebase DIR]`.
@@ -190,7 +193,7 @@ pub fn blunders(files: &[PathBuf], evals: &str, depths: &str) -> Result<()> {
     for path in files {
         let file = SetFile::open(path)?;
         let table = with_game!(file.kind, G => blunders_of::<G>(&file, &evals, &depths))?;
-        println!("{table}");
+        emit(format!("{table}\n"))?;
     }
     Ok(())
 }
@@ -205,21 +208,25 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
         let set = sets_of::<G>(files)?;
         let before = loss_of(&set, G::weights());
         let f = fit(&set, seed);
-        println!("{kind}: {} positions fitted, {} held out (seed {seed})", f.train, f.valid);
-        println!("log-loss: fitted {:.4}, held out {:.4}; current weights {:.4} on all", f.train_loss, f.valid_loss, before);
-        println!("held-out decided positions whose winner the score's sign predicts: {:.1}%", 100.0 * f.valid_accuracy);
-        println!("{:<16} {:>8} {:>8}", "feature", "current", "fitted");
-        for (i, name) in G::FEATURE_NAMES.iter().enumerate() {
-            println!("{name:<16} {:>8} {:>8}", G::weights()[i], f.weights[i]);
-        }
+        // The weights file first, so that a closed output cannot lose it.
         if let Some(path) = write_to {
             let names: Vec<String> = files.iter().map(|p| file_name(p)).collect();
             let by = format!("engine tune {kind} {} --seed {seed}", names.join(" "));
             std::fs::write(path, weights_file::<G>(&f.weights, &by))
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            println!("wrote {}", path.display());
         }
-        Ok(())
+        let mut out = String::new();
+        let _ = writeln!(out, "{kind}: {} positions fitted, {} held out (seed {seed})", f.train, f.valid);
+        let _ = writeln!(out, "log-loss: fitted {:.4}, held out {:.4}; current weights {:.4} on all", f.train_loss, f.valid_loss, before);
+        let _ = writeln!(out, "held-out decided positions whose winner the score's sign predicts: {:.1}%", 100.0 * f.valid_accuracy);
+        let _ = writeln!(out, "{:<16} {:>8} {:>8}", "feature", "current", "fitted");
+        for (i, name) in G::FEATURE_NAMES.iter().enumerate() {
+            let _ = writeln!(out, "{name:<16} {:>8} {:>8}", G::weights()[i], f.weights[i]);
+        }
+        if let Some(path) = write_to {
+            let _ = writeln!(out, "wrote {}", path.display());
+        }
+        emit(out)
     })
 }
 
@@ -286,22 +293,7 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
     if f.train == 0 {
         bail!("the files hold no {kind} {size} positions to fit");
     }
-    println!(
-        "{kind} {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s",
-        f.train,
-        f.valid,
-        f.excluded,
-        started.elapsed().as_secs_f64()
-    );
-    println!(
-        "held-out log-loss: linear features {:.4}, with patterns {:.4} (fitted {:.4})",
-        f.valid_loss.0, f.valid_loss.1, f.train_loss
-    );
-    println!(
-        "held-out decided examples whose winner the score's sign predicts: {:.1}% -> {:.1}%",
-        100.0 * f.valid_accuracy.0,
-        100.0 * f.valid_accuracy.1
-    );
+    // The weights file first, so that a closed output cannot lose it.
     if let Some(path) = write_to {
         let mut by = format!("engine tune-patterns {kind} {size}");
         for p in files {
@@ -313,9 +305,29 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
         by.push_str(&format!(" --seed {seed}"));
         std::fs::write(path, encode(shape, &f.weights, &by))
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("wrote {}", path.display());
     }
-    Ok(())
+    let mut out = format!(
+        "{kind} {size}: {} examples fitted, {} held out (seed {seed}), {} positions excluded, {:.1} s\n",
+        f.train,
+        f.valid,
+        f.excluded,
+        started.elapsed().as_secs_f64()
+    );
+    let _ = writeln!(
+        out,
+        "held-out log-loss: linear features {:.4}, with patterns {:.4} (fitted {:.4})",
+        f.valid_loss.0, f.valid_loss.1, f.train_loss
+    );
+    let _ = writeln!(
+        out,
+        "held-out decided examples whose winner the score's sign predicts: {:.1}% -> {:.1}%",
+        100.0 * f.valid_accuracy.0,
+        100.0 * f.valid_accuracy.1
+    );
+    if let Some(path) = write_to {
+        let _ = writeln!(out, "wrote {}", path.display());
+    }
+    emit(out)
 }
 
 /// A set file's name without its directory, as the fitting commands name their inputs.
