@@ -3,12 +3,17 @@
 # evaluator (material, classic-advance, classic-race) at depths 3 and 4, 40 games a match (20
 # openings of PLIES random plies, each played with both colours, seed 1, 400-ply cap), through
 # `arena`. Prints one README table row a depth: wins-draws-losses and the score of tuned.
-# Usage: scripts/gauntlets.sh GAME SIZE [PLIES]   (PLIES default 2)
+# With TABLEBASE=DIR the first engine gets those tables (option TablebasePath): with the tables of
+# every position of the size (`engine tablebase build GAME SIZE`) it plays perfectly, so the rows
+# are the ceiling of any evaluator on the same openings and opponents.
+# Usage: [TABLEBASE=DIR] scripts/gauntlets.sh GAME SIZE [PLIES]   (PLIES default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 game="$1" size="$2" plies="${3:-2}"
 cargo build --release -q -p engine
 e=target/release/engine
+tables=()
+[ -z "${TABLEBASE:-}" ] || tables=(option.TablebasePath="$TABLEBASE")
 case "$game" in
     oska) name=Oska ;;
     hexapawn) name=Hexapawn ;;
@@ -19,7 +24,7 @@ for depth in 3 4; do
     row="| $name $size | $depth |"
     for b in material classic-advance classic-race; do
         line=$(target/release/arena match --game "$game" --size "$size" \
-            --engine cmd=$e name=tuned depth=$depth \
+            --engine cmd=$e name=tuned depth=$depth "${tables[@]}" \
             --engine cmd=$e name="$b" depth=$depth option.Evaluator="$b" \
             --games 40 --random-plies "$plies" --seed 1 --max-plies 400 --concurrency 2 2>/dev/null |
             grep '^Score of tuned' | tail -1)
