@@ -121,7 +121,7 @@ fn search_move<G: Evaluate>(line: &Line<G>, depth: u32) -> engine::games::Move {
 fn the_race_position_is_played_right() {
     let line: Line<Oska> = common::line("w-w-/-w-/b-/-b-/b--w", Side::White);
     assert_eq!(solve(&line), Score::Win(12));
-    for depth in [3, 4, 5, 7] {
+    for depth in 1..=8 {
         let m = search_move(&line, depth);
         let mut after = line.clone();
         after.push(m);
