@@ -425,6 +425,35 @@ fn wrapped_deaf_engines_leave_nothing_behind() {
     }
 }
 
+/// An endless Hexapawn 3 match of our engine against the fake `deaf` engine started by
+/// `deaf[0] deaf[1] deaf ENGINE`, its output to `stdout`, its errors piped.
+fn endless_match(e: &str, deaf: [&str; 2], stdout: std::process::Stdio) -> std::process::Child {
+    Command::new(ARENA)
+        .args([
+            "match",
+            "--game",
+            "hexapawn",
+            "--size",
+            "3",
+            "--engine",
+            &format!("cmd={e}"),
+            "depth=1",
+            "--engine",
+            &format!("cmd={}", deaf[0]),
+            &format!("arg={}", deaf[1]),
+            "arg=deaf",
+            &format!("arg={e}"),
+            "name=deaf",
+            "depth=1",
+            "--games",
+            "100000",
+        ])
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Ctrl-C (SIGINT) to the arena ends every engine's process group, which the terminal's signal
 /// no longer reaches.
 #[test]
@@ -436,30 +465,7 @@ fn interrupted_arena_ends_its_engines() {
         &format!("python3 {fake} \"$@\"\necho after\n"),
     );
     let e = s.engine();
-    let arena = Command::new(ARENA)
-        .args([
-            "match",
-            "--game",
-            "hexapawn",
-            "--size",
-            "3",
-            "--engine",
-            &format!("cmd={e}"),
-            "depth=1",
-            "--engine",
-            "cmd=sh",
-            &format!("arg={wrapper}"),
-            "arg=deaf",
-            &format!("arg={e}"),
-            "name=deaf",
-            "depth=1",
-            "--games",
-            "100000",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let arena = endless_match(&e, ["sh", &wrapper], std::process::Stdio::null());
     let deadline = Instant::now() + Duration::from_secs(20);
     while !s.path("deaf.pid").exists() {
         assert!(Instant::now() < deadline, "the engine did not start");
@@ -486,30 +492,7 @@ fn closed_output_ends_the_run_and_its_engines() {
     let s = Scratch::new("sigpipe");
     let fake = s.write("fake.py", FAKE);
     let e = s.engine();
-    let mut arena = Command::new(ARENA)
-        .args([
-            "match",
-            "--game",
-            "hexapawn",
-            "--size",
-            "3",
-            "--engine",
-            &format!("cmd={e}"),
-            "depth=1",
-            "--engine",
-            "cmd=python3",
-            &format!("arg={fake}"),
-            "arg=deaf",
-            &format!("arg={e}"),
-            "name=deaf",
-            "depth=1",
-            "--games",
-            "100000",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut arena = endless_match(&e, ["python3", &fake], std::process::Stdio::piped());
     let mut first = String::new();
     BufReader::new(arena.stdout.take().unwrap())
         .read_line(&mut first)

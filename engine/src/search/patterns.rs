@@ -16,13 +16,12 @@
 //!   steps between them, pieces that meet), and every whole row of at most 6 squares. Two rows
 //!   that hold more (the home rows and their neighbours from 6 pieces a side up) are cut into
 //!   overlapping windows of 4 neighbouring squares of the longer row and the 3 squares of the
-//!   shorter row between them (the steps of those pieces and the squares they land on).
-//!
-//! Every Oska size also has two windows of the whole board, which no local window sees: the
-//! material (the pieces of each side, and whether the side to move is behind, level or ahead in
-//! the race: a side down to few pieces in contact is hunted down, however far ahead it is) and
-//! the race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
-//! each with whether the sides can still meet.
+//!   shorter row between them (the steps of those pieces and the squares they land on). Every
+//!   size also has two windows of the whole board, which no local window sees: the material
+//!   (the pieces of each side, and whether the side to move is behind, level or ahead in the
+//!   race: a side down to few pieces in contact is hunted down, however far ahead it is) and the
+//!   race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
+//!   each with whether the sides can still meet.
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -247,31 +246,6 @@ impl Shape {
         }
     }
 
-    /// What the two whole-board windows of Oska see in `rows`: each side's pieces, the race (the
-    /// steps the opponent needs to bring every piece home minus the side to move's) and whether
-    /// the sides can still meet (an own piece not yet home on a lower row than one of the
-    /// opponent's not yet home).
-    fn whole_board(self, rows: &Rows) -> (usize, usize, i32, bool) {
-        // Own pieces move to the last row, the opponent's to row 0.
-        let last = self.rows() - 1;
-        let (mut own, mut opp) = (0, 0);
-        let (mut own_back, mut opp_back) = (usize::MAX, 0);
-        let mut race = 0i32;
-        for (r, x) in rows.iter().enumerate().take(self.rows()) {
-            own += x.0.count_ones() as usize;
-            opp += x.1.count_ones() as usize;
-            race += (x.1.count_ones() * r as u32) as i32
-                - (x.0.count_ones() * (last - r) as u32) as i32;
-            if x.0 != 0 && r < last {
-                own_back = own_back.min(r);
-            }
-            if x.1 != 0 && r > 0 {
-                opp_back = opp_back.max(r);
-            }
-        }
-        (own, opp, race, own_back < opp_back)
-    }
-
     /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
         let mut k = 0;
@@ -307,11 +281,11 @@ impl Shape {
                         f(CUT);
                     }
                 }
+                if self.material_fillings() > 0 {
+                    f(self.material_fillings());
+                    f(RACE_FILLINGS);
+                }
             }
-        }
-        if self.material_fillings() > 0 {
-            f(self.material_fillings());
-            f(RACE_FILLINGS);
         }
         for r in 0..self.rows() {
             let w = self.row_fillings(r);
@@ -369,25 +343,45 @@ impl Shape {
                         base += CUT as u32;
                     }
                 }
+                let w = self.material_fillings();
+                if w > 0 {
+                    // Own pieces move to the last row, the opponent's to row 0: they can still
+                    // meet while an own piece not yet home is on a lower row than one of the
+                    // opponent's not yet home.
+                    let last = self.rows() - 1;
+                    let (mut own, mut opp) = (0, 0);
+                    let (mut own_back, mut opp_back) = (usize::MAX, 0);
+                    let mut race = 0i32;
+                    for (r, x) in rows.iter().enumerate().take(self.rows()) {
+                        own += x.0.count_ones() as usize;
+                        opp += x.1.count_ones() as usize;
+                        race += (x.1.count_ones() * r as u32) as i32
+                            - (x.0.count_ones() * (last - r) as u32) as i32;
+                        if x.0 != 0 && r < last {
+                            own_back = own_back.min(r);
+                        }
+                        if x.1 != 0 && r > 0 {
+                            opp_back = opp_back.max(r);
+                        }
+                    }
+                    let contact = usize::from(own_back < opp_back);
+                    let n = self.size();
+                    // Behind, level or up to 2 steps ahead (the side to move wins a tied race),
+                    // further ahead.
+                    let class = if race < 0 {
+                        0
+                    } else if race <= 2 {
+                        1
+                    } else {
+                        2
+                    };
+                    f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
+                    base += w as u32;
+                    let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
+                    f(base + (race * 2 + contact) as u32);
+                    base += RACE_FILLINGS as u32;
+                }
             }
-        }
-        if self.material_fillings() > 0 {
-            let (own, opp, race, contact) = self.whole_board(&rows);
-            let (n, contact) = (self.size(), usize::from(contact));
-            // Behind, level or up to 2 steps ahead (the side to move wins a tied race), further
-            // ahead.
-            let class = if race < 0 {
-                0
-            } else if race <= 2 {
-                1
-            } else {
-                2
-            };
-            f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
-            base += self.material_fillings() as u32;
-            let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
-            f(base + (race * 2 + contact) as u32);
-            base += RACE_FILLINGS as u32;
         }
         for (r, x) in rows.iter().enumerate().take(self.rows()) {
             let w = self.row_fillings(r) as u32;
