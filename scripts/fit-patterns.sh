@@ -41,7 +41,7 @@ fi
         --results legacy,material,classic-advance,classic-race --out "$work/oska-6-results-train.txt"
 # The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 8
 # (Oska 4 and 5), 1 to 6 (Hexapawn 5) and 1 to 5 (Hexapawn 6).
-for gss in "hexapawn 5 4" "hexapawn 6 5" "oska 4 2" "oska 5 4"; do
+for gss in "hexapawn 5 4" "hexapawn 6 5" "oska 4 7" "oska 5 1"; do
     set -- $gss
     "$engine" tune-patterns "$1" "$2" "$work/$1-$2-train.txt" \
         --exclude "engine/data/positions/$1-$2.txt" --seed "$3" \

@@ -21,7 +21,9 @@
 //!   (the pieces of each side, and whether the side to move is behind, level or ahead in the
 //!   race: a side down to few pieces in contact is hunted down, however far ahead it is) and the
 //!   race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
-//!   each with whether the sides can still meet.
+//!   each with whether the sides can still meet. Oska up to 5 pieces a side has a third, the
+//!   home window: the pieces each side has not yet brought home, the race from -5 to 5 and
+//!   whether the sides can still meet (who wins the count once one side is all home).
 //!
 //! The score is the sum of the weights of the windows' fillings, added to the linear features'
 //! score. The weights of a game and size come from `engine/data/patterns/GAME-N.bin`
@@ -81,6 +83,10 @@ const CUT: usize = 2187;
 const RACE_SPAN: i32 = 15;
 /// Fillings of the race window: each race count, sides in contact or not.
 const RACE_FILLINGS: usize = 2 * (2 * RACE_SPAN as usize + 1);
+/// The largest Oska with the home window (larger boards have too few positions per filling).
+const HOME_MAX: usize = 5;
+/// The home window counts the race from -5 to 5.
+const HOME_SPAN: i32 = 5;
 
 /// The rows of a position seen from its side to move (row 0 is its home row): own and opponent
 /// bits of each row, bit i the i-th square from the left.
@@ -246,6 +252,16 @@ impl Shape {
         }
     }
 
+    /// Fillings of the home window (Oska up to [`HOME_MAX`] pieces a side; 0 otherwise): the
+    /// pieces each side has not yet brought home, 0 to n, the race from -5 to 5 and whether the
+    /// sides can still meet.
+    fn home_fillings(self) -> usize {
+        match self {
+            Shape::Oska(n) if n <= HOME_MAX => (n + 1) * (n + 1) * 2 * (2 * HOME_SPAN as usize + 1),
+            _ => 0,
+        }
+    }
+
     /// The number of windows of one position: every window contributes exactly one weight.
     pub fn windows(self) -> usize {
         let mut k = 0;
@@ -284,6 +300,9 @@ impl Shape {
                 if self.material_fillings() > 0 {
                     f(self.material_fillings());
                     f(RACE_FILLINGS);
+                }
+                if self.home_fillings() > 0 {
+                    f(self.home_fillings());
                 }
             }
         }
@@ -350,11 +369,19 @@ impl Shape {
                     // opponent's not yet home.
                     let last = self.rows() - 1;
                     let (mut own, mut opp) = (0, 0);
+                    // Pieces not yet home.
+                    let (mut own_left, mut opp_left) = (0, 0);
                     let (mut own_back, mut opp_back) = (usize::MAX, 0);
                     let mut race = 0i32;
                     for (r, x) in rows.iter().enumerate().take(self.rows()) {
                         own += x.0.count_ones() as usize;
                         opp += x.1.count_ones() as usize;
+                        if r < last {
+                            own_left += x.0.count_ones() as usize;
+                        }
+                        if r > 0 {
+                            opp_left += x.1.count_ones() as usize;
+                        }
                         race += (x.1.count_ones() * r as u32) as i32
                             - (x.0.count_ones() * (last - r) as u32) as i32;
                         if x.0 != 0 && r < last {
@@ -377,9 +404,18 @@ impl Shape {
                     };
                     f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
                     base += w as u32;
-                    let race = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
-                    f(base + (race * 2 + contact) as u32);
+                    let wide = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
+                    f(base + (wide * 2 + contact) as u32);
                     base += RACE_FILLINGS as u32;
+                    let w = self.home_fillings();
+                    if w > 0 {
+                        let near = (race.clamp(-HOME_SPAN, HOME_SPAN) + HOME_SPAN) as usize;
+                        let span = 2 * HOME_SPAN as usize + 1;
+                        f(base
+                            + (((own_left * (n + 1) + opp_left) * span + near) * 2 + contact)
+                                as u32);
+                        base += w as u32;
+                    }
                 }
             }
         }
@@ -642,6 +678,33 @@ mod tests {
             out[12..14],
             [material + (7 + 2) * 3 * 2, race + (15 - 7) * 2]
         );
+    }
+
+    #[test]
+    fn oska_4_home_window_counts_the_pieces_not_yet_home() {
+        let shape = Shape::Oska(4);
+        // Rows of 4, 3, 2, 3, 4 squares: 4 pairs, the material, race and home windows, 5 rows.
+        assert_eq!(shape.windows(), 4 + 3 + 5);
+        let home = (2 * (2187 + 243) + 6 * 25 + 2 * 31) as u32;
+        assert_eq!(
+            shape.weights(),
+            home as usize + 25 * 22 + 2 * (81 + 27) + 9
+        );
+        // White to move: home on row 4 and on row 1 (3 steps to go); Black home on row 0 and on
+        // row 3 (3 steps to go, behind White's piece).
+        let pos = Oska::from_bits(4, (1 << 12) | (1 << 4), 1 | (1 << 9), Side::White);
+        let mut out = vec![0; shape.windows()];
+        shape.indices(&pos, &mut out);
+        // One piece a side not yet home, a race of 0, in contact.
+        assert_eq!(out[6], home + ((5 + 1) * 11 + 5) * 2 + 1);
+        // White's piece passes Black's: out of contact, 1 step to go against 2 (race 1).
+        let passed = Oska::from_bits(4, (1 << 12) | (1 << 9), 1 | (1 << 7), Side::White);
+        shape.indices(&passed, &mut out);
+        assert_eq!(out[6], home + ((5 + 1) * 11 + 5 + 1) * 2);
+        // Every piece home: nothing left, the race 0.
+        let done = Oska::from_bits(4, (1 << 12) | (1 << 13), 1 | 2, Side::White);
+        shape.indices(&done, &mut out);
+        assert_eq!(out[6], home + 5 * 2);
     }
 
     #[test]
