@@ -361,16 +361,22 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
     );
 }
 
+/// Writes the fake engine and a wrapper script that runs it without `exec` (so the engine is
+/// the wrapper's child, not the process the arena started); returns the wrapper's path.
+fn fake_wrapper(s: &Scratch) -> String {
+    let fake = s.write("fake.py", FAKE);
+    s.write(
+        "wrapper.sh",
+        &format!("python3 {fake} \"$@\"\necho after\n"),
+    )
+}
+
 /// A wrapper script without `exec` in front of an engine that ignores `quit` and SIGTERM: the
 /// arena ends the whole process group, after a match and after a check.
 #[test]
 fn wrapped_deaf_engines_leave_nothing_behind() {
     let s = Scratch::new("deaf");
-    let fake = s.write("fake.py", FAKE);
-    let wrapper = s.write(
-        "wrapper.sh",
-        &format!("python3 {fake} \"$@\"\necho after\n"),
-    );
+    let wrapper = fake_wrapper(&s);
     let e = s.engine();
     let o = arena(&[
         "match",
@@ -459,11 +465,7 @@ fn endless_match(e: &str, deaf: [&str; 2], stdout: std::process::Stdio) -> std::
 #[test]
 fn interrupted_arena_ends_its_engines() {
     let s = Scratch::new("sigint");
-    let fake = s.write("fake.py", FAKE);
-    let wrapper = s.write(
-        "wrapper.sh",
-        &format!("python3 {fake} \"$@\"\necho after\n"),
-    );
+    let wrapper = fake_wrapper(&s);
     let e = s.engine();
     let arena = endless_match(&e, ["sh", &wrapper], std::process::Stdio::null());
     let deadline = Instant::now() + Duration::from_secs(20);

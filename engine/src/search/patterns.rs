@@ -242,8 +242,8 @@ impl Shape {
         }
     }
 
-    /// Fillings of the material window (Oska, which also has the race window; 0 for Hexapawn,
-    /// where the linear features' material and races serve as well): each side's pieces, 0 to
+    /// Fillings of the material window (Oska, which also has the race window; Hexapawn has
+    /// neither, the linear features' material and races serve there): each side's pieces, 0 to
     /// n, the race (behind, level or up to 2 steps ahead, further ahead) and whether they can
     /// still meet.
     fn material_fillings(self) -> usize {
@@ -298,10 +298,8 @@ impl Shape {
                         f(CUT);
                     }
                 }
-                if self.material_fillings() > 0 {
-                    f(self.material_fillings());
-                    f(RACE_FILLINGS);
-                }
+                f(self.material_fillings());
+                f(RACE_FILLINGS);
                 if self.home_fillings() > 0 {
                     f(self.home_fillings());
                 }
@@ -363,60 +361,56 @@ impl Shape {
                         base += CUT as u32;
                     }
                 }
-                let w = self.material_fillings();
+                // Own pieces move to the last row, the opponent's to row 0: they can still
+                // meet while an own piece not yet home is on a lower row than one of the
+                // opponent's not yet home.
+                let last = self.rows() - 1;
+                let (mut own, mut opp) = (0, 0);
+                // Pieces not yet home.
+                let (mut own_left, mut opp_left) = (0, 0);
+                let (mut own_back, mut opp_back) = (usize::MAX, 0);
+                let mut race = 0i32;
+                for (r, x) in rows.iter().enumerate().take(self.rows()) {
+                    own += x.0.count_ones() as usize;
+                    opp += x.1.count_ones() as usize;
+                    if r < last {
+                        own_left += x.0.count_ones() as usize;
+                    }
+                    if r > 0 {
+                        opp_left += x.1.count_ones() as usize;
+                    }
+                    race += (x.1.count_ones() * r as u32) as i32
+                        - (x.0.count_ones() * (last - r) as u32) as i32;
+                    if x.0 != 0 && r < last {
+                        own_back = own_back.min(r);
+                    }
+                    if x.1 != 0 && r > 0 {
+                        opp_back = opp_back.max(r);
+                    }
+                }
+                let contact = usize::from(own_back < opp_back);
+                let n = self.size();
+                // Behind, level or up to 2 steps ahead (the side to move wins a tied race),
+                // further ahead.
+                let class = if race < 0 {
+                    0
+                } else if race <= 2 {
+                    1
+                } else {
+                    2
+                };
+                f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
+                base += self.material_fillings() as u32;
+                let wide = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
+                f(base + (wide * 2 + contact) as u32);
+                base += RACE_FILLINGS as u32;
+                let w = self.home_fillings();
                 if w > 0 {
-                    // Own pieces move to the last row, the opponent's to row 0: they can still
-                    // meet while an own piece not yet home is on a lower row than one of the
-                    // opponent's not yet home.
-                    let last = self.rows() - 1;
-                    let (mut own, mut opp) = (0, 0);
-                    // Pieces not yet home.
-                    let (mut own_left, mut opp_left) = (0, 0);
-                    let (mut own_back, mut opp_back) = (usize::MAX, 0);
-                    let mut race = 0i32;
-                    for (r, x) in rows.iter().enumerate().take(self.rows()) {
-                        own += x.0.count_ones() as usize;
-                        opp += x.1.count_ones() as usize;
-                        if r < last {
-                            own_left += x.0.count_ones() as usize;
-                        }
-                        if r > 0 {
-                            opp_left += x.1.count_ones() as usize;
-                        }
-                        race += (x.1.count_ones() * r as u32) as i32
-                            - (x.0.count_ones() * (last - r) as u32) as i32;
-                        if x.0 != 0 && r < last {
-                            own_back = own_back.min(r);
-                        }
-                        if x.1 != 0 && r > 0 {
-                            opp_back = opp_back.max(r);
-                        }
-                    }
-                    let contact = usize::from(own_back < opp_back);
-                    let n = self.size();
-                    // Behind, level or up to 2 steps ahead (the side to move wins a tied race),
-                    // further ahead.
-                    let class = if race < 0 {
-                        0
-                    } else if race <= 2 {
-                        1
-                    } else {
-                        2
-                    };
-                    f(base + (((own * (n + 1) + opp) * 3 + class) * 2 + contact) as u32);
+                    let near = (race.clamp(-HOME_SPAN, HOME_SPAN) + HOME_SPAN) as usize;
+                    let span = 2 * HOME_SPAN as usize + 1;
+                    f(base
+                        + (((own_left * (n + 1) + opp_left) * span + near) * 2 + contact) as u32);
                     base += w as u32;
-                    let wide = (race.clamp(-RACE_SPAN, RACE_SPAN) + RACE_SPAN) as usize;
-                    f(base + (wide * 2 + contact) as u32);
-                    base += RACE_FILLINGS as u32;
-                    let w = self.home_fillings();
-                    if w > 0 {
-                        let near = (race.clamp(-HOME_SPAN, HOME_SPAN) + HOME_SPAN) as usize;
-                        let span = 2 * HOME_SPAN as usize + 1;
-                        f(base
-                            + (((own_left * (n + 1) + opp_left) * span + near) * 2 + contact)
-                                as u32);
-                        base += w as u32;
-                    }
                 }
             }
         }
