@@ -15,16 +15,24 @@ if [ $# -lt 4 ]; then
     exit 2
 fi
 game="$1" size="$2" first="$3" last="$4" work="${5:-target/patterns}"
+# Oska 6 has no committed measured set to leave out, and four training sets (fit-patterns.sh).
 case "$game-$size" in
-    hexapawn-5 | hexapawn-6 | oska-4 | oska-5) ;;
-    *) echo "select-patterns.sh: no committed measured set for $game $size (hexapawn 5, 6, oska 4, 5)" >&2; exit 2 ;;
+    hexapawn-5 | hexapawn-6 | oska-4 | oska-5)
+        sets=("$work/$game-$size-train.txt")
+        exclude=(--exclude "engine/data/positions/$game-$size.txt") ;;
+    oska-6)
+        sets=("$work/oska-6-train.txt" "$work/oska-6-endgames-train.txt" "$work/oska-6-deeper-train.txt"
+            "$work/oska-6-results-train.txt")
+        exclude=() ;;
+    *) echo "select-patterns.sh: no pattern fit for $game $size (hexapawn 5, 6, oska 4, 5, 6)" >&2; exit 2 ;;
 esac
-data="$work/$game-$size-train.txt"
-[ -s "$data" ] || { echo "select-patterns.sh: $data is missing: run scripts/fit-patterns.sh $work first" >&2; exit 2; }
+for data in "${sets[@]}"; do
+    [ -s "$data" ] || { echo "select-patterns.sh: $data is missing: run scripts/fit-patterns.sh $work first" >&2; exit 2; }
+done
 weights="engine/data/patterns/$game-$size.bin"
 fit() { # SEED: writes the weights of that seed
-    target/release/engine tune-patterns "$game" "$size" "$data" \
-        --exclude "engine/data/positions/$game-$size.txt" --seed "$1" --write "$weights" >/dev/null
+    target/release/engine tune-patterns "$game" "$size" "${sets[@]}" "${exclude[@]}" \
+        --seed "$1" --write "$weights" >/dev/null
     cargo build --release -q -p engine --bins --examples
 }
 cargo build --release -q -p engine --bins --examples

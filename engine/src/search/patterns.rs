@@ -21,7 +21,7 @@
 //!   (the pieces of each side, and whether the side to move is behind, level or ahead in the
 //!   race: a side down to few pieces in contact is hunted down, however far ahead it is) and the
 //!   race (the steps the opponent needs to bring its pieces home minus one's own, -15 to 15),
-//!   each with whether the sides can still meet. Oska up to 5 pieces a side has a third, the
+//!   each with whether the sides can still meet. Oska up to 6 pieces a side has a third, the
 //!   home window: the pieces each side has not yet brought home, the race from -5 to 5 and
 //!   whether the sides can still meet (who wins the count once one side is all home).
 //!
@@ -83,9 +83,8 @@ const CUT: usize = 2187;
 const RACE_SPAN: i32 = 15;
 /// Fillings of the race window: each race count, sides in contact or not.
 const RACE_FILLINGS: usize = 2 * (2 * RACE_SPAN as usize + 1);
-/// The largest Oska with the home window (Oska 6's weights, fitted mostly to game results, were
-/// not refitted with it).
-const HOME_MAX: usize = 5;
+/// The largest Oska with the home window.
+const HOME_MAX: usize = 6;
 /// The home window counts the race from -5 to 5.
 const HOME_SPAN: i32 = 5;
 
@@ -641,12 +640,16 @@ mod tests {
         let shape = Shape::Oska(6);
         // Rows of 6, 5, 4, 3, 2, 3, 4, 5, 6 squares: the pairs of 6 and 5 are cut into 3 windows
         // each, the 6 other pairs and the 9 rows are windows whole.
-        // Then the material window (0 to 6 pieces a side, 3 classes of race, in contact or not)
-        // and the race window (-15 to 15, in contact or not).
-        assert_eq!(shape.windows(), 3 + 6 + 3 + 2 + 9);
+        // Then the material window (0 to 6 pieces a side, 3 classes of race, in contact or not),
+        // the race window (-15 to 15, in contact or not) and the home window (0 to 6 pieces a
+        // side not yet home, race -5 to 5, in contact or not).
+        assert_eq!(shape.windows(), 3 + 6 + 3 + 3 + 9);
         let pairs = 2 * (19683 + 2187 + 243);
         let rows = 2 * (729 + 243 + 81 + 27) + 9;
-        assert_eq!(shape.weights(), 6 * CUT + pairs + 6 * 49 + 2 * 31 + rows);
+        assert_eq!(
+            shape.weights(),
+            6 * CUT + pairs + 6 * 49 + 2 * 31 + 22 * 49 + rows
+        );
         // White to move: its piece on the third square of row 1, Black's on the second square of
         // row 0 and on the last of row 8.
         let pos = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 37), Side::White);
@@ -666,12 +669,19 @@ mod tests {
         assert_eq!(out[12], material + ((7 + 2) * 3 + 1) * 2 + 1);
         let race = material + 294;
         assert_eq!(out[13], race + (1 + 15) * 2 + 1);
+        // One piece a side not yet home (the opponent's on row 0 is home), race 1, in contact.
+        let home = race + 62;
+        assert_eq!(out[14], home + ((7 + 1) * 11 + 5 + 1) * 2 + 1);
         // The opponent's pieces all home: no contact, a race of -7.
         let passed = Oska::from_bits(6, 1 << (6 + 2), (1 << 1) | (1 << 4), Side::White);
         shape.indices(&passed, &mut out);
         assert_eq!(
-            out[12..14],
-            [material + (7 + 2) * 3 * 2, race + (15 - 7) * 2]
+            out[12..15],
+            [
+                material + (7 + 2) * 3 * 2,
+                race + (15 - 7) * 2,
+                home + 7 * 11 * 2
+            ]
         );
     }
 
