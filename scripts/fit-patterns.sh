@@ -36,7 +36,7 @@ if [ ! -s "$work/oska-6-train.txt" ]; then
         "$engine" tablebase build oska 6 --max-pieces 3 --dir "$work/tb6" --threads 2
     set_of oska 6 --count 20000 --seed 203 --budget 200000 --tablebase "$work/tb6"
 fi
-# More exact endgames, they and not the results are what the fit learns most from: 80 000 more
+# More exact endgames (the fit learns most from them, more than from the results): 80 000 more
 # (about 20 minutes) and 25 000 with a budget of 1 000 000 nodes, which reaches positions earlier
 # in the game (about 30 minutes).
 [ -s "$work/oska-6-endgames-train.txt" ] ||
