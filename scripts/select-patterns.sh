@@ -15,11 +15,15 @@ if [ $# -lt 4 ]; then
     exit 2
 fi
 game="$1" size="$2" first="$3" last="$4" work="${5:-target/patterns}"
-# Oska 6 has no committed measured set to leave out, and four training sets (fit-patterns.sh).
+# Hexapawn 6 has two training sets; Oska 6 has no committed measured set to leave out, and four
+# training sets (fit-patterns.sh).
 case "$game-$size" in
-    hexapawn-5 | hexapawn-6 | oska-4 | oska-5)
+    hexapawn-5 | oska-4 | oska-5)
         sets=("$work/$game-$size-train.txt")
         exclude=(--exclude "engine/data/positions/$game-$size.txt") ;;
+    hexapawn-6)
+        sets=("$work/hexapawn-6-train.txt" "$work/hexapawn-6-more-train.txt")
+        exclude=(--exclude engine/data/positions/hexapawn-6.txt) ;;
     oska-6)
         sets=("$work/oska-6-train.txt" "$work/oska-6-endgames-train.txt" "$work/oska-6-deeper-train.txt"
             "$work/oska-6-results-train.txt")
