@@ -26,7 +26,7 @@ set_of() { # GAME SIZE ARGS...: makes WORKDIR/GAME-SIZE-train.txt unless it exis
 }
 set_of hexapawn 5 --count 300000 --seed 102 --budget 500000
 set_of hexapawn 6 --count 100000 --seed 103 --budget 3000000 --hash 1024
-# A second Hexapawn 6 set, twice as large (about 3 minutes: the solver's table carries over from
+# A second Hexapawn 6 set, twice as large (about 2 minutes: the solver's table carries over from
 # one position to the next, so the set goes faster as it grows).
 [ -s "$work/hexapawn-6-more-train.txt" ] ||
     "$engine" positions hexapawn 6 --count 200000 --seed 104 --budget 3000000 --hash 1024 \
