@@ -14,6 +14,7 @@
 # Usage: scripts/fit-patterns.sh [WORKDIR]   (default target/patterns)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/pattern-sets.sh
 work="${1:-target/patterns}"
 mkdir -p "$work"
 cargo build --release -q -p engine
@@ -56,16 +57,10 @@ fi
 # The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 8
 # (Oska 4, 5 and 6, Hexapawn 6) and 1 to 6 (Hexapawn 5). Seeds 9 to 16 of Oska 4 were tried later
 # and did none better on openings not used to choose (README).
-for gss in "hexapawn 5 4" "oska 4 7" "oska 5 1"; do
+for gss in "hexapawn 5 4" "hexapawn 6 6" "oska 4 7" "oska 5 1" "oska 6 7"; do
     set -- $gss
-    "$engine" tune-patterns "$1" "$2" "$work/$1-$2-train.txt" \
-        --exclude "engine/data/positions/$1-$2.txt" --seed "$3" \
+    sets_of "$1" "$2" "$work"
+    "$engine" tune-patterns "$1" "$2" "${sets[@]}" "${exclude[@]}" --seed "$3" \
         --write "engine/data/patterns/$1-$2.bin"
 done
-"$engine" tune-patterns hexapawn 6 "$work/hexapawn-6-train.txt" "$work/hexapawn-6-more-train.txt" \
-    --exclude engine/data/positions/hexapawn-6.txt --seed 6 --write engine/data/patterns/hexapawn-6.bin
-# No committed measured set of Oska 6 to leave out (none has exact values from the start).
-"$engine" tune-patterns oska 6 "$work/oska-6-train.txt" "$work/oska-6-endgames-train.txt" \
-    "$work/oska-6-deeper-train.txt" "$work/oska-6-results-train.txt" --seed 7 \
-    --write engine/data/patterns/oska-6.bin
 echo "rebuild (cargo build --release) for the engine to use the new weights"

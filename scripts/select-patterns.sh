@@ -15,21 +15,11 @@ if [ $# -lt 4 ]; then
     exit 2
 fi
 game="$1" size="$2" first="$3" last="$4" work="${5:-target/patterns}"
-# Hexapawn 6 has two training sets; Oska 6 has no committed measured set to leave out, and four
-# training sets (fit-patterns.sh).
-case "$game-$size" in
-    hexapawn-5 | oska-4 | oska-5)
-        sets=("$work/$game-$size-train.txt")
-        exclude=(--exclude "engine/data/positions/$game-$size.txt") ;;
-    hexapawn-6)
-        sets=("$work/hexapawn-6-train.txt" "$work/hexapawn-6-more-train.txt")
-        exclude=(--exclude engine/data/positions/hexapawn-6.txt) ;;
-    oska-6)
-        sets=("$work/oska-6-train.txt" "$work/oska-6-endgames-train.txt" "$work/oska-6-deeper-train.txt"
-            "$work/oska-6-results-train.txt")
-        exclude=() ;;
-    *) echo "select-patterns.sh: no pattern fit for $game $size (hexapawn 5, 6, oska 4, 5, 6)" >&2; exit 2 ;;
-esac
+. scripts/pattern-sets.sh
+sets_of "$game" "$size" "$work" || {
+    echo "select-patterns.sh: no pattern fit for $game $size (hexapawn 5, 6, oska 4, 5, 6)" >&2
+    exit 2
+}
 for data in "${sets[@]}"; do
     [ -s "$data" ] || { echo "select-patterns.sh: $data is missing: run scripts/fit-patterns.sh $work first" >&2; exit 2; }
 done
