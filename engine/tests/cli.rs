@@ -473,6 +473,37 @@ fn positions_blunders_and_tune() {
         assert_eq!(row.matches('%').count(), 2, "{row}");
     }
 
+    // --show: each blunder as a line of a set; read back, the set is all blunders for the same
+    // evaluator at the same depth.
+    let shown = ok(&[
+        "blunders", set_s, "--evals", "material", "--depths", "1", "--show",
+    ]);
+    let blunders: Vec<&String> = shown[3..]
+        .iter()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    assert!(
+        !blunders.is_empty(),
+        "material blunders at depth 1: {shown:?}"
+    );
+    assert_eq!(
+        shown[3..]
+            .iter()
+            .filter(|l| l.starts_with("# material at depth 1 plays "))
+            .count(),
+        blunders.len(),
+        "{shown:?}"
+    );
+    let again = dir.join("blunders.txt");
+    std::fs::write(&again, shown[3..].join("\n")).expect("write the blunders");
+    let again_s = again.to_str().expect("utf-8 path");
+    let rates = ok(&["blunders", again_s, "--evals", "material", "--depths", "1"]);
+    assert!(
+        rates[0].ends_with(&format!("{n} positions, {n} critical", n = blunders.len())),
+        "{rates:?}"
+    );
+    assert!(rates[2].ends_with("100.0%"), "{rates:?}");
+
     let fit = ok(&["tune", "hexapawn", set_s, "--seed", "1"]);
     assert!(
         fit[0].starts_with("hexapawn: 32 positions fitted, 8 held out"),

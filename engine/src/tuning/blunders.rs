@@ -4,7 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use super::positions::{Labelled, Wdl};
-use crate::search::{EvalKind, Evaluate, Limits, Searcher};
+use crate::games::Move;
+use crate::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 
 /// Blunders at one depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,17 +28,25 @@ impl Rate {
 /// Whether the move a depth-`depth` search with `eval` chooses in `pos` throws the value away.
 /// The searcher's table is cleared first, so the answer depends on the position alone.
 pub fn blunders_at<G: Evaluate>(searcher: &mut Searcher<G>, pos: &Labelled<G>, depth: u32) -> bool {
+    Wdl::of(choice(searcher, pos, depth).1) < Wdl::of(pos.value)
+}
+
+/// The move a depth-`depth` search chooses in `pos`, and the exact value it keeps for the mover;
+/// the searcher's table is cleared first.
+pub fn choice<G: Evaluate>(
+    searcher: &mut Searcher<G>,
+    pos: &Labelled<G>,
+    depth: u32,
+) -> (Move, Score) {
     searcher.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     let r = searcher.search(&pos.line, &limits, &AtomicBool::new(false), &mut |_| {});
-    let chosen = r
-        .best
-        .and_then(|m| pos.value_of(m))
-        .expect("a position of a set has legal moves, and the search picks one of them");
-    Wdl::of(chosen) < Wdl::of(pos.value)
+    r.best
+        .and_then(|m| Some((m, pos.value_of(m)?)))
+        .expect("a position of a set has legal moves, and the search picks one of them")
 }
 
 /// The blunder rate of `eval` at each depth of `depths`, over the critical positions of `set`.

@@ -414,7 +414,8 @@ fn label_text(l: &Labelled<impl Game>) -> String {
     }
 }
 
-fn score_text(s: Score) -> String {
+/// A value as a set writes it: `wK`, `lK`, `d` (or `cpV` for a heuristic score).
+pub fn score_text(s: Score) -> String {
     match s {
         Score::Win(k) => format!("w{k}"),
         Score::Loss(k) => format!("l{k}"),

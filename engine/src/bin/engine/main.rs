@@ -243,6 +243,10 @@ enum Command {
         /// Depths: a range such as 1-6 or a list such as 3,4.
         #[arg(long, default_value = "1-6")]
         depths: String,
+        /// After the table, each blunder as a line of a set, under a comment naming the
+        /// evaluator, the depth and the move it plays.
+        #[arg(long)]
+        show: bool,
     },
     /// Fit the weights of GAME's tuned evaluator to set files by logistic regression on the
     /// exact values; prints the fit and, with --write, writes the weights file.
@@ -556,7 +560,8 @@ fn main() -> ExitCode {
             files,
             evals,
             depths,
-        }) => tune::blunders(&files, &evals, &depths),
+            show,
+        }) => tune::blunders(&files, &evals, &depths, show),
         Some(Command::Tune {
             game,
             files,

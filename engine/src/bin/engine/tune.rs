@@ -7,15 +7,16 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 
+use engine::games::notation::move_name;
 use engine::games::{Game, GameKind, Hexapawn, Oska};
 use engine::search::patterns::{PatternBoard, Shape, encode};
-use engine::search::{EvalKind, Evaluate};
-use engine::tuning::blunders::rates;
+use engine::search::{EvalKind, Evaluate, Searcher};
+use engine::tuning::blunders::{choice, rates};
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{
-    Labelled, RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, read,
-    write,
+    Labelled, RESULT_DEPTHS, SetSpec, Wdl, generate_opening, generate_probed, generate_results,
+    read, score_text, write,
 };
 use engine::with_game;
 
@@ -97,6 +98,8 @@ pub fn positions(
 struct SetFile<'a> {
     path: &'a Path,
     kind: GameKind,
+    /// The header's `# GAME size N`, without what follows its colon.
+    game_size: String,
     text: String,
 }
 
@@ -111,7 +114,13 @@ impl<'a> SetFile<'a> {
             .with_context(|| format!("{}: no '# GAME size N' header line", path.display()))?;
         let word = first[2..].split_whitespace().next().unwrap_or_default();
         let kind = GameKind::parse(word)?;
-        Ok(SetFile { path, kind, text })
+        let game_size = first.split(':').next().unwrap_or_default().to_string();
+        Ok(SetFile {
+            path,
+            kind,
+            game_size,
+            text,
+        })
     }
 
     /// The positions, naming the file in errors.
@@ -156,7 +165,12 @@ pub fn parse_evals(text: &str) -> Result<Vec<EvalKind>> {
         .collect()
 }
 
-fn blunders_of<G: Evaluate>(file: &SetFile, evals: &[EvalKind], depths: &[u32]) -> Result<String> {
+fn blunders_of<G: Evaluate>(
+    file: &SetFile,
+    evals: &[EvalKind],
+    depths: &[u32],
+    show: bool,
+) -> Result<String> {
     let path = file.path;
     let set = file.positions::<G>()?;
     if !set.iter().any(|l| l.exact) {
@@ -180,11 +194,46 @@ fn blunders_of<G: Evaluate>(file: &SetFile, evals: &[EvalKind], depths: &[u32]) 
         }
         out.push('\n');
     }
+    if show {
+        // The set's own `# GAME size N` header first, so that the lines shown read as a set.
+        let header = file
+            .text
+            .lines()
+            .find(|l| l.starts_with("# ") && l.contains(" size "));
+        let game_size = header.and_then(|h| h.split(':').next()).unwrap_or_default();
+        out.push_str(&format!("{game_size}: blunders in {}\n", path.display()));
+        out.push_str(&shown_blunders(&set, evals, depths));
+    }
     Ok(out)
 }
 
+/// Each blunder as a line of a set, after a comment naming the evaluator, the depth and the move
+/// chosen, so the output can be read back as a set (`engine blunders`, `engine tune`).
+fn shown_blunders<G: Evaluate>(set: &[Labelled<G>], evals: &[EvalKind], depths: &[u32]) -> String {
+    let mut out = String::new();
+    let mut searcher = Searcher::<G>::new(1);
+    for &e in evals {
+        searcher.set_evaluator(e.function::<G>());
+        for &d in depths {
+            for l in set.iter().filter(|l| l.critical()) {
+                let (m, s) = choice(&mut searcher, l, d);
+                if Wdl::of(s) < Wdl::of(l.value) {
+                    let chose = format!(
+                        "{} at depth {d} plays {}={}",
+                        e.name(),
+                        move_name(l.line.current(), m),
+                        score_text(s)
+                    );
+                    out.push_str(&write(std::slice::from_ref(l), &[chose]));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `engine blunders FILE... [--evals E,...] [--depths 1-6]`.
-pub fn blunders(files: &[PathBuf], evals: &str, depths: &str) -> Result<()> {
+pub fn blunders(files: &[PathBuf], evals: &str, depths: &str, show: bool) -> Result<()> {
     let evals = parse_evals(evals)?;
     let depths = parse_depths(depths)?;
     if files.is_empty() {
@@ -192,7 +241,7 @@ pub fn blunders(files: &[PathBuf], evals: &str, depths: &str) -> Result<()> {
     }
     for path in files {
         let file = SetFile::open(path)?;
-        let table = with_game!(file.kind, G => blunders_of::<G>(&file, &evals, &depths))?;
+        let table = with_game!(file.kind, G => blunders_of::<G>(&file, &evals, &depths, show))?;
         emit(format!("{table}\n"))?;
     }
     Ok(())
