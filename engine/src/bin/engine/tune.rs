@@ -196,12 +196,11 @@ fn blunders_of<G: Evaluate>(
     }
     if show {
         // The set's own `# GAME size N` header first, so that the lines shown read as a set.
-        let header = file
-            .text
-            .lines()
-            .find(|l| l.starts_with("# ") && l.contains(" size "));
-        let game_size = header.and_then(|h| h.split(':').next()).unwrap_or_default();
-        out.push_str(&format!("{game_size}: blunders in {}\n", path.display()));
+        out.push_str(&format!(
+            "{}: blunders in {}\n",
+            file.game_size,
+            path.display()
+        ));
         out.push_str(&shown_blunders(&set, evals, depths));
     }
     Ok(out)
