@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's equal-depth gauntlets of one game and size: `tuned` against each classic
 # evaluator (material, classic-advance, classic-race) at depths 3 and 4, 40 games a match (20
-# openings of PLIES random plies, each played with both colours, seed 1, 400-ply cap), through
+# openings of PLIES random plies, each played with both colours, seed 1, 10 000-ply cap: no game
+# reaches it, so Capture the Flag, which has no draw, is played to its end), through
 # `arena`. Prints one README table row a depth: wins-draws-losses and the score of tuned.
 # With TABLEBASE=DIR the first engine gets those tables (option TablebasePath): with the tables of
 # every position of the size (`engine tablebase build GAME SIZE`) it plays perfectly, so the rows
@@ -26,7 +27,7 @@ for depth in 3 4; do
         line=$(target/release/arena match --game "$game" --size "$size" \
             --engine cmd=$e name=tuned depth=$depth "${tables[@]}" \
             --engine cmd=$e name="$b" depth=$depth option.Evaluator="$b" \
-            --games 40 --random-plies "$plies" --seed 1 --max-plies 400 --concurrency 2 2>/dev/null |
+            --games 40 --random-plies "$plies" --seed 1 --max-plies 10000 --concurrency 2 2>/dev/null |
             grep '^Score of tuned' | tail -1)
         # "Score of tuned vs B: W - L - D [score] N"
         read -r w l d <<<"$(sed -E 's/.*: ([0-9]+) - ([0-9]+) - ([0-9]+) .*/\1 \2 \3/' <<<"$line")"

@@ -23,6 +23,10 @@ use engine::protocol::Score;
 use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
 use engine::with_game;
 
+/// A game still going after this many plies is a draw. Capture the Flag has no draw (no board may
+/// come back), and its games here end within 5 000 plies; Oska and Hexapawn end far sooner.
+const MAX_PLIES: usize = 10_000;
+
 /// The exact value of the position for the side to move: 1 win, 0 draw, -1 loss.
 fn value<G: Evaluate>(solver: &mut Searcher<G>, line: &Line<G>) -> i32 {
     if let Some(o) = line.outcome() {
@@ -73,7 +77,7 @@ fn play<G: Evaluate>(
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    for _ in 0..400 {
+    for _ in 0..MAX_PLIES {
         if let Some(o) = line.outcome() {
             if std::env::var_os("DUEL_VERBOSE").is_some() {
                 eprintln!("{o} after {} plies; A is {a_side}", line.len());

@@ -113,7 +113,8 @@ struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Plies after which a game is adjudicated a draw.
+    /// Plies after which a game is adjudicated a draw (Capture the Flag has no draw of its own:
+    /// raise this, to 10000 say, to play its long games to their end).
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
     /// Write every game record to this file.
