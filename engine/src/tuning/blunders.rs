@@ -28,25 +28,27 @@ impl Rate {
 /// Whether the move a depth-`depth` search with `eval` chooses in `pos` throws the value away.
 /// The searcher's table is cleared first, so the answer depends on the position alone.
 pub fn blunders_at<G: Evaluate>(searcher: &mut Searcher<G>, pos: &Labelled<G>, depth: u32) -> bool {
-    Wdl::of(choice(searcher, pos, depth).1) < Wdl::of(pos.value)
+    blunder(searcher, pos, depth).is_some()
 }
 
-/// The move a depth-`depth` search chooses in `pos`, and the exact value it keeps for the mover;
-/// the searcher's table is cleared first.
-pub fn choice<G: Evaluate>(
+/// The move a depth-`depth` search chooses in `pos` and the exact value it keeps for the mover,
+/// when that throws the position's value away; the searcher's table is cleared first.
+pub fn blunder<G: Evaluate>(
     searcher: &mut Searcher<G>,
     pos: &Labelled<G>,
     depth: u32,
-) -> (Move, Score) {
+) -> Option<(Move, Score)> {
     searcher.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     let r = searcher.search(&pos.line, &limits, &AtomicBool::new(false), &mut |_| {});
-    r.best
+    let (m, s) = r
+        .best
         .and_then(|m| Some((m, pos.value_of(m)?)))
-        .expect("a position of a set has legal moves, and the search picks one of them")
+        .expect("a position of a set has legal moves, and the search picks one of them");
+    (Wdl::of(s) < Wdl::of(pos.value)).then_some((m, s))
 }
 
 /// The blunder rate of `eval` at each depth of `depths`, over the critical positions of `set`.

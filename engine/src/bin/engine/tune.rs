@@ -11,12 +11,12 @@ use engine::games::notation::move_name;
 use engine::games::{Game, GameKind, Hexapawn, Oska};
 use engine::search::patterns::{PatternBoard, Shape, encode};
 use engine::search::{EvalKind, Evaluate, Searcher};
-use engine::tuning::blunders::{choice, rates};
+use engine::tuning::blunders::{blunder, rates};
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{
-    Labelled, RESULT_DEPTHS, SetSpec, Wdl, generate_opening, generate_probed, generate_results,
-    read, score_text, write,
+    Labelled, RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, read,
+    score_text, write,
 };
 use engine::with_game;
 
@@ -215,8 +215,7 @@ fn shown_blunders<G: Evaluate>(set: &[Labelled<G>], evals: &[EvalKind], depths: 
         searcher.set_evaluator(e.function::<G>());
         for &d in depths {
             for l in set.iter().filter(|l| l.critical()) {
-                let (m, s) = choice(&mut searcher, l, d);
-                if Wdl::of(s) < Wdl::of(l.value) {
+                if let Some((m, s)) = blunder(&mut searcher, l, d) {
                     let chose = format!(
                         "{} at depth {d} plays {}={}",
                         e.name(),
