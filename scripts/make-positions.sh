@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the labelled position sets in engine/data/positions (used by `engine blunders` and
 # `engine tune`). Each is reproducible from its seed by the same engine; the whole run takes about
-# half an hour on one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
+# an hour and a half on one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
 #
 # The committed sets were made while the evaluators were being written, by engines whose
 # shallow-search player used the evaluators of the day, so this script makes sets of the same
@@ -20,6 +20,10 @@ mkdir -p "$D"
 "$E" positions hexapawn 6 --count 2000 --seed 5 --budget 500000 --out "$D/hexapawn-6.txt"
 "$E" positions ctf 4 --count 1500 --seed 6 --budget 300000 --history 4 --out "$D/ctf-4.txt"
 "$E" positions ctf 5 --count 1500 --seed 7 --budget 300000 --history 4 --out "$D/ctf-5.txt"
+# The same game and seed with ten times the budget, so that positions further from the end are
+# solved too (about 50 minutes).
+"$E" positions ctf 5 --count 1500 --seed 7 --budget 3000000 --history 4 --hash 1024 \
+    --out "$D/ctf-5-deeper.txt"
 # Result sets (game results of engine play, for the fit only): the larger sizes.
 "$E" positions oska 5 --count 6000 --seed 21 --results all --out "$D/oska-5-results.txt"
 "$E" positions oska 6 --count 6000 --seed 22 --results all --out "$D/oska-6-results.txt"
