@@ -24,7 +24,7 @@ use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
 use engine::with_game;
 
 /// A game still going after this many plies is a draw. Capture the Flag has no draw (no board may
-/// come back), and its games here end within 5 000 plies; Oska and Hexapawn end far sooner.
+/// come back), but its games can run to thousands of plies; Oska and Hexapawn end far sooner.
 const MAX_PLIES: usize = 10_000;
 
 /// The exact value of the position for the side to move: 1 win, 0 draw, -1 loss.
