@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::positions::{Labelled, Wdl};
-use crate::games::Move;
+use crate::games::{Game, Move};
 use crate::search::{EvalKind, Evaluate, Limits, Score, Searcher};
 
 /// Blunders at one depth.
@@ -25,15 +25,21 @@ impl Rate {
     }
 }
 
-/// Whether the move a depth-`depth` search with `eval` chooses in `pos` throws the value away.
-/// The searcher's table is cleared first, so the answer depends on the position alone.
-pub fn blunders_at<G: Evaluate>(searcher: &mut Searcher<G>, pos: &Labelled<G>, depth: u32) -> bool {
-    blunder(searcher, pos, depth).is_some()
+/// A blunder found in a set: the position, the move the search played and the exact value that
+/// move keeps for the mover.
+pub struct Blunder<'a, G: Game> {
+    /// The position, with its exact value and its moves' values.
+    pub pos: &'a Labelled<G>,
+    /// The move the search chose.
+    pub played: Move,
+    /// The exact value `played` keeps, worse than the position's.
+    pub keeps: Score,
 }
 
 /// The move a depth-`depth` search chooses in `pos` and the exact value it keeps for the mover,
-/// when that throws the position's value away; the searcher's table is cleared first.
-pub fn blunder<G: Evaluate>(
+/// when that throws the position's value away. The searcher's table is cleared first, so the
+/// answer depends on the position alone.
+fn blunder<G: Evaluate>(
     searcher: &mut Searcher<G>,
     pos: &Labelled<G>,
     depth: u32,
@@ -51,24 +57,39 @@ pub fn blunder<G: Evaluate>(
     (Wdl::of(s) < Wdl::of(pos.value)).then_some((m, s))
 }
 
+/// The blunders of `eval` at one depth over the critical positions of `set` (those where some
+/// move throws the value away): their rate, and each one.
+pub fn blunders_in<'a, G: Evaluate>(
+    set: &'a [Labelled<G>],
+    eval: EvalKind,
+    depth: u32,
+) -> (Rate, Vec<Blunder<'a, G>>) {
+    let mut searcher = Searcher::<G>::new(1);
+    searcher.set_evaluator(eval.function::<G>());
+    let mut positions = 0;
+    let mut found = Vec::new();
+    for pos in set.iter().filter(|l| l.critical()) {
+        positions += 1;
+        if let Some((played, keeps)) = blunder(&mut searcher, pos, depth) {
+            found.push(Blunder { pos, played, keeps });
+        }
+    }
+    let rate = Rate {
+        depth,
+        blunders: found.len(),
+        positions,
+    };
+    (rate, found)
+}
+
 /// The blunder rate of `eval` at each depth of `depths`, over the critical positions of `set`.
 pub fn rates<G: Evaluate>(
     set: &[Labelled<G>],
     eval: EvalKind,
     depths: impl IntoIterator<Item = u32>,
 ) -> Vec<Rate> {
-    let mut searcher = Searcher::<G>::new(1);
-    searcher.set_evaluator(eval.function::<G>());
-    let critical: Vec<&Labelled<G>> = set.iter().filter(|l| l.critical()).collect();
     depths
         .into_iter()
-        .map(|depth| Rate {
-            depth,
-            blunders: critical
-                .iter()
-                .filter(|l| blunders_at(&mut searcher, l, depth))
-                .count(),
-            positions: critical.len(),
-        })
+        .map(|depth| blunders_in(set, eval, depth).0)
         .collect()
 }

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use engine::games::notation::move_name;
 use engine::games::{Game, GameKind, Hexapawn, Oska};
 use engine::search::patterns::{PatternBoard, Shape, encode};
-use engine::search::{EvalKind, Evaluate, Searcher};
-use engine::tuning::blunders::{blunder, rates};
+use engine::search::{EvalKind, Evaluate};
+use engine::tuning::blunders::blunders_in;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
 use engine::tuning::positions::{
@@ -187,10 +187,26 @@ fn blunders_of<G: Evaluate>(
         out.push_str(&format!(" {:>7}", format!("d{d}")));
     }
     out.push('\n');
+    // Each evaluator and depth searched once: the table's rate, and with `show` each blunder
+    // as a line of a set under a comment naming the evaluator, the depth and the move played.
+    let mut shown = String::new();
     for &e in evals {
         out.push_str(&format!("{:<16}", e.name()));
-        for r in rates(&set, e, depths.iter().copied()) {
-            out.push_str(&format!(" {:>6.1}%", r.percent()));
+        for &d in depths {
+            let (rate, found) = blunders_in(&set, e, d);
+            out.push_str(&format!(" {:>6.1}%", rate.percent()));
+            if !show {
+                continue;
+            }
+            for b in &found {
+                let played = move_name(b.pos.line.current(), b.played);
+                let chose = format!(
+                    "{} at depth {d} plays {played}={}",
+                    e.name(),
+                    score_text(b.keeps)
+                );
+                shown.push_str(&write(std::slice::from_ref(b.pos), &[chose]));
+            }
         }
         out.push('\n');
     }
@@ -201,33 +217,9 @@ fn blunders_of<G: Evaluate>(
             file.game_size,
             path.display()
         ));
-        out.push_str(&shown_blunders(&set, evals, depths));
+        out.push_str(&shown);
     }
     Ok(out)
-}
-
-/// Each blunder as a line of a set, after a comment naming the evaluator, the depth and the move
-/// chosen, so the output can be read back as a set (`engine blunders`, `engine tune`).
-fn shown_blunders<G: Evaluate>(set: &[Labelled<G>], evals: &[EvalKind], depths: &[u32]) -> String {
-    let mut out = String::new();
-    let mut searcher = Searcher::<G>::new(1);
-    for &e in evals {
-        searcher.set_evaluator(e.function::<G>());
-        for &d in depths {
-            for l in set.iter().filter(|l| l.critical()) {
-                if let Some((m, s)) = blunder(&mut searcher, l, d) {
-                    let chose = format!(
-                        "{} at depth {d} plays {}={}",
-                        e.name(),
-                        move_name(l.line.current(), m),
-                        score_text(s)
-                    );
-                    out.push_str(&write(std::slice::from_ref(l), &[chose]));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `engine blunders FILE... [--evals E,...] [--depths 1-6]`.
