@@ -3,10 +3,12 @@
 //! line) in each game, the failure message of a crashing program, and that nothing a program
 //! starts outlives its call (its process group is ended, after an answer and on `stop`).
 
+mod common;
+
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -50,27 +52,10 @@ struct Adapter {
 
 impl Adapter {
     fn start(args: &[&str]) -> Adapter {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .arg("board-call")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = common::spawn_engine(&[&["board-call"], args].concat());
         Adapter {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }

@@ -11,9 +11,10 @@
 //!
 //! Evidence: the real binary on protocol.md's own text.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
+use std::io::Write;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 /// How long a reply may take (a debug build, a busy machine).
@@ -82,22 +83,7 @@ fn next(rx: &Receiver<String>, skip_info: bool) -> Result<String, String> {
 
 /// Replays one session; the first difference, or `Ok`.
 fn replay(session: &Session) -> Result<(), String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the engine binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, rx) = common::spawn_engine(&[]);
     let lines = &session.lines;
     let mut infinite = false;
     let mut i = 0;

@@ -1,11 +1,15 @@
 //! Helpers shared by the integration tests: small deterministic PRNGs (runs are reproducible
 //! without the `rand` crate), shortcuts to read boards, random positions of every game that are
-//! reachable by legal play (random playouts from the start or from a random legal layout), and a
-//! plain minimax with the search's score conventions.
+//! reachable by legal play (random playouts from the start or from a random legal layout), a
+//! plain minimax with the search's score conventions, and the engine binary started with its
+//! output read line by line.
 
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
 
 use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
@@ -301,4 +305,28 @@ pub fn leftovers(dir: &std::path::Path) -> Vec<String> {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// Starts the engine binary with `args` (stderr dropped). A thread of its own reads its stdout
+/// line by line into the channel, so a test can wait for a reply with a timeout instead of
+/// hanging on an engine that does not answer.
+pub fn spawn_engine(args: &[&str]) -> (Child, ChildStdin, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine binary runs");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, stdin, lines)
 }
