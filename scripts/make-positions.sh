@@ -24,6 +24,9 @@ mkdir -p "$D"
 # solved too (about 50 minutes).
 "$E" positions ctf 5 --count 1500 --seed 7 --budget 3000000 --history 4 --hash 1024 \
     --out "$D/ctf-5-deeper.txt"
+# Other games (seed 8), for the fit only: none of their boards is in the two sets above
+# (about 10 minutes).
+"$E" positions ctf 5 --count 3000 --seed 8 --budget 300000 --history 4 --out "$D/ctf-5-train.txt"
 # Result sets (game results of engine play, for the fit only): the larger sizes.
 "$E" positions oska 5 --count 6000 --seed 21 --results all --out "$D/oska-5-results.txt"
 "$E" positions oska 6 --count 6000 --seed 22 --results all --out "$D/oska-6-results.txt"
