@@ -443,3 +443,63 @@ fn result_sets_are_played_at_the_depths_given() {
     assert_eq!(usual.len(), 200);
     assert_ne!(boards(&[5, 6]), usual);
 }
+
+/// The search refinement of pattern weights (`engine refine-patterns`): its evaluation with the
+/// committed weights is the engine's, the weights it returns do not depend on the threads, and
+/// its steps lower the pairwise loss it reports on its own positions.
+#[test]
+fn search_refinement_is_reproducible_and_lowers_its_loss() {
+    use engine::search::patterns::{PatternBoard, committed as committed_weights};
+    use engine::tuning::refine::{Epoch, Options, evaluate_with, refine};
+
+    let set: Vec<Labelled<Oska>> = committed::<Oska>("oska-4.txt")
+        .into_iter()
+        .filter(|l| l.critical())
+        .take(150)
+        .collect();
+    let shape = set[0].line.current().shape();
+    let start = &committed_weights(shape)
+        .expect("Oska 4 has pattern weights")
+        .weights;
+    for l in set.iter().step_by(10) {
+        let pos = l.line.current();
+        assert_eq!(evaluate_with(pos, start), pos.evaluate(), "{pos:?}");
+    }
+    let options = Options {
+        depths: vec![2, 3],
+        epochs: 4,
+        rate: 0.05,
+        temperature: 100.0,
+        threads: 1,
+    };
+    let mut epochs: Vec<Epoch> = Vec::new();
+    let one = refine(&set, start, &options, &mut |e| epochs.push(e.clone()));
+    let two = refine(
+        &set,
+        start,
+        &Options {
+            threads: 2,
+            ..options.clone()
+        },
+        &mut |_| {},
+    );
+    assert_eq!(one, two, "the same weights with one thread or two");
+    assert_ne!(&one, start, "the weights moved");
+    assert_eq!(epochs.len(), 5, "the start and each of the 4 epochs");
+    assert_eq!(epochs[0].searches, 2 * set.len());
+    assert!(epochs[0].pairs > 0);
+    assert!(
+        epochs[4].loss < epochs[0].loss,
+        "the steps lower the pairwise loss: {epochs:?}"
+    );
+    let none = refine(
+        &set,
+        start,
+        &Options {
+            epochs: 0,
+            ..options
+        },
+        &mut |_| {},
+    );
+    assert_eq!(&none, start, "no epoch, no change");
+}

@@ -64,6 +64,10 @@ use tt::{Bound, Table};
 /// values (`Score::Win`, `Score::Loss` or `Score::Draw`).
 pub type Probe<G> = Arc<dyn Fn(&G) -> Option<Score> + Send + Sync>;
 
+/// A static evaluation the search calls at its leaves: the score of a position for its side to
+/// move (see [`Evaluate::evaluate`]).
+pub type Evaluator<G> = Arc<dyn Fn(&G) -> i32 + Send + Sync>;
+
 /// The value of a game won now by the side to move; a win in `k` plies is `WIN - k`.
 pub const WIN: i32 = 1_000_000;
 /// Larger than any score: the initial window is `(-INFINITY, INFINITY)`.
@@ -237,7 +241,7 @@ pub struct Searcher<G: Game> {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<u32>,
     trace: bool,
-    eval: fn(&G) -> i32,
+    eval: Evaluator<G>,
     probe: Option<Probe<G>>,
     /// The search style of every position, instead of the game's (see [`Searcher::set_style`]).
     style: Option<SearchStyle>,
@@ -279,7 +283,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             trace: false,
-            eval: <G as Evaluate>::evaluate,
+            eval: Arc::new(<G as Evaluate>::evaluate),
             probe: None,
             style: None,
             nodes: 0,
@@ -324,6 +328,12 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// Replaces the static evaluator (for experiments such as evaluator-against-material
     /// matches); [`Evaluate::evaluate`] is the default.
     pub fn set_evaluator(&mut self, eval: fn(&G) -> i32) {
+        self.eval = Arc::new(eval);
+    }
+
+    /// Replaces the static evaluator by any function, such as one with weights being fitted
+    /// (`engine refine-patterns`).
+    pub fn set_evaluator_with(&mut self, eval: Evaluator<G>) {
         self.eval = eval;
     }
 

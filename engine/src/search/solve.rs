@@ -25,6 +25,7 @@
 //!   exact whatever the helpers stored (true bounds only). Node counts then vary between runs.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -91,7 +92,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// A helper for a parallel solve: shares the table, has its own ordering state.
     fn helper(&self, skew: u64) -> Searcher<G> {
         let mut h = Searcher::<G>::with_table(self.table.clone());
-        h.eval = self.eval;
+        h.eval = Arc::clone(&self.eval);
         h.probe = self.probe.clone();
         h.skew = skew;
         h.started = self.started;

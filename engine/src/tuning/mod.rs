@@ -7,3 +7,4 @@ pub mod blunders;
 pub mod fit;
 pub mod patterns;
 pub mod positions;
+pub mod refine;

@@ -15,6 +15,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use engine::games::GameKind;
 use engine::search::EvalKind;
+use engine::tuning::refine::Options as RefineOptions;
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
 ///
@@ -284,6 +285,47 @@ enum Command {
         /// Seed deciding the held-out fifth and the order of the examples.
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
+        /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
+        #[arg(long)]
+        write: Option<PathBuf>,
+    },
+    /// Refine the pattern weights of the Hexapawn or Oska evaluator of one size with the search:
+    /// gradient steps on a pairwise loss so that searches to DEPTHS, in the critical positions
+    /// of the set files, score a move that keeps the exact value above every move that throws
+    /// it away (README, "Refining the weights with the search"); prints each epoch's blunders
+    /// and, with --write, writes the weights file.
+    RefinePatterns {
+        /// hexapawn or oska.
+        #[arg(value_parser = game_name)]
+        game: String,
+        /// The size (board width, or Oska's pieces a side).
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
+        size: usize,
+        /// Set files of GAME with exact values, made by `engine positions`.
+        files: Vec<PathBuf>,
+        /// Set files whose positions, and the positions one move after them, are left out (the
+        /// sets `engine blunders` measures on); may be given more than once.
+        #[arg(long)]
+        exclude: Vec<PathBuf>,
+        /// The weights to start from: a file written by `engine tune-patterns` (default: the
+        /// committed weights of the size).
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Depths searched: a range such as 3-4 or a list such as 3,4.
+        #[arg(long, default_value = "3,4")]
+        depths: String,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 100)]
+        epochs: usize,
+        /// Step size.
+        #[arg(long, default_value_t = 0.05)]
+        rate: f64,
+        /// Temperature of the pairwise loss, in evaluation units.
+        #[arg(long, default_value_t = 100.0)]
+        temperature: f64,
+        /// Threads searching, 1 to 64 (the weights do not depend on it).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
         #[arg(long)]
         write: Option<PathBuf>,
@@ -576,6 +618,36 @@ fn main() -> ExitCode {
             seed,
             write,
         }) => tune::tune_patterns(&game, size, &files, &exclude, seed, write.as_deref()),
+        Some(Command::RefinePatterns {
+            game,
+            size,
+            files,
+            exclude,
+            from,
+            depths,
+            epochs,
+            rate,
+            temperature,
+            threads,
+            write,
+        }) => tune::parse_depths(&depths).and_then(|depths| {
+            let options = RefineOptions {
+                depths,
+                epochs,
+                rate,
+                temperature,
+                threads: usize::from(threads),
+            };
+            tune::refine_patterns(
+                &game,
+                size,
+                &files,
+                &exclude,
+                from.as_deref(),
+                &options,
+                write.as_deref(),
+            )
+        }),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {
                 game,

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use engine::games::notation::move_name;
 use engine::games::{Game, GameKind, Hexapawn, Oska};
-use engine::search::patterns::{PatternBoard, Shape, encode};
+use engine::search::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
 use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::blunders_in;
 use engine::tuning::fit::{fit, loss_of, weights_file};
@@ -18,6 +18,7 @@ use engine::tuning::positions::{
     Labelled, RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, read,
     score_text, write,
 };
+use engine::tuning::refine::{Options as RefineOptions, refine};
 use engine::with_game;
 
 use crate::commands::emit;
@@ -321,12 +322,7 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
     let set = sets_of::<G>(files)?;
     // The measured positions and every position one move after them stay out of the fit, so
     // that a blunder rate measured on them does not count positions the weights were fitted on.
-    let mut skip = HashSet::new();
-    for l in sets_of::<G>(exclude)? {
-        let pos = *l.line.current();
-        skip.insert(Game::hash(&pos));
-        skip.extend(l.moves.iter().map(|&(mv, _)| Game::hash(&pos.play(mv))));
-    }
+    let skip = excluded::<G>(exclude)?;
     let started = std::time::Instant::now();
     let f = fit_patterns(&set, shape, &skip, seed);
     if f.train == 0 {
@@ -367,6 +363,132 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
         let _ = writeln!(out, "wrote {}", path.display());
     }
     emit(out)
+}
+
+/// `engine refine-patterns GAME SIZE FILE... [--exclude FILE]... [--from FILE] [--depths D]
+/// [--epochs N] [--rate R] [--temperature T] [--threads K] [--write FILE]`.
+pub fn refine_patterns(
+    game: &str,
+    size: usize,
+    files: &[PathBuf],
+    exclude: &[PathBuf],
+    from: Option<&Path>,
+    options: &RefineOptions,
+    write_to: Option<&Path>,
+) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    kind.check_size(size)?;
+    let Some(shape) = Shape::of(kind, size) else {
+        bail!("{kind} has no pattern terms (hexapawn and oska have)");
+    };
+    if files.is_empty() {
+        bail!("give at least one {kind} set file (made by engine positions)");
+    }
+    if !(options.rate.is_finite() && options.rate > 0.0) {
+        bail!("--rate must be a positive number, not {}", options.rate);
+    }
+    if !(options.temperature.is_finite() && options.temperature > 0.0) {
+        bail!(
+            "--temperature must be a positive number, not {}",
+            options.temperature
+        );
+    }
+    let start = match from {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            decode(shape, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => committed(shape).cloned().with_context(|| {
+            format!("{kind} {size} has no committed pattern weights: give --from")
+        })?,
+    };
+    match shape {
+        Shape::Square(_) => {
+            refine_and_write::<Hexapawn>(shape, files, exclude, &start, options, write_to)
+        }
+        Shape::Oska(_) => {
+            refine_and_write::<Oska>(shape, files, exclude, &start, options, write_to)
+        }
+    }
+}
+
+fn refine_and_write<G: Evaluate + PatternBoard>(
+    shape: Shape,
+    files: &[PathBuf],
+    exclude: &[PathBuf],
+    start: &Weights,
+    options: &RefineOptions,
+    write_to: Option<&Path>,
+) -> Result<()> {
+    let (kind, size) = (shape.game(), shape.size());
+    let skip = excluded::<G>(exclude)?;
+    let all = sets_of::<G>(files)?;
+    let total = all.len();
+    let set: Vec<Labelled<G>> = all
+        .into_iter()
+        .filter(|l| {
+            let pos = l.line.current();
+            pos.shape() == shape && !skip.contains(&Game::hash(pos))
+        })
+        .collect();
+    if set.iter().all(|l| !l.critical()) {
+        bail!("the files hold no critical {kind} {size} positions to refine on");
+    }
+    let started = std::time::Instant::now();
+    eprintln!(
+        "{kind} {size}: {} positions of {total} ({} critical), depths {:?}",
+        set.len(),
+        set.iter().filter(|l| l.critical()).count(),
+        options.depths
+    );
+    let weights = refine(&set, &start.weights, options, &mut |e| {
+        eprintln!(
+            "epoch {}: {} blunders in {} searches ({:.2}%), pair loss {:.4} over {} pairs, {:.0} s",
+            e.epoch,
+            e.blunders,
+            e.searches,
+            100.0 * e.blunders as f64 / e.searches.max(1) as f64,
+            e.loss,
+            e.pairs,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    if let Some(path) = write_to {
+        let depths: Vec<String> = options.depths.iter().map(u32::to_string).collect();
+        let mut by = format!(
+            "{}, then engine refine-patterns {kind} {size}",
+            start.fitted_by
+        );
+        for p in files {
+            by.push_str(&format!(" {}", file_name(p)));
+        }
+        for p in exclude {
+            by.push_str(&format!(" --exclude {}", file_name(p)));
+        }
+        by.push_str(&format!(
+            " --depths {} --epochs {} --rate {} --temperature {}",
+            depths.join(","),
+            options.epochs,
+            options.rate,
+            options.temperature
+        ));
+        std::fs::write(path, encode(shape, &weights, &by))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        emit(format!("wrote {}\n", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The hashes of the positions of the `exclude` sets and of every position one move after them.
+fn excluded<G: Evaluate>(exclude: &[PathBuf]) -> Result<HashSet<u64>> {
+    let mut skip = HashSet::new();
+    for l in sets_of::<G>(exclude)? {
+        let pos = *l.line.current();
+        skip.insert(Game::hash(&pos));
+        skip.extend(l.moves.iter().map(|&(mv, _)| Game::hash(&pos.play(mv))));
+    }
+    Ok(skip)
 }
 
 /// A set file's name without its directory, as the fitting commands name their inputs.
