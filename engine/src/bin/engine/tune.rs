@@ -288,6 +288,19 @@ fn sets_of<G: Game>(files: &[PathBuf]) -> Result<Vec<Labelled<G>>> {
     Ok(set)
 }
 
+/// The pattern shape of GAME at SIZE, checked to have pattern terms and set files to fit.
+fn pattern_shape(game: &str, size: usize, files: &[PathBuf]) -> Result<Shape> {
+    let kind = GameKind::parse(game)?;
+    kind.check_size(size)?;
+    let Some(shape) = Shape::of(kind, size) else {
+        bail!("{kind} has no pattern terms (hexapawn and oska have)");
+    };
+    if files.is_empty() {
+        bail!("give at least one {kind} set file (made by engine positions)");
+    }
+    Ok(shape)
+}
+
 /// `engine tune-patterns GAME SIZE FILE... [--exclude FILE]... [--seed S] [--write FILE]`.
 pub fn tune_patterns(
     game: &str,
@@ -297,14 +310,7 @@ pub fn tune_patterns(
     seed: u64,
     write_to: Option<&Path>,
 ) -> Result<()> {
-    let kind = GameKind::parse(game)?;
-    kind.check_size(size)?;
-    let Some(shape) = Shape::of(kind, size) else {
-        bail!("{kind} has no pattern terms (hexapawn and oska have)");
-    };
-    if files.is_empty() {
-        bail!("give at least one {kind} set file (made by engine positions)");
-    }
+    let shape = pattern_shape(game, size, files)?;
     match shape {
         Shape::Square(_) => fit_and_write::<Hexapawn>(shape, files, exclude, seed, write_to),
         Shape::Oska(_) => fit_and_write::<Oska>(shape, files, exclude, seed, write_to),
@@ -376,14 +382,7 @@ pub fn refine_patterns(
     options: &RefineOptions,
     write_to: Option<&Path>,
 ) -> Result<()> {
-    let kind = GameKind::parse(game)?;
-    kind.check_size(size)?;
-    let Some(shape) = Shape::of(kind, size) else {
-        bail!("{kind} has no pattern terms (hexapawn and oska have)");
-    };
-    if files.is_empty() {
-        bail!("give at least one {kind} set file (made by engine positions)");
-    }
+    let shape = pattern_shape(game, size, files)?;
     if !(options.rate.is_finite() && options.rate > 0.0) {
         bail!("--rate must be a positive number, not {}", options.rate);
     }
@@ -400,7 +399,10 @@ pub fn refine_patterns(
             decode(shape, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         }
         None => committed(shape).cloned().with_context(|| {
-            format!("{kind} {size} has no committed pattern weights: give --from")
+            format!(
+                "{} {size} has no committed pattern weights: give --from",
+                shape.game()
+            )
         })?,
     };
     match shape {
