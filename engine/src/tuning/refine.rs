@@ -68,9 +68,11 @@ fn leaf<P: Game>(line: &Line<P>, pv: &[Move]) -> Option<P> {
 }
 
 /// The leaves of the best-scored value-keeping and value-losing root moves' lines, with the
-/// root's side to move, and whether the search's own choice loses the value.
+/// root's side to move.
 type Pair<P> = (P, P, Side);
 
+/// Searches each position of `set` to `depth` with pattern weights `weights`: how many searches
+/// chose a move throwing the value away, and the pair of leaves of each position.
 fn search_pairs<P: Evaluate + PatternBoard>(
     set: &[&Labelled<P>],
     depth: u32,
