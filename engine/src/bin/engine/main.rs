@@ -40,6 +40,25 @@ struct Cli {
 
 /// The limits of a function adapter's driver (`engine board-call FILE.py:FUNCTION`), and of a
 /// program with `--limited`; 0 turns one off.
+/// The game, size and set files of a pattern-weights command (`tune-patterns`,
+/// `refine-patterns`).
+#[derive(Args, Debug, Clone)]
+pub(crate) struct PatternArgs {
+    /// hexapawn or oska.
+    #[arg(value_parser = game_name)]
+    pub game: String,
+    /// The size (board width, or Oska's pieces a side).
+    #[arg(allow_hyphen_values = true, value_parser = board_size)]
+    pub size: usize,
+    /// Set files of GAME made by `engine positions` (exact values; `tune-patterns` also takes
+    /// game results made with --results).
+    pub files: Vec<PathBuf>,
+    /// Set files whose positions, and the positions one move after them, are left out (the
+    /// sets `engine blunders` measures on); may be given more than once.
+    #[arg(long)]
+    pub exclude: Vec<PathBuf>,
+}
+
 #[derive(Args, Debug, Clone)]
 pub(crate) struct LimitArgs {
     /// CPU seconds of the driver for one game (RLIMIT_CPU).
@@ -269,19 +288,8 @@ enum Command {
     /// given; a position of a result set counts alone, aimed at its game's result); prints the
     /// fit and, with --write, writes the weights file.
     TunePatterns {
-        /// hexapawn or oska.
-        #[arg(value_parser = game_name)]
-        game: String,
-        /// The size (board width, or Oska's pieces a side).
-        #[arg(allow_hyphen_values = true, value_parser = board_size)]
-        size: usize,
-        /// Set files of GAME made by `engine positions` (exact values, or game results made with
-        /// --results).
-        files: Vec<PathBuf>,
-        /// Set files whose positions, and the positions one move after them, are left out of
-        /// the fit (the sets `engine blunders` measures on); may be given more than once.
-        #[arg(long)]
-        exclude: Vec<PathBuf>,
+        #[command(flatten)]
+        target: PatternArgs,
         /// Seed deciding the held-out fifth and the order of the examples.
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
@@ -295,18 +303,8 @@ enum Command {
     /// it away (README, "Refining the weights with the search"); prints each epoch's blunders
     /// and, with --write, writes the weights file.
     RefinePatterns {
-        /// hexapawn or oska.
-        #[arg(value_parser = game_name)]
-        game: String,
-        /// The size (board width, or Oska's pieces a side).
-        #[arg(allow_hyphen_values = true, value_parser = board_size)]
-        size: usize,
-        /// Set files of GAME with exact values, made by `engine positions`.
-        files: Vec<PathBuf>,
-        /// Set files whose positions, and the positions one move after them, are left out (the
-        /// sets `engine blunders` measures on); may be given more than once.
-        #[arg(long)]
-        exclude: Vec<PathBuf>,
+        #[command(flatten)]
+        target: PatternArgs,
         /// The weights to start from: a file written by `engine tune-patterns` (default: the
         /// committed weights of the size).
         #[arg(long)]
@@ -611,18 +609,12 @@ fn main() -> ExitCode {
             write,
         }) => tune::tune(&game, &files, seed, write.as_deref()),
         Some(Command::TunePatterns {
-            game,
-            size,
-            files,
-            exclude,
+            target,
             seed,
             write,
-        }) => tune::tune_patterns(&game, size, &files, &exclude, seed, write.as_deref()),
+        }) => tune::tune_patterns(&target, seed, write.as_deref()),
         Some(Command::RefinePatterns {
-            game,
-            size,
-            files,
-            exclude,
+            target,
             from,
             depths,
             epochs,
@@ -638,15 +630,7 @@ fn main() -> ExitCode {
                 temperature,
                 threads: usize::from(threads),
             };
-            tune::refine_patterns(
-                &game,
-                size,
-                &files,
-                &exclude,
-                from.as_deref(),
-                &options,
-                write.as_deref(),
-            )
+            tune::refine_patterns(&target, from.as_deref(), &options, write.as_deref())
         }),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {

@@ -21,6 +21,7 @@ use engine::tuning::positions::{
 use engine::tuning::refine::{Options as RefineOptions, refine};
 use engine::with_game;
 
+use crate::PatternArgs;
 use crate::commands::emit;
 
 /// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
@@ -288,29 +289,23 @@ fn sets_of<G: Game>(files: &[PathBuf]) -> Result<Vec<Labelled<G>>> {
     Ok(set)
 }
 
-/// The pattern shape of GAME at SIZE, checked to have pattern terms and set files to fit.
-fn pattern_shape(game: &str, size: usize, files: &[PathBuf]) -> Result<Shape> {
-    let kind = GameKind::parse(game)?;
-    kind.check_size(size)?;
-    let Some(shape) = Shape::of(kind, size) else {
+/// The pattern shape of the target's game and size, checked to have pattern terms and set files.
+fn pattern_shape(target: &PatternArgs) -> Result<Shape> {
+    let kind = GameKind::parse(&target.game)?;
+    kind.check_size(target.size)?;
+    let Some(shape) = Shape::of(kind, target.size) else {
         bail!("{kind} has no pattern terms (hexapawn and oska have)");
     };
-    if files.is_empty() {
+    if target.files.is_empty() {
         bail!("give at least one {kind} set file (made by engine positions)");
     }
     Ok(shape)
 }
 
 /// `engine tune-patterns GAME SIZE FILE... [--exclude FILE]... [--seed S] [--write FILE]`.
-pub fn tune_patterns(
-    game: &str,
-    size: usize,
-    files: &[PathBuf],
-    exclude: &[PathBuf],
-    seed: u64,
-    write_to: Option<&Path>,
-) -> Result<()> {
-    let shape = pattern_shape(game, size, files)?;
+pub fn tune_patterns(target: &PatternArgs, seed: u64, write_to: Option<&Path>) -> Result<()> {
+    let shape = pattern_shape(target)?;
+    let (files, exclude) = (&target.files, &target.exclude);
     match shape {
         Shape::Square(_) => fit_and_write::<Hexapawn>(shape, files, exclude, seed, write_to),
         Shape::Oska(_) => fit_and_write::<Oska>(shape, files, exclude, seed, write_to),
@@ -374,15 +369,13 @@ fn fit_and_write<G: Evaluate + PatternBoard>(
 /// `engine refine-patterns GAME SIZE FILE... [--exclude FILE]... [--from FILE] [--depths D]
 /// [--epochs N] [--rate R] [--temperature T] [--threads K] [--write FILE]`.
 pub fn refine_patterns(
-    game: &str,
-    size: usize,
-    files: &[PathBuf],
-    exclude: &[PathBuf],
+    target: &PatternArgs,
     from: Option<&Path>,
     options: &RefineOptions,
     write_to: Option<&Path>,
 ) -> Result<()> {
-    let shape = pattern_shape(game, size, files)?;
+    let shape = pattern_shape(target)?;
+    let (files, exclude) = (&target.files, &target.exclude);
     if !(options.rate.is_finite() && options.rate > 0.0) {
         bail!("--rate must be a positive number, not {}", options.rate);
     }
@@ -400,8 +393,9 @@ pub fn refine_patterns(
         }
         None => committed(shape).cloned().with_context(|| {
             format!(
-                "{} {size} has no committed pattern weights: give --from",
-                shape.game()
+                "{} {} has no committed pattern weights: give --from",
+                shape.game(),
+                shape.size()
             )
         })?,
     };
