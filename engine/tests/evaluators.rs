@@ -503,3 +503,77 @@ fn search_refinement_is_reproducible_and_lowers_its_loss() {
     );
     assert_eq!(&none, start, "no epoch, no change");
 }
+
+/// The refinement of Capture the Flag's linear weights by a deeper search (`engine
+/// refine-weights`): the games' positions and the teacher's moves do not depend on the threads,
+/// each is a legal move of a position within the plies asked for; the evaluation with the
+/// committed weights is the engine's; the refined weights do not depend on the threads, and the
+/// steps lower the pairwise loss.
+#[test]
+fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
+    use engine::games::MoveList;
+    use engine::tuning::refine::{Epoch, Options, Taught, evaluate_linear, refine_linear};
+    use engine::tuning::teach::{Games, taught};
+
+    let games = Games {
+        size: 5,
+        openings: 4,
+        plies: 4,
+        seed: 3,
+        depth: 2,
+        opponents: vec![EvalKind::ClassicRace, EvalKind::Material],
+        max_ply: 16,
+    };
+    let one = taught::<Ctf>(&games, 4, 1);
+    let two = taught::<Ctf>(&games, 4, 2);
+    let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
+        t.iter()
+            .map(|t| (*t.line.current(), t.line.len(), format!("{:?}", t.teacher)))
+            .collect()
+    };
+    assert_eq!(
+        key(&one),
+        key(&two),
+        "the same positions and moves with 1 or 2 threads"
+    );
+    // Eight games, the tuned side moving on about half of plies 4 to 15 of each.
+    assert!(one.len() >= 8 * 4, "{} positions", one.len());
+    let mut moves = MoveList::new();
+    for t in &one {
+        assert!((4..16).contains(&t.line.len()));
+        assert!(t.line.outcome().is_none());
+        t.line.legal_moves(&mut moves);
+        assert!(moves.as_slice().contains(&t.teacher));
+        let pos = t.line.current();
+        assert_eq!(evaluate_linear(pos, Ctf::weights()), pos.evaluate());
+    }
+    let options = Options {
+        depths: vec![2, 3],
+        epochs: 4,
+        rate: 1.0,
+        temperature: 100.0,
+        threads: 1,
+    };
+    let mut epochs: Vec<Epoch> = Vec::new();
+    let w1 = refine_linear(&one, Ctf::weights(), &options, &mut |e| {
+        epochs.push(e.clone())
+    });
+    let w2 = refine_linear(
+        &one,
+        Ctf::weights(),
+        &Options {
+            threads: 2,
+            ..options.clone()
+        },
+        &mut |_| {},
+    );
+    assert_eq!(w1, w2, "the same weights with one thread or two");
+    assert_ne!(w1, Ctf::weights(), "the weights moved");
+    assert_eq!(w1[0], Ctf::weights()[0], "tempo stays");
+    assert_eq!(epochs.len(), 5);
+    assert_eq!(epochs[0].searches, 2 * one.len());
+    assert!(
+        epochs[4].loss < epochs[0].loss,
+        "the steps lower the pairwise loss: {epochs:?}"
+    );
+}

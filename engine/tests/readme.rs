@@ -79,7 +79,9 @@ fn skipped(args: &[String]) -> Option<&'static str> {
     let has = |word: &str| args.iter().any(|a| a == word);
     match args[0].as_str() {
         // They write the committed weights and need training sets made by scripts.
-        "tune" | "tune-patterns" | "refine-patterns" => Some("writes committed weights"),
+        "tune" | "tune-patterns" | "refine-patterns" | "refine-weights" => {
+            Some("writes committed weights")
+        }
         // A set of 3 000 solved positions takes minutes in a debug build.
         "positions" => Some("minutes in a debug build"),
         // The set the previous example makes.

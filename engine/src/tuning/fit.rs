@@ -178,7 +178,8 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str) -> String {
     let k = names.len();
     format!(
         "//! The tuned weights of the {game} evaluator, in the order of its features.\n\
-         //! Written by `engine tune`; rerun it rather than editing by hand.\n\n\
+         //! Written by `engine tune` (Capture the Flag: then `engine refine-weights`); rerun rather than\n\
+         //! editing by hand.\n\n\
          /// The fitting that produced these weights.\n\
          pub const FITTED_BY: &str = \"{fitted_by}\";\n\n\
          /// The feature names the weights belong to (checked against the evaluator by a test).\n\

@@ -9,6 +9,10 @@
 //! logistic loss, `ln(1 + exp(-(keep - lose) / T))`, by a gradient step on the pattern weights
 //! of those two leaves, then searches again with the new weights. The linear weights, shared
 //! by every size of the game, stay as they are.
+//!
+//! [`refine_linear`] is the same loss for a game without pattern terms (Capture the Flag),
+//! where the solver cannot label mid-game positions: the good move is a teacher's (a deeper
+//! search's, [`super::teach`]) and the linear weights are what moves.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,7 +21,7 @@ use super::positions::{Labelled, Wdl};
 use crate::games::{Game, Line, Move, Side};
 use crate::search::eval::dot;
 use crate::search::patterns::{PatternBoard, score_with};
-use crate::search::{EVAL_LIMIT, Evaluate, Event, Limits, Score, Searcher};
+use crate::search::{EVAL_LIMIT, Evaluate, Evaluator, Event, Limits, Score, Searcher};
 
 /// How a refinement runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,32 +71,59 @@ fn leaf<P: Game>(line: &Line<P>, pv: &[Move]) -> Option<P> {
     l.outcome().is_none().then(|| *l.current())
 }
 
-/// The leaves of the best-scored value-keeping and value-losing root moves' lines, with the
-/// root's side to move.
+/// The leaves of the best-scored good and bad root moves' lines, with the root's side to move.
 type Pair<P> = (P, P, Side);
 
-/// Searches each position of `set` to `depth` with pattern weights `weights`: how many searches
-/// chose a move throwing the value away, and the pair of leaves of each position.
-fn search_pairs<P: Evaluate + PatternBoard>(
-    set: &[&Labelled<P>],
+/// Which root moves of a position count as good: by exact values, or by a teacher's choice.
+#[derive(Clone, Copy)]
+enum Judge<'a, P: Game> {
+    /// A move is good when it keeps the position's exact value.
+    Exact(&'a Labelled<P>),
+    /// Only the teacher's move is good.
+    Teacher(&'a Line<P>, Move),
+}
+
+impl<P: Game> Judge<'_, P> {
+    fn line(&self) -> &Line<P> {
+        match self {
+            Judge::Exact(l) => &l.line,
+            Judge::Teacher(line, _) => line,
+        }
+    }
+
+    fn good(&self, m: Move) -> bool {
+        match self {
+            Judge::Exact(l) => {
+                let value = Wdl::of(l.value);
+                l.value_of(m).is_some_and(|s| Wdl::of(s) >= value)
+            }
+            Judge::Teacher(_, t) => m == *t,
+        }
+    }
+}
+
+/// Searches each position to `depth` with evaluator `eval`: how many searches chose a bad move,
+/// and the pair of leaves of each position that has both a good and a bad move with a line.
+fn search_pairs<P: Evaluate>(
+    items: &[Judge<'_, P>],
     depth: u32,
-    weights: &Arc<Vec<i16>>,
+    eval: Evaluator<P>,
 ) -> (usize, Vec<Pair<P>>) {
     let mut searcher = Searcher::<P>::new(1);
-    let w = Arc::clone(weights);
-    searcher.set_evaluator_with(Arc::new(move |p: &P| evaluate_with(p, &w)));
+    searcher.set_evaluator_with(eval);
     let limits = Limits {
         depth: Some(depth),
         multipv: crate::games::MAX_MOVES,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    let mut blunders = 0;
+    let mut misses = 0;
     let mut pairs = Vec::new();
-    for pos in set {
+    for item in items {
+        let line = item.line();
         searcher.clear();
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-        let r = searcher.search(&pos.line, &limits, &stop, &mut |e| {
+        let r = searcher.search(line, &limits, &stop, &mut |e| {
             if let Event::Iteration(it) = e
                 && it.depth == depth
                 && !it.pv.is_empty()
@@ -100,23 +131,21 @@ fn search_pairs<P: Evaluate + PatternBoard>(
                 lines.push((rank(it.score), it.pv.clone()));
             }
         });
-        let value = Wdl::of(pos.value);
-        let keeps = |m: Move| pos.value_of(m).is_some_and(|s| Wdl::of(s) >= value);
-        if r.best.is_some_and(|m| !keeps(m)) {
-            blunders += 1;
+        if r.best.is_some_and(|m| !item.good(m)) {
+            misses += 1;
         }
-        let best_of = |keep: bool| {
+        let best_of = |good: bool| {
             lines
                 .iter()
-                .filter(|(_, pv)| keeps(pv[0]) == keep)
+                .filter(|(_, pv)| item.good(pv[0]) == good)
                 .max_by_key(|(s, _)| *s)
-                .and_then(|(_, pv)| leaf(&pos.line, pv))
+                .and_then(|(_, pv)| leaf(line, pv))
         };
         if let (Some(good), Some(bad)) = (best_of(true), best_of(false)) {
-            pairs.push((good, bad, pos.line.current().side_to_move()));
+            pairs.push((good, bad, line.current().side_to_move()));
         }
     }
-    (blunders, pairs)
+    (misses, pairs)
 }
 
 /// A root line's score as one ordered number (wins above every evaluation, losses below).
@@ -129,6 +158,63 @@ fn rank(s: Score) -> i32 {
     }
 }
 
+/// One epoch's searches of every item at every depth with evaluator `eval`, split among
+/// `threads` (the parts are joined in order, so the result does not depend on the threads):
+/// the searches that chose a bad move and the pairs of leaves.
+fn epoch_pairs<P: Evaluate>(
+    items: &[Judge<'_, P>],
+    depths: &[u32],
+    threads: usize,
+    eval: &Evaluator<P>,
+) -> (usize, Vec<Pair<P>>) {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    let mut misses = 0;
+    let mut pairs = Vec::new();
+    for &depth in depths {
+        let parts: Vec<(usize, Vec<Pair<P>>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = items
+                .chunks(chunk)
+                .map(|part| {
+                    let eval = Arc::clone(eval);
+                    s.spawn(move || search_pairs(part, depth, eval))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a refinement thread does not panic"))
+                .collect()
+        });
+        for (m, p) in parts {
+            misses += m;
+            pairs.extend(p);
+        }
+    }
+    (misses, pairs)
+}
+
+/// The mean pairwise loss of `pairs` under `eval`, adding to `grad` (through `add`, which
+/// spreads a leaf's weight `g` over the parameters its score depends on) minus the loss's
+/// gradient.
+fn pair_loss<P: Game>(
+    pairs: &[Pair<P>],
+    temperature: f64,
+    eval: &dyn Fn(&P) -> i32,
+    add: &mut dyn FnMut(&P, f64),
+) -> f64 {
+    let mut loss = 0.0;
+    for (good, bad, root) in pairs {
+        let sign_of = |x: &P| if x.side_to_move() == *root { 1.0 } else { -1.0 };
+        let seen = |x: &P| sign_of(x) * f64::from(eval(x));
+        let margin = (seen(good) - seen(bad)) / temperature;
+        loss += (-margin).exp().ln_1p();
+        // Minus the loss's derivative by the margin.
+        let g = 1.0 / (1.0 + margin.exp());
+        add(good, g * sign_of(good));
+        add(bad, -g * sign_of(bad));
+    }
+    loss / pairs.len().max(1) as f64
+}
+
 /// Refines `start` (the pattern weights of the set's size) on the critical positions of `set`;
 /// calls `report` at the start of every epoch and once for the weights returned.
 pub fn refine<P: Evaluate + PatternBoard>(
@@ -137,67 +223,35 @@ pub fn refine<P: Evaluate + PatternBoard>(
     opts: &Options,
     report: &mut dyn FnMut(&Epoch),
 ) -> Vec<i16> {
-    let critical: Vec<&Labelled<P>> = set.iter().filter(|l| l.critical()).collect();
+    let items: Vec<Judge<'_, P>> = set
+        .iter()
+        .filter(|l| l.critical())
+        .map(Judge::Exact)
+        .collect();
     let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
     let mut current: Vec<i16> = start.to_vec();
     let Some(first) = set.first() else {
         return current;
     };
     let shape = first.line.current().shape();
-    let windows = shape.windows();
-    let threads = opts.threads.max(1);
-    let chunk = critical.len().div_ceil(threads).max(1);
+    let mut idx = vec![0u32; shape.windows()];
     for epoch in 0..=opts.epochs {
         let snapshot = Arc::new(current.clone());
-        let mut blunders = 0;
-        let mut pairs = Vec::new();
-        for &depth in &opts.depths {
-            // Each thread its part of the set; the parts are joined in order, so the sums
-            // below do not depend on the threads.
-            let parts: Vec<(usize, Vec<Pair<P>>)> = std::thread::scope(|s| {
-                let handles: Vec<_> = critical
-                    .chunks(chunk)
-                    .map(|part| {
-                        let snapshot = &snapshot;
-                        s.spawn(move || search_pairs(part, depth, snapshot))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a refinement thread does not panic"))
-                    .collect()
-            });
-            for (b, p) in parts {
-                blunders += b;
-                pairs.extend(p);
-            }
-        }
+        let eval: Evaluator<P> = Arc::new(move |p: &P| evaluate_with(p, &snapshot));
+        let (blunders, pairs) = epoch_pairs(&items, &opts.depths, opts.threads, &eval);
         let mut grad = vec![0.0f64; w.len()];
-        let mut loss = 0.0;
-        let mut idx = vec![0u32; windows];
-        for (good, bad, root) in &pairs {
-            let seen = |x: &P| {
-                let e = f64::from(evaluate_with(x, &current));
-                if x.side_to_move() == *root { e } else { -e }
-            };
-            let margin = (seen(good) - seen(bad)) / opts.temperature;
-            loss += (-margin).exp().ln_1p();
-            // Minus the loss's derivative by the margin.
-            let g = 1.0 / (1.0 + margin.exp());
-            for (x, sign) in [(good, 1.0), (bad, -1.0)] {
-                let s = if x.side_to_move() == *root { 1.0 } else { -1.0 };
-                shape.indices(x, &mut idx);
-                for &i in &idx {
-                    grad[i as usize] += g * sign * s;
-                }
+        let loss = pair_loss(&pairs, opts.temperature, &*eval, &mut |x, g| {
+            shape.indices(x, &mut idx);
+            for &i in &idx {
+                grad[i as usize] += g;
             }
-        }
+        });
         report(&Epoch {
             epoch,
             blunders,
-            searches: critical.len() * opts.depths.len(),
+            searches: items.len() * opts.depths.len(),
             pairs: pairs.len(),
-            loss: loss / pairs.len().max(1) as f64,
+            loss,
         });
         if epoch == opts.epochs {
             break;
@@ -205,6 +259,77 @@ pub fn refine<P: Evaluate + PatternBoard>(
         for ((wi, gi), ci) in w.iter_mut().zip(&grad).zip(current.iter_mut()) {
             *wi = (*wi + opts.rate * gi).clamp(f64::from(i16::MIN), f64::from(i16::MAX));
             *ci = wi.round() as i16;
+        }
+    }
+    current
+}
+
+/// A position and the move a teacher (a deeper search) plays in it.
+#[derive(Clone, Debug)]
+pub struct Taught<P: Game> {
+    /// The position with its history.
+    pub line: Line<P>,
+    /// The teacher's move.
+    pub teacher: Move,
+}
+
+/// The score of `pos` with linear weights `w` in place of the committed ones, for a game
+/// without pattern terms (Capture the Flag).
+pub fn evaluate_linear<P: Evaluate>(pos: &P, w: &[i32]) -> i32 {
+    let mut f = [0i32; 32];
+    let f = &mut f[..P::FEATURE_NAMES.len()];
+    pos.features(f);
+    dot(f, w)
+}
+
+/// Refines the linear weights `start` of a game without pattern terms so that searches to the
+/// depths score the teacher's move above every other (`Epoch::blunders` then counts the
+/// searches that chose another move). The step is normalised per weight (a running mean of the
+/// squared gradient), so each weight moves by about `rate` units an epoch whatever the scale of
+/// its feature; the first weight (the constant `tempo`) is left as it is, as a pair's two leaves
+/// have the same side to move. Calls `report` as [`refine`] does.
+pub fn refine_linear<P: Evaluate>(
+    taught: &[Taught<P>],
+    start: &[i32],
+    opts: &Options,
+    report: &mut dyn FnMut(&Epoch),
+) -> Vec<i32> {
+    let items: Vec<Judge<'_, P>> = taught
+        .iter()
+        .map(|t| Judge::Teacher(&t.line, t.teacher))
+        .collect();
+    let n = P::FEATURE_NAMES.len();
+    let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
+    let mut current = start.to_vec();
+    let mut mean_square = vec![0.0f64; n];
+    let mut f = vec![0i32; n];
+    for epoch in 0..=opts.epochs {
+        let snapshot = Arc::new(current.clone());
+        let eval: Evaluator<P> = Arc::new(move |p: &P| evaluate_linear(p, &snapshot));
+        let (misses, pairs) = epoch_pairs(&items, &opts.depths, opts.threads, &eval);
+        let mut grad = vec![0.0f64; n];
+        let loss = pair_loss(&pairs, opts.temperature, &*eval, &mut |x, g| {
+            x.features(&mut f);
+            for (gi, &fi) in grad.iter_mut().zip(f.iter()) {
+                *gi += g * f64::from(fi);
+            }
+        });
+        report(&Epoch {
+            epoch,
+            blunders: misses,
+            searches: items.len() * opts.depths.len(),
+            pairs: pairs.len(),
+            loss,
+        });
+        if epoch == opts.epochs {
+            break;
+        }
+        for i in 1..n {
+            mean_square[i] = 0.9 * mean_square[i] + 0.1 * grad[i] * grad[i];
+            if mean_square[i] > 0.0 {
+                w[i] += opts.rate * grad[i] / mean_square[i].sqrt();
+                current[i] = w[i].round() as i32;
+            }
         }
     }
     current

@@ -15,7 +15,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use engine::games::GameKind;
 use engine::search::EvalKind;
-use engine::tuning::refine::Options as RefineOptions;
+use engine::tuning::teach::Games;
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
 ///
@@ -57,6 +57,27 @@ pub(crate) struct PatternArgs {
     /// sets `engine blunders` measures on); may be given more than once.
     #[arg(long)]
     pub exclude: Vec<PathBuf>,
+}
+
+/// The settings of a refinement with the search (`refine-patterns`, `refine-weights`).
+#[derive(Args, Debug, Clone)]
+pub(crate) struct RefineArgs {
+    /// Depths searched: a range such as 3-4 or a list such as 3,4.
+    #[arg(long, default_value = "3,4")]
+    pub depths: String,
+    /// Gradient steps (default 100 for refine-patterns, 30 for refine-weights).
+    #[arg(long)]
+    pub epochs: Option<usize>,
+    /// Step size (default 0.05 for refine-patterns; for refine-weights, about how many units
+    /// each weight moves an epoch, default 1).
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// Temperature of the pairwise loss, in evaluation units.
+    #[arg(long, default_value_t = 100.0)]
+    pub temperature: f64,
+    /// Threads searching, 1 to 64 (the weights do not depend on it).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -309,22 +330,50 @@ enum Command {
         /// committed weights of the size).
         #[arg(long)]
         from: Option<PathBuf>,
-        /// Depths searched: a range such as 3-4 or a list such as 3,4.
-        #[arg(long, default_value = "3,4")]
-        depths: String,
-        /// Gradient steps.
-        #[arg(long, default_value_t = 100)]
-        epochs: usize,
-        /// Step size.
-        #[arg(long, default_value_t = 0.05)]
-        rate: f64,
-        /// Temperature of the pairwise loss, in evaluation units.
-        #[arg(long, default_value_t = 100.0)]
-        temperature: f64,
-        /// Threads searching, 1 to 64 (the weights do not depend on it).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
-        threads: u16,
+        #[command(flatten)]
+        refine: RefineArgs,
         /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
+        #[arg(long)]
+        write: Option<PathBuf>,
+    },
+    /// Refine the linear weights of the Capture the Flag evaluator (shared by every size) with
+    /// the search, taught by a deeper search: the tuned evaluator plays games at --depth
+    /// against the classic evaluators; in each position where it is to move before --max-ply,
+    /// the committed evaluator searched to --teacher-depth gives the teacher's move; gradient
+    /// steps on a pairwise loss then make searches to DEPTHS score the teacher's move above
+    /// every other (README, "Capture the Flag: refined by a deeper search"). Prints each
+    /// epoch's agreement and, with --write, writes the weights file.
+    RefineWeights {
+        /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
+        #[arg(value_parser = game_name)]
+        game: String,
+        /// Board width of the games.
+        #[arg(allow_hyphen_values = true, value_parser = board_size)]
+        size: usize,
+        /// Openings; each is played twice, the tuned evaluator once with each colour.
+        #[arg(long, default_value_t = 300)]
+        openings: usize,
+        /// Random plies of an opening.
+        #[arg(long, default_value_t = 4)]
+        plies: usize,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = seed)]
+        seed: u64,
+        /// Depth of both players in the games.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+        /// The opponents, comma-separated, in turn from one opening to the next.
+        #[arg(long, default_value = "classic-race,material,classic-advance")]
+        opponents: String,
+        /// Positions are kept before this ply of a game (counted from the start).
+        #[arg(long, default_value_t = 60)]
+        max_ply: usize,
+        /// Depth of the teacher's search.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+        teacher_depth: u32,
+        #[command(flatten)]
+        refine: RefineArgs,
+        /// Write the weights to this file (engine/src/search/weights_ctf.rs).
         #[arg(long)]
         write: Option<PathBuf>,
     },
@@ -616,21 +665,34 @@ fn main() -> ExitCode {
         Some(Command::RefinePatterns {
             target,
             from,
-            depths,
-            epochs,
-            rate,
-            temperature,
-            threads,
+            refine,
             write,
-        }) => tune::parse_depths(&depths).and_then(|depths| {
-            let options = RefineOptions {
-                depths,
-                epochs,
-                rate,
-                temperature,
-                threads: usize::from(threads),
-            };
+        }) => tune::refine_options(&refine, 100, 0.05).and_then(|options| {
             tune::refine_patterns(&target, from.as_deref(), &options, write.as_deref())
+        }),
+        Some(Command::RefineWeights {
+            game,
+            size,
+            openings,
+            plies,
+            seed,
+            depth,
+            opponents,
+            max_ply,
+            teacher_depth,
+            refine,
+            write,
+        }) => tune::refine_options(&refine, 30, 1.0).and_then(|options| {
+            let games = Games {
+                size,
+                openings,
+                plies,
+                seed,
+                depth,
+                opponents: tune::parse_evals(&opponents, "--opponents")?,
+                max_ply,
+            };
+            tune::refine_weights(&game, &games, teacher_depth, &options, write.as_deref())
         }),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {

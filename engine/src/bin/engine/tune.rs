@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 
 use engine::games::notation::move_name;
-use engine::games::{Game, GameKind, Hexapawn, Oska};
+use engine::games::{Ctf, Game, GameKind, Hexapawn, Oska};
 use engine::search::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
 use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::blunders_in;
@@ -18,11 +18,12 @@ use engine::tuning::positions::{
     Labelled, RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, read,
     score_text, write,
 };
-use engine::tuning::refine::{Options as RefineOptions, refine};
+use engine::tuning::refine::{Epoch, Options as RefineOptions, refine, refine_linear};
+use engine::tuning::teach::{Games, taught};
 use engine::with_game;
 
-use crate::PatternArgs;
 use crate::commands::emit;
+use crate::{PatternArgs, RefineArgs};
 
 /// `engine positions GAME SIZE --count N --seed S --budget NODES --history H --out FILE
 /// [--results EVALS [--depths DEPTHS]] [--tablebase DIR]`.
@@ -38,7 +39,7 @@ pub fn positions(
     if results.is_some() && opening.is_some() {
         bail!("--results and --opening cannot be used together: an opening set is solved exactly");
     }
-    let evals = results.map(parse_evals).transpose()?;
+    let evals = results.map(|r| parse_evals(r, "--results")).transpose()?;
     let players = match depths {
         Some(text) => parse_depths(text)?,
         None => RESULT_DEPTHS.to_vec(),
@@ -158,12 +159,12 @@ pub fn parse_depths(text: &str) -> Result<Vec<u32>> {
 }
 
 /// Parses `tuned,legacy` (or `all`).
-pub fn parse_evals(text: &str) -> Result<Vec<EvalKind>> {
+pub fn parse_evals(text: &str, option: &str) -> Result<Vec<EvalKind>> {
     if text == "all" {
         return Ok(EvalKind::ALL.to_vec());
     }
     text.split(',')
-        .map(|t| EvalKind::parse(t).map_err(|e| anyhow::anyhow!("--evals: {e}")))
+        .map(|t| EvalKind::parse(t).map_err(|e| anyhow::anyhow!("{option}: {e}")))
         .collect()
 }
 
@@ -226,7 +227,7 @@ fn blunders_of<G: Evaluate>(
 
 /// `engine blunders FILE... [--evals E,...] [--depths 1-6]`.
 pub fn blunders(files: &[PathBuf], evals: &str, depths: &str, show: bool) -> Result<()> {
-    let evals = parse_evals(evals)?;
+    let evals = parse_evals(evals, "--evals")?;
     let depths = parse_depths(depths)?;
     if files.is_empty() {
         bail!("give at least one set file (made by engine positions)");
@@ -376,15 +377,6 @@ pub fn refine_patterns(
 ) -> Result<()> {
     let shape = pattern_shape(target)?;
     let (files, exclude) = (&target.files, &target.exclude);
-    if !(options.rate.is_finite() && options.rate > 0.0) {
-        bail!("--rate must be a positive number, not {}", options.rate);
-    }
-    if !(options.temperature.is_finite() && options.temperature > 0.0) {
-        bail!(
-            "--temperature must be a positive number, not {}",
-            options.temperature
-        );
-    }
     let start = match from {
         Some(path) => {
             let bytes =
@@ -439,16 +431,7 @@ fn refine_and_write<G: Evaluate + PatternBoard>(
         options.depths
     );
     let weights = refine(&set, &start.weights, options, &mut |e| {
-        eprintln!(
-            "epoch {}: {} blunders in {} searches ({:.2}%), pair loss {:.4} over {} pairs, {:.0} s",
-            e.epoch,
-            e.blunders,
-            e.searches,
-            100.0 * e.blunders as f64 / e.searches.max(1) as f64,
-            e.loss,
-            e.pairs,
-            started.elapsed().as_secs_f64()
-        );
+        report_epoch(e, "blunders", started);
     });
     if let Some(path) = write_to {
         let depths: Vec<String> = options.depths.iter().map(u32::to_string).collect();
@@ -474,6 +457,105 @@ fn refine_and_write<G: Evaluate + PatternBoard>(
         emit(format!("wrote {}\n", path.display()))?;
     }
     Ok(())
+}
+
+/// The refinement settings of `args`, with the command's default epochs and rate, checked.
+pub fn refine_options(args: &RefineArgs, epochs: usize, rate: f64) -> Result<RefineOptions> {
+    let rate = args.rate.unwrap_or(rate);
+    if !(rate.is_finite() && rate > 0.0) {
+        bail!("--rate must be a positive number, not {rate}");
+    }
+    if !(args.temperature.is_finite() && args.temperature > 0.0) {
+        bail!(
+            "--temperature must be a positive number, not {}",
+            args.temperature
+        );
+    }
+    Ok(RefineOptions {
+        depths: parse_depths(&args.depths)?,
+        epochs: args.epochs.unwrap_or(epochs),
+        rate,
+        temperature: args.temperature,
+        threads: usize::from(args.threads),
+    })
+}
+
+/// Prints one epoch of a refinement; `misses` names the searches it counts.
+fn report_epoch(e: &Epoch, misses: &str, started: std::time::Instant) {
+    eprintln!(
+        "epoch {}: {} {misses} in {} searches ({:.2}%), pair loss {:.4} over {} pairs, {:.0} s",
+        e.epoch,
+        e.blunders,
+        e.searches,
+        100.0 * e.blunders as f64 / e.searches.max(1) as f64,
+        e.loss,
+        e.pairs,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// `engine refine-weights ctf SIZE ...`: the games, the teacher's moves, then the refinement.
+pub fn refine_weights(
+    game: &str,
+    games: &Games,
+    teacher_depth: u32,
+    options: &RefineOptions,
+    write_to: Option<&Path>,
+) -> Result<()> {
+    let kind = GameKind::parse(game)?;
+    kind.check_size(games.size)?;
+    if kind != GameKind::Ctf {
+        bail!(
+            "{kind} has pattern terms: refine them with refine-patterns (refine-weights refines ctf's linear weights)"
+        );
+    }
+    if games.openings == 0 || games.max_ply <= games.plies {
+        bail!("no positions to refine on: give --openings above 0 and --max-ply above --plies");
+    }
+    let started = std::time::Instant::now();
+    let taught = taught::<Ctf>(games, teacher_depth, options.threads);
+    eprintln!(
+        "ctf {}: {} positions from {} games, taught at depth {teacher_depth}, {:.0} s",
+        games.size,
+        taught.len(),
+        2 * games.openings,
+        started.elapsed().as_secs_f64()
+    );
+    let weights = refine_linear(&taught, Ctf::weights(), options, &mut |e| {
+        report_epoch(e, "moves unlike the teacher's", started);
+    });
+    // The weights file first, so that a closed output cannot lose it.
+    if let Some(path) = write_to {
+        let opponents: Vec<String> = games.opponents.iter().map(|e| e.to_string()).collect();
+        let depths: Vec<String> = options.depths.iter().map(u32::to_string).collect();
+        let by = format!(
+            "{}, then engine refine-weights ctf {} --openings {} --plies {} --seed {} --depth {} \
+             --opponents {} --max-ply {} --teacher-depth {teacher_depth} --depths {} --epochs {} \
+             --rate {} --temperature {}",
+            engine::search::weights_ctf::FITTED_BY,
+            games.size,
+            games.openings,
+            games.plies,
+            games.seed,
+            games.depth,
+            opponents.join(","),
+            games.max_ply,
+            depths.join(","),
+            options.epochs,
+            options.rate,
+            options.temperature
+        );
+        std::fs::write(path, weights_file::<Ctf>(&weights, &by))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut out = format!("{:<16} {:>8} {:>8}\n", "feature", "current", "refined");
+    for (i, name) in Ctf::FEATURE_NAMES.iter().enumerate() {
+        let _ = writeln!(out, "{name:<16} {:>8} {:>8}", Ctf::weights()[i], weights[i]);
+    }
+    if let Some(path) = write_to {
+        let _ = writeln!(out, "wrote {}", path.display());
+    }
+    emit(out)
 }
 
 /// The hashes of the positions of the `exclude` sets and of every position one move after them.

@@ -1,0 +1,108 @@
+//! Positions labelled by a teacher, for sizes the solver cannot label (`engine refine-weights`):
+//! the positions the tuned evaluator meets in games at a fixed depth against the classic
+//! evaluators, each with the move a deeper search (the teacher) plays there.
+
+use std::sync::atomic::AtomicBool;
+
+use super::refine::Taught;
+use crate::arena::openings::random_openings;
+use crate::games::{Line, Side};
+use crate::search::{EvalKind, Evaluate, Limits, Searcher};
+
+/// Which games are played and which of their positions are kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Games {
+    /// Board size.
+    pub size: usize,
+    /// Openings; each is played twice, the tuned evaluator once with each colour.
+    pub openings: usize,
+    /// Random plies of an opening.
+    pub plies: usize,
+    /// Seed of the openings.
+    pub seed: u64,
+    /// Depth of both players.
+    pub depth: u32,
+    /// The opponents, in turn: opening `i` is played against `opponents[i % len]`.
+    pub opponents: Vec<EvalKind>,
+    /// Positions are kept before this ply (counted from the start); the game stops there.
+    pub max_ply: usize,
+}
+
+/// The positions where the tuned evaluator is to move in the games of `spec`, in order.
+fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Line<G>> {
+    let limits = Limits {
+        depth: Some(spec.depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for (i, opening) in openings {
+        let opponent = spec.opponents[i % spec.opponents.len()];
+        for tuned_side in [Side::White, Side::Black] {
+            let mut tuned = Searcher::<G>::new(4);
+            tuned.set_evaluator(EvalKind::Tuned.function::<G>());
+            let mut other = Searcher::<G>::new(4);
+            other.set_evaluator(opponent.function::<G>());
+            let mut line = opening.clone();
+            while line.len() < spec.max_ply && line.outcome().is_none() {
+                let mine = line.current().side_to_move() == tuned_side;
+                if mine {
+                    out.push(line.clone());
+                }
+                let s = if mine { &mut tuned } else { &mut other };
+                let Some(best) = s.search(&line, &limits, &stop, &mut |_| {}).best else {
+                    break;
+                };
+                line.push(best);
+            }
+        }
+    }
+    out
+}
+
+/// Runs `f` on `threads` consecutive parts of `items` at once and joins the results in order.
+fn in_parts<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&[T]) -> Vec<R> + Sync,
+) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.chunks(chunk).map(|p| s.spawn(|| f(p))).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a teaching thread does not panic"))
+            .collect()
+    })
+}
+
+/// The games' positions, each with the move of the tuned evaluator searched to `teacher_depth`
+/// (from an empty table, so the result does not depend on `threads`).
+pub fn taught<G: Evaluate>(spec: &Games, teacher_depth: u32, threads: usize) -> Vec<Taught<G>> {
+    let openings: Vec<(usize, Line<G>)> =
+        random_openings::<G>(spec.size, spec.plies, spec.openings, spec.seed)
+            .iter()
+            .filter_map(|s| s.line::<G>(spec.size).ok())
+            .enumerate()
+            .collect();
+    let lines = in_parts(&openings, threads, |part| positions(spec, part));
+    let limits = Limits {
+        depth: Some(teacher_depth),
+        ..Limits::default()
+    };
+    in_parts(&lines, threads, |part| {
+        let mut teacher = Searcher::<G>::new(16);
+        teacher.set_evaluator(EvalKind::Tuned.function::<G>());
+        let stop = AtomicBool::new(false);
+        part.iter()
+            .filter_map(|line| {
+                teacher.clear();
+                let best = teacher.search(line, &limits, &stop, &mut |_| {}).best?;
+                Some(Taught {
+                    line: line.clone(),
+                    teacher: best,
+                })
+            })
+            .collect()
+    })
+}
