@@ -17,6 +17,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use super::in_parts;
 use super::positions::{Labelled, Wdl};
 use crate::games::{Game, Line, Move, Side};
 use crate::search::eval::dot;
@@ -167,22 +168,11 @@ fn epoch_pairs<P: Evaluate>(
     threads: usize,
     eval: &Evaluator<P>,
 ) -> (usize, Vec<Pair<P>>) {
-    let chunk = items.len().div_ceil(threads.max(1)).max(1);
     let mut misses = 0;
     let mut pairs = Vec::new();
     for &depth in depths {
-        let parts: Vec<(usize, Vec<Pair<P>>)> = std::thread::scope(|s| {
-            let handles: Vec<_> = items
-                .chunks(chunk)
-                .map(|part| {
-                    let eval = Arc::clone(eval);
-                    s.spawn(move || search_pairs(part, depth, eval))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a refinement thread does not panic"))
-                .collect()
+        let parts = in_parts(items, threads, |part| {
+            vec![search_pairs(part, depth, Arc::clone(eval))]
         });
         for (m, p) in parts {
             misses += m;

@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::in_parts;
 use super::refine::Taught;
 use crate::arena::openings::random_openings;
 use crate::games::{Line, Side};
@@ -58,22 +59,6 @@ fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Li
         }
     }
     out
-}
-
-/// Runs `f` on `threads` consecutive parts of `items` at once and joins the results in order.
-fn in_parts<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&[T]) -> Vec<R> + Sync,
-) -> Vec<R> {
-    let chunk = items.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items.chunks(chunk).map(|p| s.spawn(|| f(p))).collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a teaching thread does not panic"))
-            .collect()
-    })
 }
 
 /// The games' positions, each with the move of the tuned evaluator searched to `teacher_depth`
