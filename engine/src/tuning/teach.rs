@@ -62,8 +62,11 @@ fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Li
 }
 
 /// The games' positions, each with the move of the tuned evaluator searched to `teacher_depth`
-/// (from an empty table, so the result does not depend on `threads`).
+/// (from an empty table, so the result does not depend on `threads`); none without opponents.
 pub fn taught<G: Evaluate>(spec: &Games, teacher_depth: u32, threads: usize) -> Vec<Taught<G>> {
+    if spec.opponents.is_empty() {
+        return Vec::new();
+    }
     let openings: Vec<(usize, Line<G>)> =
         random_openings::<G>(spec.size, spec.plies, spec.openings, spec.seed)
             .iter()
