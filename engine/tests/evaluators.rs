@@ -82,10 +82,22 @@ fn every_evaluator_is_colour_symmetric() {
 
 #[test]
 fn weights_files_name_the_features_of_their_evaluator() {
-    use engine::search::{weights_ctf, weights_hexapawn, weights_oska};
+    use engine::search::{weights_ctf, weights_ctf_refined, weights_hexapawn, weights_oska};
     assert_eq!(&weights_oska::NAMES[..], Oska::FEATURE_NAMES);
     assert_eq!(&weights_hexapawn::NAMES[..], Hexapawn::FEATURE_NAMES);
     assert_eq!(&weights_ctf::NAMES[..], Ctf::FEATURE_NAMES);
+    assert_eq!(&weights_ctf_refined::NAMES[..], Ctf::FEATURE_NAMES);
+    // The refinement starts from the fitted weights: after a new fit it must be rerun.
+    let from = format!(
+        "{}, then engine refine-weights ctf {} ",
+        weights_ctf::FITTED_BY,
+        weights_ctf_refined::SIZE
+    );
+    assert!(
+        weights_ctf_refined::FITTED_BY.starts_with(&from),
+        "{}",
+        weights_ctf_refined::FITTED_BY
+    );
     for fitted_by in [
         weights_oska::FITTED_BY,
         weights_hexapawn::FITTED_BY,
@@ -93,6 +105,35 @@ fn weights_files_name_the_features_of_their_evaluator() {
     ] {
         assert!(fitted_by.starts_with("engine tune "), "{fitted_by}");
     }
+}
+
+#[test]
+fn ctf_uses_its_refined_weights_at_their_size_only() {
+    use engine::search::eval::dot;
+    use engine::search::weights_ctf_refined::SIZE;
+    assert_ne!(Ctf::weights_at(SIZE), Ctf::weights());
+    let mut rng = Rng::new(11);
+    let mut differ = 0;
+    for size in 4..=7 {
+        let expected = if size == SIZE {
+            Ctf::weights_at(SIZE)
+        } else {
+            Ctf::weights()
+        };
+        assert_eq!(Ctf::weights_at(size), expected, "size {size}");
+        for _ in 0..50 {
+            let line: Line<Ctf> = random_line(&mut rng, size, 30);
+            let pos = *line.current();
+            let mut f = vec![0; Ctf::FEATURE_NAMES.len()];
+            pos.features(&mut f);
+            assert_eq!(pos.evaluate(), dot(&f, expected), "{pos:?}");
+            differ += usize::from(dot(&f, Ctf::weights()) != dot(&f, Ctf::weights_at(SIZE)));
+        }
+    }
+    assert!(
+        differ > 20,
+        "the two sets score most positions differently: {differ}"
+    );
 }
 
 fn solve<G: Evaluate>(line: &Line<G>) -> Score {
@@ -524,8 +565,8 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         opponents: vec![EvalKind::ClassicRace, EvalKind::Material],
         max_ply: 16,
     };
-    let one = taught::<Ctf>(&games, 4, 1);
-    let two = taught::<Ctf>(&games, 4, 2);
+    let one = taught::<Ctf>(&games, Ctf::weights(), 4, 1);
+    let two = taught::<Ctf>(&games, Ctf::weights(), 4, 2);
     let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
         t.iter()
             .map(|t| (*t.line.current(), t.line.len(), format!("{:?}", t.teacher)))
@@ -545,7 +586,20 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         t.line.legal_moves(&mut moves);
         assert!(moves.as_slice().contains(&t.teacher));
         let pos = t.line.current();
-        assert_eq!(evaluate_linear(pos, Ctf::weights()), pos.evaluate());
+        assert_eq!(evaluate_linear(pos, Ctf::weights_at(5)), pos.evaluate());
+    }
+    // The teacher is the fitted weights' search to depth 4, from an empty table.
+    for t in one.iter().step_by(7) {
+        let mut s = Searcher::<Ctf>::new(16);
+        s.set_evaluator_with(std::sync::Arc::new(|p: &Ctf| {
+            evaluate_linear(p, Ctf::weights())
+        }));
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let r = s.search(&t.line, &limits, &AtomicBool::new(false), &mut |_| {});
+        assert_eq!(r.best, Some(t.teacher));
     }
     let options = Options {
         depths: vec![2, 3],
@@ -555,11 +609,13 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         threads: 1,
     };
     let mut epochs: Vec<Epoch> = Vec::new();
-    let w1 = refine_linear(&one, Ctf::weights(), &options, &mut |e| {
+    let w1 = refine_linear(&one, &[], 1.0, Ctf::weights(), &options, &mut |e| {
         epochs.push(e.clone())
     });
     let w2 = refine_linear(
         &one,
+        &[],
+        1.0,
         Ctf::weights(),
         &Options {
             threads: 2,
@@ -576,4 +632,33 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         epochs[4].loss < epochs[0].loss,
         "the steps lower the pairwise loss: {epochs:?}"
     );
+    assert!(epochs.iter().all(|e| e.exact.is_none()));
+    // Exactly labelled positions join the loss with their own count.
+    let exact: Vec<Labelled<Ctf>> = committed::<Ctf>("ctf-4.txt")
+        .into_iter()
+        .filter(|l| l.critical())
+        .take(30)
+        .collect();
+    let mut mixed: Vec<Epoch> = Vec::new();
+    let w3 = refine_linear(
+        &one,
+        &exact,
+        10.0,
+        Ctf::weights(),
+        &Options {
+            epochs: 1,
+            ..options.clone()
+        },
+        &mut |e| mixed.push(e.clone()),
+    );
+    let (blunders, searches) = mixed[0].exact.expect("an exact count");
+    assert_eq!(searches, 2 * exact.len());
+    assert!(blunders <= searches);
+    assert_eq!(
+        (mixed[0].blunders, mixed[0].searches),
+        (epochs[0].blunders, epochs[0].searches),
+        "the taught positions are counted apart"
+    );
+    assert!(mixed[0].pairs > epochs[0].pairs, "the exact pairs join");
+    assert_ne!(w3, Ctf::weights());
 }

@@ -94,8 +94,14 @@ pub trait Evaluate: Game {
     /// `FEATURE_NAMES.len()` slots.
     fn features(&self, out: &mut [i32]);
 
-    /// The tuned evaluator's weights, in the order of [`Evaluate::FEATURE_NAMES`].
+    /// The tuned evaluator's weights fitted by `engine tune` for every size, in the order of
+    /// [`Evaluate::FEATURE_NAMES`].
     fn weights() -> &'static [i32];
+
+    /// The weights the tuned evaluator uses at board size `size`: those of
+    /// [`Evaluate::weights`], unless `engine refine-weights` refined a set for this size
+    /// (Capture the Flag 5, `weights_ctf_refined.rs`).
+    fn weights_at(size: usize) -> &'static [i32];
 
     /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`]. The
     /// features' dot product with the weights, plus (Hexapawn and Oska of sizes with fitted
@@ -200,10 +206,24 @@ fn no_patterns<G>(_: &G) -> i32 {
     0
 }
 
-/// The [`Evaluate`] implementation of a game from its evaluator module, weights module, legacy
-/// module, plain race count, the pattern term added to the features' score and its search style.
+/// No weights refined for one size: every size uses the fitted ones.
+#[inline]
+fn not_refined(_: usize) -> Option<&'static [i32]> {
+    None
+}
+
+/// Capture the Flag's weights refined for one size by `engine refine-weights`.
+#[inline]
+fn ctf_refined(size: usize) -> Option<&'static [i32]> {
+    use super::weights_ctf_refined as refined;
+    (size == refined::SIZE).then_some(&refined::WEIGHTS[..])
+}
+
+/// The [`Evaluate`] implementation of a game from its evaluator module, weights module, the
+/// weights refined for one size, legacy module, plain race count, the pattern term added to the
+/// features' score and its search style.
 macro_rules! evaluate_impl {
-    ($game:ty, $eval:ident, $weights:ident, $legacy:ident, $race:ident, $patterns:path, $style:path) => {
+    ($game:ty, $eval:ident, $weights:ident, $refined:path, $legacy:ident, $race:ident, $patterns:path, $style:path) => {
         impl Evaluate for $game {
             const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
 
@@ -216,8 +236,13 @@ macro_rules! evaluate_impl {
             }
 
             #[inline]
+            fn weights_at(size: usize) -> &'static [i32] {
+                $refined(size).unwrap_or(&super::$weights::WEIGHTS)
+            }
+
+            #[inline]
             fn evaluate(&self) -> i32 {
-                let linear = dot(&super::$eval::features(self), &super::$weights::WEIGHTS);
+                let linear = dot(&super::$eval::features(self), Self::weights_at(self.size()));
                 (linear + $patterns(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
             }
 
@@ -265,6 +290,7 @@ evaluate_impl!(
     Oska,
     eval_oska,
     weights_oska,
+    not_refined,
     oska,
     steps,
     super::patterns::score,
@@ -274,6 +300,7 @@ evaluate_impl!(
     Hexapawn,
     eval_hexapawn,
     weights_hexapawn,
+    not_refined,
     hexapawn,
     closest,
     super::patterns::score,
@@ -283,6 +310,7 @@ evaluate_impl!(
     Ctf,
     eval_ctf,
     weights_ctf,
+    ctf_refined,
     ctf,
     flag_to_go,
     no_patterns,

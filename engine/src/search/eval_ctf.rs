@@ -46,7 +46,8 @@
 //!
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
-//! `engine tune`. It never searches.
+//! `engine tune`, except at the size `weights_ctf_refined.rs` names (5 x 5), whose weights
+//! `engine refine-weights` refined from those. It never searches.
 
 use crate::games::layout::grid_offset;
 use crate::games::{Bits, Ctf, Game, Side, bit};

@@ -44,6 +44,7 @@ mod solve;
 pub mod trace;
 mod tt;
 pub mod weights_ctf;
+pub mod weights_ctf_refined;
 pub mod weights_hexapawn;
 pub mod weights_oska;
 

@@ -1,6 +1,5 @@
 //! The tuned weights of the oska evaluator, in the order of its features.
-//! Written by `engine tune` (Capture the Flag: then `engine refine-weights`); rerun rather than
-//! editing by hand.
+//! Written by `engine tune`; rerun rather than editing by hand.
 
 /// The fitting that produced these weights.
 pub const FITTED_BY: &str =

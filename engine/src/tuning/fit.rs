@@ -168,20 +168,37 @@ pub fn loss_of<G: Evaluate>(set: &[Labelled<G>], weights: &[i32]) -> f64 {
     log_loss(&w, &examples(set))
 }
 
-/// The text of a `weights_GAME.rs` file for these weights.
-pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str) -> String {
+/// The text of a `weights_GAME.rs` file for these weights; with `size`, of a
+/// `weights_GAME_refined.rs` file, whose weights serve that board size only.
+pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<usize>) -> String {
     let game = G::KIND.name();
     let names: Vec<String> = G::FEATURE_NAMES
         .iter()
         .map(|n| format!("\"{n}\""))
         .collect();
     let k = names.len();
+    let (what, size_item) = match size {
+        None => (
+            format!(
+                "//! The tuned weights of the {game} evaluator, in the order of its features.\n\
+                 //! Written by `engine tune`; rerun rather than editing by hand."
+            ),
+            String::new(),
+        ),
+        Some(n) => (
+            format!(
+                "//! The {game} evaluator's weights refined for one board size by `engine refine-weights`,\n\
+                 //! starting from those of `engine tune`; other sizes use those. Rerun rather than\n\
+                 //! editing by hand."
+            ),
+            format!("/// The board size these weights serve.\npub const SIZE: usize = {n};\n\n"),
+        ),
+    };
     format!(
-        "//! The tuned weights of the {game} evaluator, in the order of its features.\n\
-         //! Written by `engine tune` (Capture the Flag: then `engine refine-weights`); rerun rather than\n\
-         //! editing by hand.\n\n\
+        "{what}\n\n\
          /// The fitting that produced these weights.\n\
          pub const FITTED_BY: &str = \"{fitted_by}\";\n\n\
+         {size_item}\
          /// The feature names the weights belong to (checked against the evaluator by a test).\n\
          #[rustfmt::skip]\n\
          pub const NAMES: [&str; {k}] = [{}];\n\n\

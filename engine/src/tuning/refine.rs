@@ -12,7 +12,8 @@
 //!
 //! [`refine_linear`] is the same loss for a game without pattern terms (Capture the Flag),
 //! where the solver cannot label mid-game positions: the good move is a teacher's (a deeper
-//! search's, [`super::teach`]) and the linear weights are what moves.
+//! search's, [`super::teach`]), exactly labelled positions may join it, and the linear weights
+//! are what moves: `engine refine-weights` writes them for one board size.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -52,6 +53,10 @@ pub struct Epoch {
     pub pairs: usize,
     /// The mean pairwise loss.
     pub loss: f64,
+    /// [`refine_linear`] with exactly labelled positions besides the taught ones: the searches
+    /// of those that chose a move throwing the value away, and the searches made. `blunders`
+    /// and `searches` then count the taught positions alone.
+    pub exact: Option<(usize, usize)>,
 }
 
 /// The tuned score of `pos` with pattern weights `w`: [`Evaluate::evaluate`] with `w` in place
@@ -242,6 +247,7 @@ pub fn refine<P: Evaluate + PatternBoard>(
             searches: items.len() * opts.depths.len(),
             pairs: pairs.len(),
             loss,
+            exact: None,
         });
         if epoch == opts.epochs {
             break;
@@ -274,12 +280,17 @@ pub fn evaluate_linear<P: Evaluate>(pos: &P, w: &[i32]) -> i32 {
 
 /// Refines the linear weights `start` of a game without pattern terms so that searches to the
 /// depths score the teacher's move above every other (`Epoch::blunders` then counts the
-/// searches that chose another move). The step is normalised per weight (a running mean of the
-/// squared gradient), so each weight moves by about `rate` units an epoch whatever the scale of
-/// its feature; the first weight (the constant `tempo`) is left as it is, as a pair's two leaves
-/// have the same side to move. Calls `report` as [`refine`] does.
+/// searches that chose another move), and, in the critical positions of `exact`, a move that
+/// keeps the value above every move that throws it away (as [`refine`]; their pairs join the
+/// same loss, each counting as `exact_weight` taught ones, since few of them have a pair). The
+/// reported loss is the weighted mean. The step is normalised per weight (a running mean of
+/// the squared gradient), so each weight moves by about `rate` units an epoch whatever the
+/// scale of its feature; the first weight (the constant `tempo`) is left as it is, as a pair's
+/// two leaves have the same side to move. Calls `report` as [`refine`] does.
 pub fn refine_linear<P: Evaluate>(
     taught: &[Taught<P>],
+    exact: &[Labelled<P>],
+    exact_weight: f64,
     start: &[i32],
     opts: &Options,
     report: &mut dyn FnMut(&Epoch),
@@ -287,6 +298,11 @@ pub fn refine_linear<P: Evaluate>(
     let items: Vec<Judge<'_, P>> = taught
         .iter()
         .map(|t| Judge::Teacher(&t.line, t.teacher))
+        .collect();
+    let exact_items: Vec<Judge<'_, P>> = exact
+        .iter()
+        .filter(|l| l.critical())
+        .map(Judge::Exact)
         .collect();
     let n = P::FEATURE_NAMES.len();
     let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
@@ -297,19 +313,31 @@ pub fn refine_linear<P: Evaluate>(
         let snapshot = Arc::new(current.clone());
         let eval: Evaluator<P> = Arc::new(move |p: &P| evaluate_linear(p, &snapshot));
         let (misses, pairs) = epoch_pairs(&items, &opts.depths, opts.threads, &eval);
+        let (blunders, exact_pairs) = epoch_pairs(&exact_items, &opts.depths, opts.threads, &eval);
         let mut grad = vec![0.0f64; n];
-        let loss = pair_loss(&pairs, opts.temperature, &*eval, &mut |x, g| {
-            x.features(&mut f);
-            for (gi, &fi) in grad.iter_mut().zip(f.iter()) {
-                *gi += g * f64::from(fi);
-            }
-        });
+        let mut loss_of = |pairs: &[Pair<P>], weight: f64| {
+            let mean = pair_loss(pairs, opts.temperature, &*eval, &mut |x, g| {
+                x.features(&mut f);
+                for (gi, &fi) in grad.iter_mut().zip(f.iter()) {
+                    *gi += weight * g * f64::from(fi);
+                }
+            });
+            (
+                mean * weight * pairs.len() as f64,
+                weight * pairs.len() as f64,
+            )
+        };
+        let (taught_sum, taught_n) = loss_of(&pairs, 1.0);
+        let (exact_sum, exact_n) = loss_of(&exact_pairs, exact_weight);
+        let loss = (taught_sum + exact_sum) / (taught_n + exact_n).max(1.0);
         report(&Epoch {
             epoch,
             blunders: misses,
             searches: items.len() * opts.depths.len(),
-            pairs: pairs.len(),
+            pairs: pairs.len() + exact_pairs.len(),
             loss,
+            exact: (!exact_items.is_empty())
+                .then_some((blunders, exact_items.len() * opts.depths.len())),
         });
         if epoch == opts.epochs {
             break;

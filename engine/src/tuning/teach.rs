@@ -2,13 +2,14 @@
 //! the positions the tuned evaluator meets in games at a fixed depth against the classic
 //! evaluators, each with the move a deeper search (the teacher) plays there.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::in_parts;
-use super::refine::Taught;
+use super::refine::{Taught, evaluate_linear};
 use crate::arena::openings::random_openings;
 use crate::games::{Line, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Searcher};
+use crate::search::{EvalKind, Evaluate, Evaluator, Limits, Searcher};
 
 /// Which games are played and which of their positions are kept.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +30,13 @@ pub struct Games {
     pub max_ply: usize,
 }
 
-/// The positions where the tuned evaluator is to move in the games of `spec`, in order.
-fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Line<G>> {
+/// The positions where the player of evaluator `tuned` is to move in the games of `spec`, in
+/// order.
+fn positions<G: Evaluate>(
+    spec: &Games,
+    tuned: &Evaluator<G>,
+    openings: &[(usize, Line<G>)],
+) -> Vec<Line<G>> {
     let limits = Limits {
         depth: Some(spec.depth),
         ..Limits::default()
@@ -40,8 +46,8 @@ fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Li
     for (i, opening) in openings {
         let opponent = spec.opponents[i % spec.opponents.len()];
         for tuned_side in [Side::White, Side::Black] {
-            let mut tuned = Searcher::<G>::new(4);
-            tuned.set_evaluator(EvalKind::Tuned.function::<G>());
+            let mut player = Searcher::<G>::new(4);
+            player.set_evaluator_with(tuned.clone());
             let mut other = Searcher::<G>::new(4);
             other.set_evaluator(opponent.function::<G>());
             let mut line = opening.clone();
@@ -50,7 +56,7 @@ fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Li
                 if mine {
                     out.push(line.clone());
                 }
-                let s = if mine { &mut tuned } else { &mut other };
+                let s = if mine { &mut player } else { &mut other };
                 let Some(best) = s.search(&line, &limits, &stop, &mut |_| {}).best else {
                     break;
                 };
@@ -61,26 +67,35 @@ fn positions<G: Evaluate>(spec: &Games, openings: &[(usize, Line<G>)]) -> Vec<Li
     out
 }
 
-/// The games' positions, each with the move of the tuned evaluator searched to `teacher_depth`
-/// (from an empty table, so the result does not depend on `threads`); none without opponents.
-pub fn taught<G: Evaluate>(spec: &Games, teacher_depth: u32, threads: usize) -> Vec<Taught<G>> {
+/// The games' positions, each with the teacher's move: the tuned player's search to
+/// `teacher_depth` (from an empty table, so the result does not depend on `threads`); none
+/// without opponents. The tuned player and its teacher score positions with the linear weights
+/// `weights` alone (a game without pattern terms, Capture the Flag).
+pub fn taught<G: Evaluate>(
+    spec: &Games,
+    weights: &[i32],
+    teacher_depth: u32,
+    threads: usize,
+) -> Vec<Taught<G>> {
     if spec.opponents.is_empty() {
         return Vec::new();
     }
+    let weights = Arc::new(weights.to_vec());
+    let tuned: Evaluator<G> = Arc::new(move |p: &G| evaluate_linear(p, &weights));
     let openings: Vec<(usize, Line<G>)> =
         random_openings::<G>(spec.size, spec.plies, spec.openings, spec.seed)
             .iter()
             .filter_map(|s| s.line::<G>(spec.size).ok())
             .enumerate()
             .collect();
-    let lines = in_parts(&openings, threads, |part| positions(spec, part));
+    let lines = in_parts(&openings, threads, |part| positions(spec, &tuned, part));
     let limits = Limits {
         depth: Some(teacher_depth),
         ..Limits::default()
     };
     in_parts(&lines, threads, |part| {
         let mut teacher = Searcher::<G>::new(16);
-        teacher.set_evaluator(EvalKind::Tuned.function::<G>());
+        teacher.set_evaluator_with(tuned.clone());
         let stop = AtomicBool::new(false);
         part.iter()
             .filter_map(|line| {

@@ -336,13 +336,14 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
-    /// Refine the linear weights of the Capture the Flag evaluator (shared by every size) with
-    /// the search, taught by a deeper search: the tuned evaluator plays games at --depth
-    /// against the classic evaluators; in each position where it is to move before --max-ply,
-    /// the committed evaluator searched to --teacher-depth gives the teacher's move; gradient
-    /// steps on a pairwise loss then make searches to DEPTHS score the teacher's move above
-    /// every other (README, "Capture the Flag: refined by a deeper search"). Prints each
-    /// epoch's agreement and, with --write, writes the weights file.
+    /// Refine the linear weights of the Capture the Flag evaluator for one board size with the
+    /// search, taught by a deeper search. It starts from the weights of `engine tune`
+    /// (weights_ctf.rs), with which the tuned player plays games at --depth against the
+    /// classic evaluators; in each position where it is to move before --max-ply, the same
+    /// player searched to --teacher-depth gives the teacher's move; gradient steps on a
+    /// pairwise loss then make searches to DEPTHS score the teacher's move above every other
+    /// (README, "Capture the Flag: refined by a deeper search"). Prints each epoch's agreement
+    /// and, with --write, writes a weights file for that size only.
     RefineWeights {
         /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
         #[arg(value_parser = game_name)]
@@ -371,9 +372,19 @@ enum Command {
         /// Depth of the teacher's search.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
         teacher_depth: u32,
+        /// A set file of exactly labelled positions (from `engine positions`) whose critical
+        /// positions of SIZE join the taught ones, judged by their exact values (repeat for
+        /// several).
+        #[arg(long, value_name = "FILE")]
+        exact: Vec<PathBuf>,
+        /// How many taught positions' pairs one pair of an exact position counts as (few exact
+        /// positions have both a move that keeps the value and one that throws it away).
+        #[arg(long, default_value_t = 50.0)]
+        exact_weight: f64,
         #[command(flatten)]
         refine: RefineArgs,
-        /// Write the weights to this file (engine/src/search/weights_ctf.rs).
+        /// Write the weights to this file (engine/src/search/weights_ctf_refined.rs, which the
+        /// evaluator uses at the size it names).
         #[arg(long)]
         write: Option<PathBuf>,
     },
@@ -680,6 +691,8 @@ fn main() -> ExitCode {
             opponents,
             max_ply,
             teacher_depth,
+            exact,
+            exact_weight,
             refine,
             write,
         }) => tune::refine_options(&refine, 30, 1.0).and_then(|options| {
@@ -692,7 +705,14 @@ fn main() -> ExitCode {
                 opponents: tune::parse_evals(&opponents, "--opponents")?,
                 max_ply,
             };
-            tune::refine_weights(&game, &games, teacher_depth, &options, write.as_deref())
+            tune::refine_weights(
+                &game,
+                &games,
+                teacher_depth,
+                (&exact, exact_weight),
+                &options,
+                write.as_deref(),
+            )
         }),
         Some(Command::Tablebase { action }) => match action {
             TablebaseAction::Build {

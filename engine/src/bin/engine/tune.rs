@@ -254,7 +254,7 @@ pub fn tune(game: &str, files: &[PathBuf], seed: u64, write_to: Option<&Path>) -
         if let Some(path) = write_to {
             let names: Vec<String> = files.iter().map(|p| file_name(p)).collect();
             let by = format!("engine tune {kind} {} --seed {seed}", names.join(" "));
-            std::fs::write(path, weights_file::<G>(&f.weights, &by))
+            std::fs::write(path, weights_file::<G>(&f.weights, &by, None))
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         let mut out = String::new();
@@ -482,12 +482,19 @@ pub fn refine_options(args: &RefineArgs, epochs: usize, rate: f64) -> Result<Ref
 
 /// Prints one epoch of a refinement; `misses` names the searches it counts.
 fn report_epoch(e: &Epoch, misses: &str, started: std::time::Instant) {
+    let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+    let exact = e.exact.map_or(String::new(), |(b, n)| {
+        format!(
+            ", {b} blunders in {n} searches of exact positions ({:.2}%)",
+            share(b, n)
+        )
+    });
     eprintln!(
-        "epoch {}: {} {misses} in {} searches ({:.2}%), pair loss {:.4} over {} pairs, {:.0} s",
+        "epoch {}: {} {misses} in {} searches ({:.2}%){exact}, pair loss {:.4} over {} pairs, {:.0} s",
         e.epoch,
         e.blunders,
         e.searches,
-        100.0 * e.blunders as f64 / e.searches.max(1) as f64,
+        share(e.blunders, e.searches),
         e.loss,
         e.pairs,
         started.elapsed().as_secs_f64()
@@ -499,6 +506,7 @@ pub fn refine_weights(
     game: &str,
     games: &Games,
     teacher_depth: u32,
+    (exact, exact_weight): (&[PathBuf], f64),
     options: &RefineOptions,
     write_to: Option<&Path>,
 ) -> Result<()> {
@@ -512,8 +520,24 @@ pub fn refine_weights(
     if games.openings == 0 || games.max_ply <= games.plies {
         bail!("no positions to refine on: give --openings above 0 and --max-ply above --plies");
     }
+    if !(exact_weight.is_finite() && exact_weight > 0.0) {
+        bail!("--exact-weight must be a positive number, not {exact_weight}");
+    }
+    let labelled: Vec<Labelled<Ctf>> = sets_of::<Ctf>(exact)?
+        .into_iter()
+        .filter(|l| l.line.current().size() == games.size)
+        .collect();
+    let critical = labelled.iter().filter(|l| l.critical()).count();
+    if !exact.is_empty() && critical == 0 {
+        bail!(
+            "the --exact files hold no critical ctf {} positions",
+            games.size
+        );
+    }
     let started = std::time::Instant::now();
-    let taught = taught::<Ctf>(games, teacher_depth, options.threads);
+    // Always from the weights of `engine tune`, so that a rerun remakes the committed file.
+    let start = Ctf::weights();
+    let taught = taught::<Ctf>(games, start, teacher_depth, options.threads);
     eprintln!(
         "ctf {}: {} positions from {} games, taught at depth {teacher_depth}, {:.0} s",
         games.size,
@@ -521,7 +545,10 @@ pub fn refine_weights(
         2 * games.openings,
         started.elapsed().as_secs_f64()
     );
-    let weights = refine_linear(&taught, Ctf::weights(), options, &mut |e| {
+    if critical > 0 {
+        eprintln!("and {critical} critical positions of the --exact files");
+    }
+    let weights = refine_linear(&taught, &labelled, exact_weight, start, options, &mut |e| {
         report_epoch(e, "moves unlike the teacher's", started);
     });
     // The weights file first, so that a closed output cannot lose it.
@@ -530,7 +557,7 @@ pub fn refine_weights(
         let depths: Vec<String> = options.depths.iter().map(u32::to_string).collect();
         let by = format!(
             "{}, then engine refine-weights ctf {} --openings {} --plies {} --seed {} --depth {} \
-             --opponents {} --max-ply {} --teacher-depth {teacher_depth} --depths {} --epochs {} \
+             --opponents {} --max-ply {} --teacher-depth {teacher_depth}{} --depths {} --epochs {} \
              --rate {} --temperature {}",
             engine::search::weights_ctf::FITTED_BY,
             games.size,
@@ -540,17 +567,30 @@ pub fn refine_weights(
             games.depth,
             opponents.join(","),
             games.max_ply,
+            exact
+                .iter()
+                .map(|p| format!(" --exact {}", file_name(p)))
+                .chain((!exact.is_empty()).then(|| format!(" --exact-weight {exact_weight}")))
+                .collect::<String>(),
             depths.join(","),
             options.epochs,
             options.rate,
             options.temperature
         );
-        std::fs::write(path, weights_file::<Ctf>(&weights, &by))
+        std::fs::write(path, weights_file::<Ctf>(&weights, &by, Some(games.size)))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut out = format!("{:<16} {:>8} {:>8}\n", "feature", "current", "refined");
+    let now = Ctf::weights_at(games.size);
+    let mut out = format!(
+        "{:<16} {:>8} {:>8} {:>8}\n",
+        "feature", "fitted", "in use", "refined"
+    );
     for (i, name) in Ctf::FEATURE_NAMES.iter().enumerate() {
-        let _ = writeln!(out, "{name:<16} {:>8} {:>8}", Ctf::weights()[i], weights[i]);
+        let _ = writeln!(
+            out,
+            "{name:<16} {:>8} {:>8} {:>8}",
+            start[i], now[i], weights[i]
+        );
     }
     if let Some(path) = write_to {
         let _ = writeln!(out, "wrote {}", path.display());

@@ -1,0 +1,17 @@
+//! The ctf evaluator's weights refined for one board size by `engine refine-weights`,
+//! starting from those of `engine tune`; other sizes use those. Rerun rather than
+//! editing by hand.
+
+/// The fitting that produced these weights.
+pub const FITTED_BY: &str = "engine tune ctf ctf-4.txt ctf-5-train.txt ctf-5-results.txt ctf-7-results.txt --seed 2, then engine refine-weights ctf 5 --openings 300 --plies 4 --seed 1000 --depth 4 --opponents classic-race,material,classic-advance --max-ply 60 --teacher-depth 8 --exact ctf-5-train.txt --exact-weight 25 --depths 3,4 --epochs 30 --rate 1 --temperature 100";
+
+/// The board size these weights serve.
+pub const SIZE: usize = 5;
+
+/// The feature names the weights belong to (checked against the evaluator by a test).
+#[rustfmt::skip]
+pub const NAMES: [&str; 21] = ["tempo", "pawns", "advance", "flag_to_go", "flag_race", "take_flag", "flag_threats", "stoppers", "guards", "attack", "takes", "mobility", "flag_room", "home_guard", "open_race", "rear", "flag_out", "flag_lines", "safe_take", "hanging", "double_threat"];
+
+/// One weight a feature.
+#[rustfmt::skip]
+pub const WEIGHTS: [i32; 21] = [-5, 88, -14, -16, 29, 540, -22, -26, 16, 11, 25, 2, 41, 10, 106, 27, 27, 16, 93, -2, 3];
