@@ -342,7 +342,7 @@ enum Command {
     /// classic evaluators; in each position where it is to move before --max-ply, the same
     /// player searched to --teacher-depth gives the teacher's move; gradient steps on a
     /// pairwise loss then make searches to DEPTHS score the teacher's move above every other
-    /// (README, "Capture the Flag: refined by a deeper search"). Prints each epoch's agreement
+    /// (README, "Capture the Flag 5: refined by a deeper search"). Prints each epoch's agreement
     /// and, with --write, writes a weights file for that size only.
     RefineWeights {
         /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
@@ -379,7 +379,7 @@ enum Command {
         exact: Vec<PathBuf>,
         /// How many taught positions' pairs one pair of an exact position counts as (few exact
         /// positions have both a move that keeps the value and one that throws it away).
-        #[arg(long, default_value_t = 50.0)]
+        #[arg(long, default_value_t = 25.0)]
         exact_weight: f64,
         #[command(flatten)]
         refine: RefineArgs,
