@@ -553,7 +553,9 @@ fn search_refinement_is_reproducible_and_lowers_its_loss() {
 #[test]
 fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
     use engine::games::MoveList;
-    use engine::tuning::refine::{Epoch, Options, Taught, evaluate_linear, refine_linear};
+    use engine::tuning::refine::{
+        Epoch, Options, Taught, evaluate_linear, linear_evaluator, refine_linear,
+    };
     use engine::tuning::teach::{Games, taught};
 
     let games = Games {
@@ -591,9 +593,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
     // The teacher is the fitted weights' search to depth 4, from an empty table.
     for t in one.iter().step_by(7) {
         let mut s = Searcher::<Ctf>::new(16);
-        s.set_evaluator_with(std::sync::Arc::new(|p: &Ctf| {
-            evaluate_linear(p, Ctf::weights())
-        }));
+        s.set_evaluator_with(linear_evaluator(Ctf::weights()));
         let limits = Limits {
             depth: Some(4),
             ..Limits::default()

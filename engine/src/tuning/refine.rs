@@ -278,6 +278,12 @@ pub fn evaluate_linear<P: Evaluate>(pos: &P, w: &[i32]) -> i32 {
     dot(f, w)
 }
 
+/// An evaluator scoring with [`evaluate_linear`] and its own copy of the weights `w`.
+pub fn linear_evaluator<P: Evaluate>(w: &[i32]) -> Evaluator<P> {
+    let w = w.to_vec();
+    Arc::new(move |p: &P| evaluate_linear(p, &w))
+}
+
 /// Refines the linear weights `start` of a game without pattern terms so that searches to the
 /// depths score the teacher's move above every other (`Epoch::blunders` then counts the
 /// searches that chose another move), and, in the critical positions of `exact`, a move that
@@ -310,8 +316,7 @@ pub fn refine_linear<P: Evaluate>(
     let mut mean_square = vec![0.0f64; n];
     let mut f = vec![0i32; n];
     for epoch in 0..=opts.epochs {
-        let snapshot = Arc::new(current.clone());
-        let eval: Evaluator<P> = Arc::new(move |p: &P| evaluate_linear(p, &snapshot));
+        let eval = linear_evaluator::<P>(&current);
         let (misses, pairs) = epoch_pairs(&items, &opts.depths, opts.threads, &eval);
         let (blunders, exact_pairs) = epoch_pairs(&exact_items, &opts.depths, opts.threads, &eval);
         let mut grad = vec![0.0f64; n];

@@ -2,11 +2,10 @@
 //! the positions the tuned evaluator meets in games at a fixed depth against the classic
 //! evaluators, each with the move a deeper search (the teacher) plays there.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::in_parts;
-use super::refine::{Taught, evaluate_linear};
+use super::refine::{Taught, linear_evaluator};
 use crate::arena::openings::random_openings;
 use crate::games::{Line, Side};
 use crate::search::{EvalKind, Evaluate, Evaluator, Limits, Searcher};
@@ -80,8 +79,7 @@ pub fn taught<G: Evaluate>(
     if spec.opponents.is_empty() {
         return Vec::new();
     }
-    let weights = Arc::new(weights.to_vec());
-    let tuned: Evaluator<G> = Arc::new(move |p: &G| evaluate_linear(p, &weights));
+    let tuned = linear_evaluator::<G>(weights);
     let openings: Vec<(usize, Line<G>)> =
         random_openings::<G>(spec.size, spec.plies, spec.openings, spec.seed)
             .iter()
