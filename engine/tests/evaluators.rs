@@ -87,6 +87,24 @@ fn weights_files_name_the_features_of_their_evaluator() {
     assert_eq!(&weights_hexapawn::NAMES[..], Hexapawn::FEATURE_NAMES);
     assert_eq!(&weights_ctf::NAMES[..], Ctf::FEATURE_NAMES);
     assert_eq!(&weights_ctf_refined::NAMES[..], Ctf::FEATURE_NAMES);
+    assert_eq!(
+        weights_ctf_refined::SQUARES.len(),
+        engine::search::eval_ctf::piece_square_len(weights_ctf_refined::SIZE)
+    );
+    // The refined file is exactly what `engine refine-weights` writes for its weights.
+    let refined = [
+        &weights_ctf_refined::WEIGHTS[..],
+        &weights_ctf_refined::SQUARES[..],
+    ]
+    .concat();
+    assert_eq!(
+        engine::tuning::fit::weights_file::<Ctf>(
+            &refined,
+            weights_ctf_refined::FITTED_BY,
+            Some(weights_ctf_refined::SIZE)
+        ),
+        include_str!("../src/search/weights_ctf_refined.rs")
+    );
     // The refinement starts from the fitted weights: after a new fit it must be rerun.
     let from = format!(
         "{}, then engine refine-weights ctf {} ",
@@ -110,10 +128,12 @@ fn weights_files_name_the_features_of_their_evaluator() {
 #[test]
 fn ctf_uses_its_refined_weights_at_their_size_only() {
     use engine::search::eval::dot;
-    use engine::search::weights_ctf_refined::SIZE;
+    use engine::search::eval_ctf::piece_square_counts;
+    use engine::search::weights_ctf_refined::{SIZE, SQUARES};
     assert_ne!(Ctf::weights_at(SIZE), Ctf::weights());
+    assert!(SQUARES.iter().any(|&w| w != 0), "a piece-square term");
     let mut rng = Rng::new(11);
-    let mut differ = 0;
+    let (mut differ, mut squares) = (0, Vec::new());
     for size in 4..=7 {
         let expected = if size == SIZE {
             Ctf::weights_at(SIZE)
@@ -126,7 +146,13 @@ fn ctf_uses_its_refined_weights_at_their_size_only() {
             let pos = *line.current();
             let mut f = vec![0; Ctf::FEATURE_NAMES.len()];
             pos.features(&mut f);
-            assert_eq!(pos.evaluate(), dot(&f, expected), "{pos:?}");
+            piece_square_counts(&pos, &mut squares);
+            let term = if size == SIZE {
+                dot(&squares, &SQUARES)
+            } else {
+                0
+            };
+            assert_eq!(pos.evaluate(), dot(&f, expected) + term, "{pos:?}");
             differ += usize::from(dot(&f, Ctf::weights()) != dot(&f, Ctf::weights_at(SIZE)));
         }
     }
@@ -134,6 +160,43 @@ fn ctf_uses_its_refined_weights_at_their_size_only() {
         differ > 20,
         "the two sets score most positions differently: {differ}"
     );
+}
+
+/// The piece-square term's features count each piece on its square seen from the side to move,
+/// the columns folded: the 5 x 5 start, counted by hand.
+#[test]
+fn piece_squares_are_counted_from_the_side_to_move() {
+    use engine::search::eval_ctf::{piece_square_counts, piece_square_len};
+    assert_eq!(piece_square_len(5), 60);
+    assert_eq!(piece_square_len(4), 32);
+    assert_eq!(piece_square_len(7), 112);
+    let start = Line::new(Ctf::start(5).expect("5 x 5"));
+    let mut expected = vec![0; 60];
+    // Own pawns (classes 0-14, row * 3 + folded column): b1, d1; b2, d2; c2.
+    expected[1] = 2;
+    expected[4] = 2;
+    expected[5] = 1;
+    // Own flag (15-29): c1.
+    expected[17] = 1;
+    // The opponent's pawns (30-44): b4, d4, c4 on row 3 from White's side; b5, d5 on row 4.
+    expected[40] = 2;
+    expected[41] = 1;
+    expected[43] = 2;
+    // Its flag (45-59): c5.
+    expected[59] = 1;
+    let mut counts = Vec::new();
+    piece_square_counts(start.current(), &mut counts);
+    assert_eq!(counts, expected);
+    // After White's first move Black's pieces are the own ones, each on the square the
+    // matching white piece had, seen from Black's side; White's flag is on Black's far row.
+    let mut moves = engine::games::MoveList::new();
+    start.legal_moves(&mut moves);
+    let mut line = start.clone();
+    line.push(moves.as_slice()[0]);
+    piece_square_counts(line.current(), &mut counts);
+    assert_eq!(counts[..30], expected[..30]);
+    assert_eq!(counts[30..45].iter().sum::<i32>(), 5);
+    assert_eq!(counts[59], 1);
 }
 
 fn solve<G: Evaluate>(line: &Line<G>) -> Score {
@@ -568,6 +631,12 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         max_ply: 16,
     };
     let one = taught::<Ctf>(&games, Ctf::weights(), 4, 1);
+    // The refined weights in use at 5 x 5: the features', then the piece-square term's.
+    let refined = [
+        Ctf::weights_at(5),
+        &engine::search::weights_ctf_refined::SQUARES[..],
+    ]
+    .concat();
     let two = taught::<Ctf>(&games, Ctf::weights(), 4, 2);
     let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
         t.iter()
@@ -588,7 +657,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         t.line.legal_moves(&mut moves);
         assert!(moves.as_slice().contains(&t.teacher));
         let pos = t.line.current();
-        assert_eq!(evaluate_linear(pos, Ctf::weights_at(5)), pos.evaluate());
+        assert_eq!(evaluate_linear(pos, &refined), pos.evaluate());
     }
     // The teacher is the fitted weights' search to depth 4, from an empty table.
     for t in one.iter().step_by(7) {
@@ -661,4 +730,22 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
     );
     assert!(mixed[0].pairs > epochs[0].pairs, "the exact pairs join");
     assert_ne!(w3, Ctf::weights());
+    // With a piece-square term, started at 0, its weights move as well and the loss falls.
+    let k = Ctf::FEATURE_NAMES.len();
+    let mut start = Ctf::weights().to_vec();
+    start.resize(k + engine::search::eval_ctf::piece_square_len(5), 0);
+    let mut with_squares: Vec<Epoch> = Vec::new();
+    let w4 = refine_linear(&one, &[], 1.0, &start, &options, &mut |e| {
+        with_squares.push(e.clone())
+    });
+    assert_eq!(w4.len(), start.len());
+    assert!(w4[k..].iter().any(|&w| w != 0), "{w4:?}");
+    assert_eq!(
+        with_squares[0], epochs[0],
+        "the same start: a zero term adds nothing"
+    );
+    assert!(
+        with_squares[4].loss < with_squares[0].loss,
+        "{with_squares:?}"
+    );
 }

@@ -111,6 +111,11 @@ pub trait Evaluate: Game {
     /// The first version's evaluator.
     fn legacy(&self) -> i32;
 
+    /// The features of a piece-square term, weighted after [`Evaluate::FEATURE_NAMES`]'s in a
+    /// refined set of weights (Capture the Flag: see `eval_ctf::piece_square_counts`); none in
+    /// the other games. `out` is cleared first.
+    fn piece_square_counts(&self, out: &mut Vec<i32>);
+
     /// The plain race count of a side for [`EvalKind::ClassicRace`]: how far it still is from
     /// winning the race (smaller is better).
     fn race_steps(&self, side: Side) -> i32;
@@ -200,10 +205,9 @@ pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
     }
 }
 
-/// No term beyond the linear features (the games without pattern weights).
-#[inline]
-fn no_patterns<G>(_: &G) -> i32 {
-    0
+/// No piece-square term (the games with pattern weights instead).
+fn no_piece_squares<G>(_: &G, out: &mut Vec<i32>) {
+    out.clear();
 }
 
 /// No weights refined for one size: every size uses the fitted ones.
@@ -220,10 +224,11 @@ fn ctf_refined(size: usize) -> Option<&'static [i32]> {
 }
 
 /// The [`Evaluate`] implementation of a game from its evaluator module, weights module, the
-/// weights refined for one size, legacy module, plain race count, the pattern term added to the
-/// features' score and its search style.
+/// weights refined for one size, legacy module, plain race count, the term added to the
+/// features' score (the pattern term; Capture the Flag's piece-square term), the piece-square
+/// term's features and its search style.
 macro_rules! evaluate_impl {
-    ($game:ty, $eval:ident, $weights:ident, $refined:path, $legacy:ident, $race:ident, $patterns:path, $style:path) => {
+    ($game:ty, $eval:ident, $weights:ident, $refined:path, $legacy:ident, $race:ident, $patterns:path, $squares:path, $style:path) => {
         impl Evaluate for $game {
             const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
 
@@ -248,6 +253,10 @@ macro_rules! evaluate_impl {
 
             fn legacy(&self) -> i32 {
                 legacy::$legacy::evaluate(self)
+            }
+
+            fn piece_square_counts(&self, out: &mut Vec<i32>) {
+                $squares(self, out)
             }
 
             fn race_steps(&self, side: Side) -> i32 {
@@ -294,6 +303,7 @@ evaluate_impl!(
     oska,
     steps,
     super::patterns::score,
+    no_piece_squares,
     oska_style
 );
 evaluate_impl!(
@@ -304,6 +314,7 @@ evaluate_impl!(
     hexapawn,
     closest,
     super::patterns::score,
+    no_piece_squares,
     classic_style
 );
 evaluate_impl!(
@@ -313,6 +324,7 @@ evaluate_impl!(
     ctf_refined,
     ctf,
     flag_to_go,
-    no_patterns,
+    super::eval_ctf::piece_square_term,
+    super::eval_ctf::piece_square_counts,
     classic_style
 );

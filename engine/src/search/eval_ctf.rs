@@ -47,7 +47,8 @@
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
 //! `engine tune`, except at the size `weights_ctf_refined.rs` names (5 x 5), whose weights
-//! `engine refine-weights` refined from those. It never searches.
+//! `engine refine-weights` refined from those, together with a piece-square term there
+//! ([`piece_square_term`]: a weight for each kind of piece on each square). It never searches.
 
 use crate::games::layout::grid_offset;
 use crate::games::{Bits, Ctf, Game, Side, bit};
@@ -228,6 +229,66 @@ pub fn flag_to_go(pos: &Ctf, side: Side) -> i32 {
 /// enemy pawn stands on its home row: the flag can never pass that one.
 fn open_race(me: &SideInfo, op: &SideInfo, n: i32) -> i32 {
     if op.home_guard { 0 } else { n - me.flag_to_go }
+}
+
+/// Piece kinds of the piece-square term: own pawn, own flag, the opponent's pawn, its flag.
+const KINDS: usize = 4;
+
+/// Squares of an `n` x `n` board as the piece-square term tells them apart: rows seen from the
+/// side to move (row 0 its home row), columns folded left to right (the rules are the same
+/// mirrored).
+pub fn square_classes(n: usize) -> usize {
+    n * n.div_ceil(2)
+}
+
+/// Weights of the piece-square term of an `n` x `n` board: one a piece kind (own pawn, own
+/// flag, the opponent's pawn, its flag) and square class, in that order.
+pub fn piece_square_len(n: usize) -> usize {
+    KINDS * square_classes(n)
+}
+
+/// The index of each piece of `pos` in the piece-square weights, calling `each` once a piece.
+#[inline]
+fn piece_squares(pos: &Ctf, mut each: impl FnMut(usize)) {
+    let n = pos.size();
+    let me = pos.side_to_move();
+    let half = n.div_ceil(2);
+    let class = |sq: usize| {
+        let r = super::eval::advanced(me, sq / n, n) as usize;
+        let c = sq % n;
+        r * half + c.min(n - 1 - c)
+    };
+    let per_kind = square_classes(n);
+    for (k, side) in [(0, me), (1, me.opposite())] {
+        for sq in Bits(pos.pawn_bits(side)) {
+            each(2 * k * per_kind + class(sq));
+        }
+        if let Some(f) = pos.flag_square(side) {
+            each((2 * k + 1) * per_kind + class(f));
+        }
+    }
+}
+
+/// How many pieces of each kind stand on each square class (see [`piece_square_len`]): the
+/// features of the piece-square term, `out` cleared first.
+pub fn piece_square_counts(pos: &Ctf, out: &mut Vec<i32>) {
+    out.clear();
+    out.resize(piece_square_len(pos.size()), 0);
+    piece_squares(pos, |i| out[i] += 1);
+}
+
+/// The piece-square term of `pos`: at the size whose weights `engine refine-weights` refined
+/// (`weights_ctf_refined.rs`), the sum of its piece-square weights over the pieces; 0 at the
+/// other sizes.
+#[inline]
+pub fn piece_square_term(pos: &Ctf) -> i32 {
+    use super::weights_ctf_refined as refined;
+    if pos.size() != refined::SIZE {
+        return 0;
+    }
+    let mut sum = 0;
+    piece_squares(pos, |i| sum += refined::SQUARES[i]);
+    sum
 }
 
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].

@@ -169,7 +169,8 @@ pub fn loss_of<G: Evaluate>(set: &[Labelled<G>], weights: &[i32]) -> f64 {
 }
 
 /// The text of a `weights_GAME.rs` file for these weights; with `size`, of a
-/// `weights_GAME_refined.rs` file, whose weights serve that board size only.
+/// `weights_GAME_refined.rs` file, whose weights serve that board size only: there the weights
+/// after the features' are the piece-square term's (`SQUARES`).
 pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<usize>) -> String {
     let game = G::KIND.name();
     let names: Vec<String> = G::FEATURE_NAMES
@@ -177,12 +178,14 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<
         .map(|n| format!("\"{n}\""))
         .collect();
     let k = names.len();
-    let (what, size_item) = match size {
+    let list = |w: &[i32]| w.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
+    let (what, size_item, squares_item) = match size {
         None => (
             format!(
                 "//! The tuned weights of the {game} evaluator, in the order of its features.\n\
                  //! Written by `engine tune`; rerun rather than editing by hand."
             ),
+            String::new(),
             String::new(),
         ),
         Some(n) => (
@@ -192,6 +195,13 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<
                  //! editing by hand."
             ),
             format!("/// The board size these weights serve.\npub const SIZE: usize = {n};\n\n"),
+            format!(
+                "\n/// The piece-square term's weights (see `eval_{game}::piece_square_len`).\n\
+                 #[rustfmt::skip]\n\
+                 pub const SQUARES: [i32; {}] = [{}];\n",
+                weights.len().saturating_sub(k),
+                list(weights.get(k..).unwrap_or_default())
+            ),
         ),
     };
     format!(
@@ -204,12 +214,8 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<
          pub const NAMES: [&str; {k}] = [{}];\n\n\
          /// One weight a feature.\n\
          #[rustfmt::skip]\n\
-         pub const WEIGHTS: [i32; {k}] = [{}];\n",
+         pub const WEIGHTS: [i32; {k}] = [{}];\n{squares_item}",
         names.join(", "),
-        weights
-            .iter()
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+        list(&weights[..k.min(weights.len())]),
     )
 }

@@ -269,13 +269,31 @@ pub struct Taught<P: Game> {
     pub teacher: Move,
 }
 
-/// The score of `pos` with linear weights `w` in place of the committed ones, for a game
-/// without pattern terms (Capture the Flag).
+/// The features of `pos` that linear weights score: [`Evaluate::features`], then those of its
+/// piece-square term ([`Evaluate::piece_square_counts`]), in `out`.
+fn linear_features<P: Evaluate>(pos: &P, out: &mut Vec<i32>, squares: &mut Vec<i32>) {
+    out.clear();
+    out.resize(P::FEATURE_NAMES.len(), 0);
+    pos.features(out);
+    pos.piece_square_counts(squares);
+    out.extend_from_slice(squares);
+}
+
+/// The score of `pos` with linear weights `w` (the features' then, if `w` has them, the
+/// piece-square term's) in place of the committed ones, for a game without pattern terms
+/// (Capture the Flag).
 pub fn evaluate_linear<P: Evaluate>(pos: &P, w: &[i32]) -> i32 {
     let mut f = [0i32; 32];
-    let f = &mut f[..P::FEATURE_NAMES.len()];
+    let k = P::FEATURE_NAMES.len();
+    let f = &mut f[..k];
     pos.features(f);
-    dot(f, w)
+    let mut score = dot(f, &w[..k]);
+    if w.len() > k {
+        let mut squares = Vec::new();
+        pos.piece_square_counts(&mut squares);
+        score += dot(&squares, &w[k..]);
+    }
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// An evaluator scoring with [`evaluate_linear`] and its own copy of the weights `w`.
@@ -310,11 +328,11 @@ pub fn refine_linear<P: Evaluate>(
         .filter(|l| l.critical())
         .map(Judge::Exact)
         .collect();
-    let n = P::FEATURE_NAMES.len();
+    let n = start.len();
     let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
     let mut current = start.to_vec();
     let mut mean_square = vec![0.0f64; n];
-    let mut f = vec![0i32; n];
+    let (mut f, mut squares) = (Vec::new(), Vec::new());
     for epoch in 0..=opts.epochs {
         let eval = linear_evaluator::<P>(&current);
         let (misses, pairs) = epoch_pairs(&items, &opts.depths, opts.threads, &eval);
@@ -322,7 +340,7 @@ pub fn refine_linear<P: Evaluate>(
         let mut grad = vec![0.0f64; n];
         let mut loss_of = |pairs: &[Pair<P>], weight: f64| {
             let mean = pair_loss(pairs, opts.temperature, &*eval, &mut |x, g| {
-                x.features(&mut f);
+                linear_features(x, &mut f, &mut squares);
                 for (gi, &fi) in grad.iter_mut().zip(f.iter()) {
                     *gi += weight * g * f64::from(fi);
                 }

@@ -336,9 +336,10 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
-    /// Refine the linear weights of the Capture the Flag evaluator for one board size with the
-    /// search, taught by a deeper search. It starts from the weights of `engine tune`
-    /// (weights_ctf.rs), with which the tuned player plays games at --depth against the
+    /// Refine the linear weights of the Capture the Flag evaluator for one board size, and a
+    /// piece-square term of that size (a weight for each kind of piece on each square, started
+    /// at 0), with the search, taught by a deeper search. It starts from the weights of `engine
+    /// tune` (weights_ctf.rs), with which the tuned player plays games at --depth against the
     /// classic evaluators; in each position where it is to move before --max-ply, the same
     /// player searched to --teacher-depth gives the teacher's move; gradient steps on a
     /// pairwise loss then make searches to DEPTHS score the teacher's move above every other
@@ -367,7 +368,7 @@ enum Command {
         #[arg(long, default_value = "classic-race,material,classic-advance")]
         opponents: String,
         /// Positions are kept before this ply of a game (counted from the start).
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 200)]
         max_ply: usize,
         /// Depth of the teacher's search.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, GameKind, Hexapawn, Oska};
 use engine::search::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
-use engine::search::{EvalKind, Evaluate};
+use engine::search::{EvalKind, Evaluate, eval_ctf};
 use engine::tuning::blunders::blunders_in;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
@@ -536,8 +536,11 @@ pub fn refine_weights(
     }
     let started = std::time::Instant::now();
     // Always from the weights of `engine tune`, so that a rerun remakes the committed file.
-    let start = Ctf::weights();
-    let taught = taught::<Ctf>(games, start, teacher_depth, options.threads);
+    let fitted = Ctf::weights();
+    let taught = taught::<Ctf>(games, fitted, teacher_depth, options.threads);
+    // The piece-square term starts at 0.
+    let mut start = fitted.to_vec();
+    start.resize(fitted.len() + eval_ctf::piece_square_len(games.size), 0);
     eprintln!(
         "ctf {}: {} positions from {} games, taught at depth {teacher_depth}, {:.0} s",
         games.size,
@@ -548,9 +551,16 @@ pub fn refine_weights(
     if critical > 0 {
         eprintln!("and {critical} critical positions of the --exact files");
     }
-    let weights = refine_linear(&taught, &labelled, exact_weight, start, options, &mut |e| {
-        report_epoch(e, "moves unlike the teacher's", started);
-    });
+    let weights = refine_linear(
+        &taught,
+        &labelled,
+        exact_weight,
+        &start,
+        options,
+        &mut |e| {
+            report_epoch(e, "moves unlike the teacher's", started);
+        },
+    );
     // The weights file first, so that a closed output cannot lose it.
     if let Some(path) = write_to {
         let opponents: Vec<String> = games.opponents.iter().map(|e| e.to_string()).collect();
@@ -591,6 +601,20 @@ pub fn refine_weights(
             "{name:<16} {:>8} {:>8} {:>8}",
             start[i], now[i], weights[i]
         );
+    }
+    let k = Ctf::FEATURE_NAMES.len();
+    let _ = writeln!(
+        out,
+        "piece-square term (rows from the home row, each from the edge to the middle):"
+    );
+    let half = games.size.div_ceil(2);
+    let per_kind = eval_ctf::square_classes(games.size);
+    for (kind, w) in ["own pawn", "own flag", "enemy pawn", "enemy flag"]
+        .iter()
+        .zip(weights[k..].chunks(per_kind))
+    {
+        let rows: Vec<String> = w.chunks(half).map(|r| format!("{r:?}")).collect();
+        let _ = writeln!(out, "{kind:<16} {}", rows.join(" "));
     }
     if let Some(path) = write_to {
         let _ = writeln!(out, "wrote {}", path.display());
