@@ -92,14 +92,9 @@ fn weights_files_name_the_features_of_their_evaluator() {
         engine::search::eval_ctf::piece_square_len(weights_ctf_refined::SIZE)
     );
     // The refined file is exactly what `engine refine-weights` writes for its weights.
-    let refined = [
-        &weights_ctf_refined::WEIGHTS[..],
-        &weights_ctf_refined::SQUARES[..],
-    ]
-    .concat();
     assert_eq!(
         engine::tuning::fit::weights_file::<Ctf>(
-            &refined,
+            &engine::search::eval_ctf::refined_weights(),
             weights_ctf_refined::FITTED_BY,
             Some(weights_ctf_refined::SIZE)
         ),
@@ -631,12 +626,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         max_ply: 16,
     };
     let one = taught::<Ctf>(&games, Ctf::weights(), 4, 1);
-    // The refined weights in use at 5 x 5: the features', then the piece-square term's.
-    let refined = [
-        Ctf::weights_at(5),
-        &engine::search::weights_ctf_refined::SQUARES[..],
-    ]
-    .concat();
+    let refined = engine::search::eval_ctf::refined_weights();
     let two = taught::<Ctf>(&games, Ctf::weights(), 4, 2);
     let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
         t.iter()

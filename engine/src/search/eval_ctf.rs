@@ -291,6 +291,13 @@ pub fn piece_square_term(pos: &Ctf) -> i32 {
     sum
 }
 
+/// Every weight in use at the size `weights_ctf_refined.rs` names, as `engine refine-weights`
+/// refines them: the features', then the piece-square term's.
+pub fn refined_weights() -> Vec<i32> {
+    use super::weights_ctf_refined as refined;
+    [&refined::WEIGHTS[..], &refined::SQUARES[..]].concat()
+}
+
 /// The features of `pos` from the side to move's view, in the order of [`FEATURES`].
 pub fn features(pos: &Ctf) -> [i32; 21] {
     let n = pos.size() as i32;

@@ -599,7 +599,7 @@ pub fn refine_weights(
         let _ = writeln!(
             out,
             "{name:<16} {:>8} {:>8} {:>8}",
-            start[i], now[i], weights[i]
+            fitted[i], now[i], weights[i]
         );
     }
     let k = Ctf::FEATURE_NAMES.len();
