@@ -50,3 +50,24 @@ fn hexapawn6_200(bencher: divan::Bencher, kind: &str) {
 fn ctf5_200(bencher: divan::Bencher, kind: &str) {
     bench::<Ctf>(bencher, "ctf-5.txt", kind);
 }
+
+/// The two parts of the tuned Hexapawn 6 evaluation apart, on the same 200 positions: the
+/// linear features and the pattern term.
+#[divan::bench(args = ["features", "patterns"])]
+fn hexapawn6_parts(bencher: divan::Bencher, part: &str) {
+    let set = positions::<Hexapawn>("hexapawn-6.txt");
+    bencher.bench_local(|| {
+        set.iter()
+            .map(|p| {
+                let p = divan::black_box(p);
+                i64::from(if part == "features" {
+                    engine::search::eval_hexapawn::features(p)
+                        .iter()
+                        .sum::<i32>()
+                } else {
+                    engine::search::patterns::score(p)
+                })
+            })
+            .sum::<i64>()
+    });
+}

@@ -40,6 +40,8 @@ const SIX: usize = 729;
 const NINE: usize = 19_683;
 /// The widest Hexapawn board with 3 x 3 windows.
 const SQUARE3_MAX: usize = 6;
+/// The widest Hexapawn board (11 x 11).
+const SQUARE_MAX: usize = 11;
 /// The widest board whose whole rows are a window (3^6 fillings).
 const ROW_MAX: usize = 6;
 
@@ -331,10 +333,22 @@ impl Shape {
         let mut base = 0u32;
         match self {
             Shape::Square(n) => {
-                rectangles(&rows, n, 2, 3, &mut base, &mut f);
-                rectangles(&rows, n, 3, 2, &mut base, &mut f);
+                // Each row's fillings 2 and 3 squares wide at each column, computed once for
+                // the windows that share them.
+                let (mut two, mut three) = (
+                    [[0u32; SQUARE_MAX]; SQUARE_MAX],
+                    [[0u32; SQUARE_MAX]; SQUARE_MAX],
+                );
+                for (r, x) in rows.iter().enumerate().take(n) {
+                    for c in 0..n - 1 {
+                        two[r][c] = fill((x.0 >> c) & 3, (x.1 >> c) & 3) as u32;
+                        three[r][c] = fill((x.0 >> c) & 7, (x.1 >> c) & 7) as u32;
+                    }
+                }
+                rectangles(&three, n, 2, 3, &mut base, &mut f);
+                rectangles(&two, n, 3, 2, &mut base, &mut f);
                 if self.squares3() > 0 {
-                    rectangles(&rows, n, 3, 3, &mut base, &mut f);
+                    rectangles(&three, n, 3, 3, &mut base, &mut f);
                 }
             }
             Shape::Oska(_) => {
@@ -424,21 +438,28 @@ impl Shape {
     }
 }
 
-/// Calls `f` with the weight index of every `h` x `w` window of an `n` x `n` board's `rows`
-/// (seen from the side to move), row by row, each window a block of 3^(h w) weights from
-/// `base` on (which ends past the last block); the lowest row of a window is its lowest digits.
+/// Calls `f` with the weight index of every `h` x `w` window of an `n` x `n` board, whose rows'
+/// fillings `w` squares wide starting at each column are `fills` (seen from the side to move),
+/// row by row, each window a block of 3^(h w) weights from `base` on (which ends past the last
+/// block); the lowest row of a window is its lowest digits.
 #[inline]
-fn rectangles(rows: &Rows, n: usize, h: usize, w: usize, base: &mut u32, f: &mut impl FnMut(u32)) {
-    let mask = (1 << w) - 1;
-    let row_fillings = 3usize.pow(w as u32);
-    let block = row_fillings.pow(h as u32) as u32;
+fn rectangles(
+    fills: &[[u32; SQUARE_MAX]; SQUARE_MAX],
+    n: usize,
+    h: usize,
+    w: usize,
+    base: &mut u32,
+    f: &mut impl FnMut(u32),
+) {
+    let row_fillings = 3u32.pow(w as u32);
+    let block = row_fillings.pow(h as u32);
     for r in 0..=n - h {
         for c in 0..=n - w {
             let mut idx = 0;
-            for x in rows[r..r + h].iter().rev() {
-                idx = idx * row_fillings + fill((x.0 >> c) & mask, (x.1 >> c) & mask);
+            for x in fills[r..r + h].iter().rev() {
+                idx = idx * row_fillings + x[c];
             }
-            f(*base + idx as u32);
+            f(*base + idx);
             *base += block;
         }
     }
