@@ -408,6 +408,16 @@ mod tests {
     fn bitboard_counts_equal_the_pawn_by_pawn_ones() {
         let mut rng = Rng::new(11);
         let mut checked = 0;
+        let mut check = |pos: &Hexapawn| {
+            for side in [Side::White, Side::Black] {
+                assert_eq!(
+                    side_info(pos, side),
+                    side_info_naive(pos, side),
+                    "{pos:?} {side:?}"
+                );
+                checked += 1;
+            }
+        };
         for n in 3..=MAX_SIZE {
             for _ in 0..400 {
                 let (mut white, mut black) = (0u128, 0u128);
@@ -419,29 +429,14 @@ mod tests {
                     }
                 }
                 for to_move in [Side::White, Side::Black] {
-                    let pos = Hexapawn::from_bits(n, white, black, to_move);
-                    for side in [Side::White, Side::Black] {
-                        assert_eq!(
-                            side_info(&pos, side),
-                            side_info_naive(&pos, side),
-                            "{pos:?} {side:?}"
-                        );
-                        checked += 1;
-                    }
+                    check(&Hexapawn::from_bits(n, white, black, to_move));
                 }
             }
             for _ in 0..50 {
                 let mut pos = Hexapawn::start(n).unwrap();
                 let mut moves = crate::games::MoveList::new();
                 while pos.board_outcome().is_none() {
-                    for side in [Side::White, Side::Black] {
-                        assert_eq!(
-                            side_info(&pos, side),
-                            side_info_naive(&pos, side),
-                            "{pos:?} {side:?}"
-                        );
-                        checked += 1;
-                    }
+                    check(&pos);
                     moves.clear();
                     pos.generate(&mut moves);
                     if moves.is_empty() {
