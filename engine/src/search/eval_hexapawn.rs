@@ -313,6 +313,8 @@ mod tests {
         })
     }
 
+    /// The counts of one side, pawn by pawn: the evaluator's first implementation, kept as the
+    /// reference of the bitboard one.
     fn side_info_naive(pos: &Hexapawn, side: Side) -> SideInfo {
         let n = pos.size();
         let own = pos.bits(side);
