@@ -34,7 +34,7 @@
 
 use std::sync::LazyLock;
 
-use crate::games::{Game, Hexapawn, Side, bit};
+use crate::games::{Game, GameKind, Hexapawn, Side, bit};
 
 /// The feature names, in order.
 pub const FEATURES: [&str; 17] = [
@@ -96,12 +96,13 @@ struct Masks {
     rows: [u128; MAX_SIZE],
 }
 
-/// The largest Hexapawn board (11 x 11: 121 squares of a `u128`).
-const MAX_SIZE: usize = 11;
+/// The smallest and the largest Hexapawn board (11 x 11: 121 squares of a `u128`).
+const MIN_SIZE: usize = GameKind::Hexapawn.size_range().0;
+const MAX_SIZE: usize = GameKind::Hexapawn.size_range().1;
 
 fn masks(n: usize) -> &'static Masks {
     static MASKS: LazyLock<Vec<Masks>> = LazyLock::new(|| {
-        (3..=MAX_SIZE)
+        (MIN_SIZE..=MAX_SIZE)
             .map(|n| {
                 let first = (0..n).fold(0u128, |m, r| m | bit(r * n));
                 let board = (1u128 << (n * n)) - 1;
@@ -118,7 +119,7 @@ fn masks(n: usize) -> &'static Masks {
             })
             .collect()
     });
-    &MASKS[n - 3]
+    &MASKS[n - MIN_SIZE]
 }
 
 /// Bitboard steps of one side on an `n` x `n` board: "forward" is towards that side's far row.
@@ -420,7 +421,7 @@ mod tests {
                 checked += 1;
             }
         };
-        for n in 3..=MAX_SIZE {
+        for n in MIN_SIZE..=MAX_SIZE {
             for _ in 0..400 {
                 let (mut white, mut black) = (0u128, 0u128);
                 for sq in 0..n * n {

@@ -40,8 +40,8 @@ const SIX: usize = 729;
 const NINE: usize = 19_683;
 /// The widest Hexapawn board with 3 x 3 windows.
 const SQUARE3_MAX: usize = 6;
-/// The widest Hexapawn board (11 x 11).
-const SQUARE_MAX: usize = 11;
+/// The widest Hexapawn board.
+const SQUARE_MAX: usize = GameKind::Hexapawn.size_range().1;
 /// The widest board whose whole rows are a window (3^6 fillings).
 const ROW_MAX: usize = 6;
 
