@@ -30,7 +30,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
-use super::index::{Set, Shape};
+use super::index::{Set, Shape, subsets};
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
 use crate::games::{Bits, MoveList, Side, bit};
@@ -450,26 +450,6 @@ struct Scratch {
     list: MoveList,
 }
 
-/// Every set of `k` of the lowest `n` bits, in increasing order (which is colex order).
-fn subsets(n: usize, k: usize) -> impl Iterator<Item = u128> {
-    let limit = if n >= 128 { u128::MAX } else { 1u128 << n };
-    let first = if k == 0 { 0 } else { (1u128 << k) - 1 };
-    let mut next = (k <= n).then_some(first);
-    std::iter::from_fn(move || {
-        let set = next?;
-        next = if set == 0 {
-            None
-        } else {
-            // Gosper's hack: the next larger set of the same size.
-            let low = set & set.wrapping_neg();
-            let ripple = set + low;
-            let n = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
-            (n < limit).then_some(n)
-        };
-        Some(set)
-    })
-}
-
 /// What the threads building one pair of materials share.
 struct Pair<'a, G> {
     shape: &'a Shape,
@@ -831,5 +811,11 @@ mod tests {
         assert_eq!(subsets(4, 0).collect::<Vec<_>>(), vec![0]);
         assert_eq!(subsets(2, 3).count(), 0);
         assert_eq!(subsets(70, 1).last(), Some(1u128 << 69));
+        // The whole word: Oska 11 has 128 squares.
+        assert_eq!(subsets(128, 1).count(), 128);
+        assert_eq!(subsets(128, 1).last(), Some(1u128 << 127));
+        assert_eq!(subsets(128, 2).count(), 128 * 127 / 2);
+        assert_eq!(subsets(128, 3).last(), Some(0b111u128 << 125));
+        assert_eq!(subsets(128, 128).collect::<Vec<_>>(), vec![u128::MAX]);
     }
 }

@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::TablebaseError;
@@ -42,18 +43,39 @@ pub fn file_name(game: GameKind, size: usize, white: usize, black: usize) -> Str
 
 /// A checksum of the values (a 64-bit multiply-xor hash over 8-byte words).
 pub fn checksum(values: &[u8]) -> u64 {
-    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ values.len() as u64;
-    let mut chunks = values.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("chunks of 8"));
-        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    let mut sum = Checksum::new(values.len() as u64);
+    sum.add(values);
+    sum.finish()
+}
+
+/// [`checksum`] computed piece by piece, for files read in chunks.
+struct Checksum(u64);
+
+impl Checksum {
+    /// The checksum of `len` values, none added yet.
+    fn new(len: u64) -> Checksum {
+        Checksum(0x243F_6A88_85A3_08D3 ^ len)
     }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
+
+    /// Adds the next values: every piece but the last must be a multiple of 8 bytes long.
+    fn add(&mut self, values: &[u8]) {
+        let mut h = self.0;
+        let mut chunks = values.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("chunks of 8"));
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        for &b in chunks.remainder() {
+            h = (h ^ u64::from(b))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29);
+        }
+        self.0 = h;
     }
-    h ^ (h >> 32)
+
+    fn finish(self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
 }
 
 impl Header {
@@ -126,13 +148,35 @@ pub fn write(dir: &Path, header: Header, values: &[u8]) -> Result<PathBuf, Table
     Ok(path)
 }
 
-/// Reads a table file's header, checking that the file is as long as it says.
-pub fn read_header(path: &Path) -> Result<(Header, File), TablebaseError> {
-    let io = |e: std::io::Error| TablebaseError::Io {
+/// Opens `path` for reading if it is a regular file. The file is opened without blocking, so a
+/// FIFO or a device named like a table is refused at once rather than waited on.
+fn open_regular(path: &Path) -> Result<File, TablebaseError> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| io_error(path, e))?;
+    let meta = f.metadata().map_err(|e| io_error(path, e))?;
+    if !meta.is_file() {
+        return Err(TablebaseError::BadFile {
+            path: path.to_path_buf(),
+            why: "not a regular file (a directory, FIFO, socket or device): tables are read only from regular files".into(),
+        });
+    }
+    Ok(f)
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> TablebaseError {
+    TablebaseError::Io {
         path: path.to_path_buf(),
         error: e.to_string(),
-    };
-    let mut f = File::open(path).map_err(io)?;
+    }
+}
+
+/// Reads a table file's header (a regular file only), checking that the file is as long as the
+/// header says. The values are not read: [`read_values`] or [`check_values`] does that.
+pub fn read_header(path: &Path) -> Result<(Header, File), TablebaseError> {
+    let mut f = open_regular(path)?;
     let mut bytes = [0u8; HEADER_LEN];
     f.read_exact(&mut bytes)
         .map_err(|_| TablebaseError::BadFile {
@@ -140,8 +184,8 @@ pub fn read_header(path: &Path) -> Result<(Header, File), TablebaseError> {
             why: "shorter than a table header".into(),
         })?;
     let header = Header::parse(&bytes, path)?;
-    let len = f.metadata().map_err(io)?.len();
-    if len != HEADER_LEN as u64 + header.count {
+    let len = f.metadata().map_err(|e| io_error(path, e))?.len();
+    if Some(len) != header.count.checked_add(HEADER_LEN as u64) {
         return Err(TablebaseError::BadFile {
             path: path.to_path_buf(),
             why: format!(
@@ -153,20 +197,48 @@ pub fn read_header(path: &Path) -> Result<(Header, File), TablebaseError> {
     Ok((header, f))
 }
 
+/// Reads the values after the header of a file opened by [`read_header`] and checks them
+/// against the header's checksum.
+pub fn read_values(f: &File, header: &Header, path: &Path) -> Result<Vec<u8>, TablebaseError> {
+    let mut values = vec![0u8; header.count as usize];
+    f.read_exact_at(&mut values, HEADER_LEN as u64)
+        .map_err(|e| io_error(path, e))?;
+    if checksum(&values) != header.checksum {
+        return Err(damaged(path));
+    }
+    Ok(values)
+}
+
+/// Checks the values of a file opened by [`read_header`] against the header's checksum, reading
+/// them in pieces (for tables too large to hold in memory).
+pub fn check_values(f: &File, header: &Header, path: &Path) -> Result<(), TablebaseError> {
+    let mut sum = Checksum::new(header.count);
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    while done < header.count {
+        let n = (header.count - done).min(buffer.len() as u64) as usize;
+        f.read_exact_at(&mut buffer[..n], HEADER_LEN as u64 + done)
+            .map_err(|e| io_error(path, e))?;
+        sum.add(&buffer[..n]);
+        done += n as u64;
+    }
+    if sum.finish() != header.checksum {
+        return Err(damaged(path));
+    }
+    Ok(())
+}
+
+fn damaged(path: &Path) -> TablebaseError {
+    TablebaseError::BadFile {
+        path: path.to_path_buf(),
+        why: "checksum mismatch: the values are damaged (rebuild the table)".into(),
+    }
+}
+
 /// Reads a whole table file and checks its checksum.
 pub fn read(path: &Path) -> Result<(Header, Vec<u8>), TablebaseError> {
-    let (header, mut f) = read_header(path)?;
-    let mut values = vec![0u8; header.count as usize];
-    f.read_exact(&mut values).map_err(|e| TablebaseError::Io {
-        path: path.to_path_buf(),
-        error: e.to_string(),
-    })?;
-    if checksum(&values) != header.checksum {
-        return Err(TablebaseError::BadFile {
-            path: path.to_path_buf(),
-            why: "checksum mismatch: the values are damaged".into(),
-        });
-    }
+    let (header, f) = read_header(path)?;
+    let values = read_values(&f, &header, path)?;
     Ok((header, values))
 }
 

@@ -21,22 +21,20 @@ pub struct Shape {
     mirror: Vec<u8>,
     /// `row[sq]`: the row of a square, 0 at the top (White's home).
     row: Vec<u8>,
-    /// `binomial[n][k]` = C(n, k) for k up to `MAX_PIECES` (128 rows and 16 columns, so that
-    /// masked indices need no bounds checks).
-    binomial: Box<[[u64; 16]; 128]>,
+    /// `binomial[n][k]` = C(n, k) for n up to 128 and k up to `MAX_PIECES` (16 columns, so that
+    /// the masked column indices of [`Shape::index`] need no bounds checks).
+    binomial: Box<[[u64; 16]; 129]>,
 }
 
 impl Shape {
-    /// The shape of a board layout (at most 128 squares).
+    /// The shape of a board layout (at most 128 squares: a set of squares is a `u128`, as in
+    /// every layout of the games).
     pub fn new(layout: &Layout) -> Shape {
         let squares = layout.squares();
         let rows = layout.rows();
-        assert!(
-            squares < 128,
-            "a tablebase board has fewer than 128 squares"
-        );
-        let mut binomial = Box::new([[0u64; 16]; 128]);
-        for n in 0..128 {
+        debug_assert!(squares <= 128, "a board's squares fit a u128");
+        let mut binomial = Box::new([[0u64; 16]; 129]);
+        for n in 0..=128 {
             binomial[n][0] = 1;
             for k in 1..=MAX_PIECES {
                 binomial[n][k] = if n == 0 {
@@ -165,17 +163,32 @@ impl Shape {
             out[0].push(0);
             return out;
         }
-        let limit = 1u128 << self.squares;
-        let mut set: u128 = (1u128 << k) - 1;
-        while set < limit {
+        for set in subsets(self.squares, k) {
             out[self.progress(set, white)].push(set);
-            // Gosper's hack: the next larger set of the same size.
-            let low = set & set.wrapping_neg();
-            let ripple = set + low;
-            set = (((ripple ^ set) >> 2) / low) | ripple;
         }
         out
     }
+}
+
+/// Every set of `k` of the lowest `n` bits (n up to 128), in increasing order (which is colex
+/// order).
+pub(super) fn subsets(n: usize, k: usize) -> impl Iterator<Item = u128> {
+    let mut next = (k <= n.min(128)).then(|| if k == 0 { 0 } else { u128::MAX >> (128 - k) });
+    std::iter::from_fn(move || {
+        let set = next?;
+        next = if set == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger set of the same size; none when the carry leaves
+            // the word or the set leaves the lowest n bits.
+            let low = set & set.wrapping_neg();
+            set.checked_add(low).and_then(|ripple| {
+                let n_next = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
+                (n >= 128 || n_next >> n == 0).then_some(n_next)
+            })
+        };
+        Some(set)
+    })
 }
 
 /// A set of squares as a machine word: `u64` for boards of up to 64 squares (most), else `u128`.

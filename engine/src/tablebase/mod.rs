@@ -185,9 +185,10 @@ impl Tablebase {
     }
 
     /// Opens the tables of `G` at `size` found in `dir` (files named as [`file::file_name`]
-    /// says). Tables up to `memory_limit` bytes are read and checked now; larger ones are read a
-    /// value at a time from disk when probed (check them with [`Tablebase::verify`]). A limit of
-    /// 0 reads only the headers: quickest for a few probes.
+    /// says). Every file passes the same checks, once, before any value of it is used (see
+    /// [`Tablebase::load`]); the first that fails is refused with an error naming it. Tables up to
+    /// `memory_limit` bytes are kept in memory; larger ones are read a value at a time from disk
+    /// when probed (their checksum is checked now, reading them in pieces).
     pub fn open<G: Retro>(
         dir: &Path,
         size: usize,
@@ -195,16 +196,39 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty::<G>(size);
         for path in table_files(dir, G::KIND, size)? {
-            let (header, file) = file::read_header(&path)?;
-            tb.check_header(&header, &path)?;
-            let table = if header.count <= memory_limit {
-                Table::Memory(file::read(&path)?.1)
-            } else {
-                Table::Disk(file)
-            };
+            let (header, table) = tb.load(&path, memory_limit)?;
             tb.tables[header.white][header.black] = Some(table);
         }
         Ok(tb)
+    }
+
+    /// The one way into a table file: a regular file (never a FIFO or a device), its header
+    /// (magic, version, game, size, material in range, number of values), its name (the one its
+    /// header's material gives), its length and its checksum.
+    fn load(
+        &self,
+        path: &Path,
+        memory_limit: u64,
+    ) -> Result<(file::Header, Table), TablebaseError> {
+        let (header, f) = file::read_header(path)?;
+        self.check_header(&header, path)?;
+        let expected = file::file_name(header.game, header.size, header.white, header.black);
+        if path.file_name() != Some(std::ffi::OsStr::new(&expected)) {
+            return Err(TablebaseError::BadFile {
+                path: path.to_path_buf(),
+                why: format!(
+                    "holds material w{}b{}, so it should be named {expected}",
+                    header.white, header.black
+                ),
+            });
+        }
+        let table = if header.count <= memory_limit {
+            Table::Memory(file::read_values(&f, &header, path)?)
+        } else {
+            file::check_values(&f, &header, path)?;
+            Table::Disk(f)
+        };
+        Ok((header, table))
     }
 
     /// Checks a header against this game, size and the material's number of positions.
@@ -263,13 +287,19 @@ impl Tablebase {
         out
     }
 
-    /// Reads every disk table whole and checks its checksum.
+    /// Checks every table of `game` at `size` in `dir` as [`Tablebase::open`] does (the same
+    /// checks, so a set that passes is one that probing accepts); returns how many there are.
     pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<usize, TablebaseError> {
-        let files = table_files(dir, game, size)?;
-        for path in &files {
-            file::read(path)?;
-        }
-        Ok(files.len())
+        let tb = match game {
+            GameKind::Oska => Tablebase::open::<Oska>(dir, size, 0)?,
+            GameKind::Hexapawn => Tablebase::open::<Hexapawn>(dir, size, 0)?,
+            GameKind::Ctf => {
+                return Err(TablebaseError::Unsupported(format!(
+                    "{game} has no tablebases"
+                )));
+            }
+        };
+        Ok(tb.materials().len())
     }
 
     /// The exact value of `pos` for its side to move, if a table covers it (a finished game is

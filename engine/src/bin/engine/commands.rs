@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, SeedFormat};
 use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
@@ -130,9 +130,11 @@ pub fn best(
     size: Option<usize>,
     hash: usize,
     eval: EvalKind,
-    tablebase: &Path,
+    tablebase: Option<PathBuf>,
 ) -> Result<()> {
     let kind = GameKind::parse(game)?;
+    let tablebase = crate::tablebase::search_dir(tablebase)?;
+    let tablebase = tablebase.as_deref();
     if depth == 0 {
         anyhow::bail!("the depth must be at least 1");
     }
@@ -166,15 +168,14 @@ pub fn best(
     })
 }
 
-/// The tables of `G` at `size` in `dir`, if there are any (`dir` may not exist); tables up to
-/// `memory_limit` bytes are read into memory (see `Tablebase::open`).
-fn tables<G: Game>(dir: &Path, size: usize, memory_limit: u64) -> Result<Option<Probe<G>>> {
-    if !dir.is_dir() {
+/// The tables of `G` at `size` in `dir`, if a directory is given and holds any; tables up to
+/// `memory_limit` bytes are read into memory (see `Tablebase::open`). A table that fails its
+/// checks is an error, never used.
+fn tables<G: Game>(dir: Option<&Path>, size: usize, memory_limit: u64) -> Result<Option<Probe<G>>> {
+    let Some(dir) = dir else {
         return Ok(None);
-    }
-    let probe = engine::tablebase::probe_for::<G>(dir, size, memory_limit)
-        .with_context(|| format!("the tablebase in {}", dir.display()))?;
-    Ok(probe)
+    };
+    Ok(engine::tablebase::probe_for::<G>(dir, size, memory_limit)?)
 }
 
 /// `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR]`: from the tables
@@ -185,15 +186,19 @@ pub fn solve(
     side: &str,
     hash: usize,
     threads: usize,
-    tablebase: &Path,
+    tablebase: Option<PathBuf>,
 ) -> Result<()> {
     let kind = GameKind::parse(game)?;
+    let tablebase = crate::tablebase::search_dir(tablebase)?;
+    let tablebase = tablebase.as_deref();
     with_game!(kind, G => {
         let parsed = read::<G>(board, side)?;
         let pos = *parsed.line.current();
         // A covered position is answered at once, reading a few values from the files.
-        if let Some(value) = tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)) {
-            eprintln!("from the tablebase in {}", tablebase.display());
+        if let (Some(dir), Some(value)) =
+            (tablebase, tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)))
+        {
+            eprintln!("from the tablebase in {}", dir.display());
             return emit(format!("{value}\n"));
         }
         let mut searcher = Searcher::<G>::new(hash);

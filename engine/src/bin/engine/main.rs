@@ -196,7 +196,8 @@ enum Command {
               value_parser = eval_kind())]
         eval: EvalKind,
         /// Tablebase directory: positions its tables cover get their exact values (default:
-        /// $TABLEBASE_PATH, else ./tablebases if it exists; see `engine tablebase`).
+        /// $TABLEBASE_PATH, else ./tablebases if it exists; a named directory must exist; see
+        /// `engine tablebase`).
         #[arg(long, value_name = "DIR")]
         tablebase: Option<PathBuf>,
     },
@@ -220,7 +221,8 @@ enum Command {
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = threads)]
         threads: u32,
         /// Tablebase directory: positions its tables cover get their exact values (default:
-        /// $TABLEBASE_PATH, else ./tablebases if it exists; see `engine tablebase`).
+        /// $TABLEBASE_PATH, else ./tablebases if it exists; a named directory must exist; see
+        /// `engine tablebase`).
         #[arg(long, value_name = "DIR")]
         tablebase: Option<PathBuf>,
     },
@@ -518,7 +520,8 @@ enum TablebaseAction {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
-    /// Read every table of GAME at SIZE whole and check its checksum.
+    /// Check every table of GAME at SIZE as probing does: a regular file, its header, name and
+    /// length, and the checksum of all its values.
     Verify {
         /// oska or hexapawn.
         #[arg(value_parser = game_name)]
@@ -598,17 +601,7 @@ fn main() -> ExitCode {
             hash,
             eval,
             tablebase: tb,
-        }) => commands::best(
-            &game,
-            &board,
-            &side,
-            depth,
-            trace,
-            size,
-            hash,
-            eval,
-            &tablebase::dir_of(tb),
-        ),
+        }) => commands::best(&game, &board, &side, depth, trace, size, hash, eval, tb),
         Some(Command::Solve {
             game,
             board,
@@ -616,14 +609,7 @@ fn main() -> ExitCode {
             hash,
             threads,
             tablebase: tb,
-        }) => commands::solve(
-            &game,
-            &board,
-            &side,
-            hash,
-            threads as usize,
-            &tablebase::dir_of(tb),
-        ),
+        }) => commands::solve(&game, &board, &side, hash, threads as usize, tb),
         Some(Command::Bench) => commands::bench(),
         Some(Command::Positions {
             game,

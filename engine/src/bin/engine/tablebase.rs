@@ -17,10 +17,55 @@ use crate::commands::{emit, read};
 /// The environment variable naming the default tablebase directory.
 pub const DIR_VARIABLE: &str = "TABLEBASE_PATH";
 
-/// The directory to use: `--dir`, else `$TABLEBASE_PATH`, else `./tablebases`.
+/// The directory to use: `--dir`, else `$TABLEBASE_PATH` (when set and not empty), else
+/// `./tablebases`.
 pub fn dir_of(dir: Option<PathBuf>) -> PathBuf {
-    dir.or_else(|| std::env::var_os(DIR_VARIABLE).map(PathBuf::from))
+    dir.or_else(|| env_dir().map(|(dir, _)| dir))
         .unwrap_or_else(|| PathBuf::from("tablebases"))
+}
+
+/// `$TABLEBASE_PATH` when it is set and not empty, with its name for messages.
+fn env_dir() -> Option<(PathBuf, String)> {
+    std::env::var_os(DIR_VARIABLE)
+        .filter(|v| !v.is_empty())
+        .map(|v| (PathBuf::from(v), format!("${DIR_VARIABLE}")))
+}
+
+/// The tables a search or the solver probes: `--tablebase DIR` or else `$TABLEBASE_PATH`, either
+/// of which must name a directory (a missing one or a file is an error, as the protocol's
+/// `TablebasePath` refuses it); else `./tablebases` when it is a directory; else none.
+pub fn search_dir(flag: Option<PathBuf>) -> Result<Option<PathBuf>> {
+    let named = flag
+        .map(|dir| (dir, "--tablebase".to_string()))
+        .or_else(env_dir);
+    match named {
+        Some((dir, what)) => existing_dir(dir, &what).map(Some),
+        None => {
+            let default = PathBuf::from("tablebases");
+            Ok(default.is_dir().then_some(default))
+        }
+    }
+}
+
+/// `dir` if it is a directory, else an error naming `what` gave it.
+fn existing_dir(dir: PathBuf, what: &str) -> Result<PathBuf> {
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => Ok(dir),
+        Ok(_) => bail!("{what} {}: not a directory", dir.display()),
+        Err(e) => bail!("{what} {}: {e}", dir.display()),
+    }
+}
+
+/// Makes `dir` (and its parents) if missing and checks that a file can be written in it, so a
+/// build that cannot write its tables stops before it starts.
+fn writable_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot make the tablebase directory {}", dir.display()))?;
+    let check = dir.join(format!(".write-check-{}", std::process::id()));
+    std::fs::File::create(&check)
+        .with_context(|| format!("cannot write in the tablebase directory {}", dir.display()))?;
+    let _ = std::fs::remove_file(&check);
+    Ok(())
 }
 
 /// The game kind, refusing Capture the Flag (its history rule has no table).
@@ -54,6 +99,7 @@ pub fn build(
             engine::tablebase::index::MAX_PIECES
         );
     }
+    writable_dir(dir)?;
     let plan = Plan {
         size,
         max_pieces,
@@ -132,8 +178,8 @@ fn peak_memory() -> String {
 
 /// Opens the tables of `G` at the board's size in `dir`, with a message when there are none.
 fn open<G: Retro>(dir: &Path, size: usize) -> Result<Tablebase> {
-    let tb = Tablebase::open::<G>(dir, size, 0)
-        .with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+    // Errors name the file or directory at fault.
+    let tb = Tablebase::open::<G>(dir, size, 0)?;
     if tb.materials().is_empty() {
         bail!(
             "no {} {size} tables in {} (build them with: engine tablebase build {} {size} --dir {})",
@@ -149,7 +195,9 @@ fn open<G: Retro>(dir: &Path, size: usize) -> Result<Tablebase> {
 /// `engine tablebase probe GAME BOARD SIDE [--dir DIR]`: every move with its value, best first,
 /// then the position's value.
 pub fn probe(game: &str, board: &str, side: &str, dir: &Path) -> Result<()> {
-    match table_game(game)? {
+    let kind = table_game(game)?;
+    existing_dir(dir.to_path_buf(), "the tablebase directory")?;
+    match kind {
         GameKind::Oska => probe_game::<Oska>(board, side, dir),
         _ => probe_game::<Hexapawn>(board, side, dir),
     }
@@ -178,6 +226,8 @@ fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
 /// `engine tablebase verify GAME SIZE [--dir DIR]`: reads every table whole, checks checksums.
 pub fn verify(game: &str, size: usize, dir: &Path) -> Result<()> {
     let kind = table_game(game)?;
+    kind.check_size(size)?;
+    existing_dir(dir.to_path_buf(), "the tablebase directory")?;
     let n = Tablebase::verify(dir, kind, size)?;
     if n == 0 {
         bail!("no {kind} {size} tables in {}", dir.display());
