@@ -6,7 +6,8 @@
 //! click on a move asks the app to play it.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::SystemTime;
 
 use eframe::egui::{self, Color32, RichText};
 use engine::games::notation::move_name;
@@ -99,9 +100,7 @@ fn probe_as<G: Retro>(
     side: Side,
 ) -> Result<TableReport, String> {
     let pos = G::from_cells(size, cells, side).map_err(|e| e.to_string())?;
-    // Headers only: each probe reads its byte from disk, so a large table costs no memory.
-    let tb = Tablebase::open::<G>(dir, size, 0)
-        .map_err(|e| format!("cannot read the tablebase in {}: {e}", dir.display()))?;
+    let tb = opened::<G>(dir, size)?;
     if tb.materials().is_empty() {
         return Err(format!(
             "no {} {size} tables in {} (build them with: engine tablebase build {} {size} --dir {})",
@@ -128,6 +127,32 @@ fn probe_as<G: Retro>(
         })
         .collect();
     Ok(TableReport { side, value, moves })
+}
+
+/// The tables of `G` at `size` in `dir`, opened (and so checked: every file read once) the first
+/// time and kept while the directory is unchanged, so following a game does not read the files
+/// again at every move. Opened with headers only: each probe reads its byte from disk, so a large
+/// table costs no memory.
+fn opened<G: Retro>(dir: &Path, size: usize) -> Result<Arc<Tablebase>, String> {
+    type Opened = (
+        (PathBuf, GameKind, usize, Option<SystemTime>),
+        Arc<Tablebase>,
+    );
+    static OPENED: Mutex<Option<Opened>> = Mutex::new(None);
+    let stamp = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
+    let key = (dir.to_path_buf(), G::KIND, size, stamp);
+    let mut slot = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, tb)) = slot.as_ref()
+        && *k == key
+    {
+        return Ok(tb.clone());
+    }
+    let tb = Arc::new(
+        Tablebase::open::<G>(dir, size, 0)
+            .map_err(|e| format!("cannot read the tablebase in {}: {e}", dir.display()))?,
+    );
+    *slot = Some((key, tb.clone()));
+    Ok(tb)
 }
 
 /// Which position a report is about: the directory, the game, and the board with its side to
