@@ -50,7 +50,7 @@ async fn crashed_with_stderr() {
         .err()
         .unwrap();
     match err {
-        ClientError::Crashed { status, stderr } => {
+        ClientError::Crashed { status, stderr, .. } => {
             assert_eq!(status.and_then(|s| s.code()), Some(3));
             assert_eq!(stderr, ["oops"]);
         }

@@ -19,7 +19,7 @@ use crate::adapter::Fault;
 use crate::adapter::function::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
-use crate::protocol::Go;
+use crate::protocol::{Go, printable};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
@@ -399,8 +399,9 @@ impl ClassReport {
 
     /// The table of submissions (in standings order): games, score, illegal moves (and boards
     /// that are none), crashes (exceptions, crashes, failed loads), timeouts, limits (memory,
-    /// CPU, processes, output), milliseconds per move.
+    /// CPU, processes, output), milliseconds per move. Names are escaped with [`printable`].
     pub fn table(&self) -> String {
+        let names: Vec<_> = self.standings.names.iter().map(|n| printable(n)).collect();
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&a, &b| {
             self.entries[b]
@@ -408,14 +409,7 @@ impl ClassReport {
                 .total_cmp(&self.entries[a].points)
                 .then(a.cmp(&b))
         });
-        let width = self
-            .standings
-            .names
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(4)
-            .max(10);
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(10);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -437,7 +431,7 @@ impl ClassReport {
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>6.1}% {:>7} {:>7} {:>8} {:>7} {:>9}",
-                self.standings.names[i],
+                names[i],
                 e.games,
                 score,
                 e.count(&["illegal", "no board", "illegal move", "protocol violation"]),
@@ -452,16 +446,21 @@ impl ClassReport {
     }
 
     /// Each submission's faults by name and its first failure, with the board and the
-    /// program's own message; nothing for a submission without failure.
+    /// program's own message; nothing for a submission without failure. Every text from a
+    /// record (names, fault, message) is escaped with [`printable`].
     pub fn failures(&self) -> String {
         let mut out = String::new();
         for (i, e) in self.entries.iter().enumerate() {
             let Some(f) = &e.first_failure else { continue };
-            let counts: Vec<String> = e.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let counts: Vec<String> = e
+                .faults
+                .iter()
+                .map(|(k, v)| format!("{} {v}", printable(k)))
+                .collect();
             let _ = writeln!(
                 out,
                 "{}: lost {} by faults ({})",
-                self.standings.names[i],
+                printable(&self.standings.names[i]),
                 e.faults.values().sum::<u64>(),
                 counts.join(", ")
             );
@@ -469,12 +468,12 @@ impl ClassReport {
                 out,
                 "  first: game {}, [{}]{}",
                 f.game,
-                f.fault,
+                printable(&f.fault),
                 f.board
                     .as_ref()
                     .map_or_else(String::new, |b| format!(" on {b}"))
             );
-            let _ = writeln!(out, "  {}", f.message);
+            let _ = writeln!(out, "  {}", printable(&f.message));
         }
         out.truncate(out.trim_end().len());
         out

@@ -33,6 +33,7 @@ use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
+use engine::protocol::printable;
 use engine::record::RecordResult;
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -260,10 +261,10 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
             out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
-                g.record.white,
-                g.record.black,
+                printable(&g.record.white),
+                printable(&g.record.black),
                 result_text(g.result()),
-                g.reason()
+                printable(g.reason())
             );
             out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });
@@ -315,7 +316,7 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     let shown: Vec<&str> = std::iter::once(program.as_str())
         .chain(args.iter().map(String::as_str))
         .collect();
-    out!("Checking {}", shown.join(" "));
+    out!("Checking {}", printable(&shown.join(" ")));
     let report = engine::conformance::run(&program, &args).await;
     out!("{report}");
     if report.passed() {
@@ -409,7 +410,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // The message may quote a file or an engine: one line, no control character.
+            eprintln!("error: {}", printable(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
