@@ -406,11 +406,27 @@ const SINGLE: [&str; 7] = [
 /// is played (none after the end), and where the moves end the game the `Result` must be the
 /// rules' result (and a `Reason` that names a rules ending must name that one); where they do
 /// not end it, a `Reason` that names a rules ending is refused. The error names the line of
-/// the first bad part: the move, or the `Start`, `Result` or `Reason` tag.
+/// the first bad part: the move, or the `Start`, `Result` or `Reason` tag. A second tag of
+/// one the arena writes once (`Reason`, `GameNumber`, ...) is refused, and so is a second game
+/// with the same `GameNumber` and players.
 pub fn referee_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
     let mut out = Vec::new();
+    let mut numbers = std::collections::HashMap::new();
     for (record, lines) in parse_located(text)? {
         with_game!(record.game, G => referee::<G>(&record, &lines))?;
+        if let Some(n) = record
+            .tag("GameNumber")
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let at = lines.tag("GameNumber").unwrap_or(0);
+            let key = (n, record.white.clone(), record.black.clone());
+            if let Some(before) = numbers.insert(key, at) {
+                return Err(RecordError {
+                    line: at,
+                    message: format!("game {n} of these players again (first on line {before})"),
+                });
+            }
+        }
         out.push(record);
     }
     Ok(out)
