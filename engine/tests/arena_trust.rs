@@ -1,8 +1,8 @@
 //! What the arena shows of text it did not write: a hostile engine (escape sequences, NUL, CR
 //! and bytes outside ASCII in its `id name`, `info string`, `bestmove` and stderr; one that closes
 //! its output and keeps running), hostile names, openings and record files, and a hostile class
-//! submission, in `arena match`, `arena check`, `arena class` and `arena report`: no raw control
-//! byte reaches the terminal or a record. And `arena report` fuzzed with damaged real records:
+//! submission, in `arena match`, `arena check`, `arena class` and `arena report` (and a set of
+//! positions for `engine blunders`): no raw control byte reaches the terminal or a record. And `arena report` fuzzed with damaged real records:
 //! it never panics or hangs, and either refuses with the file and line or prints the standings
 //! of records that the rules accept.
 
@@ -312,6 +312,21 @@ fn hostile_files_are_quoted_escaped_in_errors() {
     assert!(err.contains("open\\x1b[31mings.txt"), "{err}");
     assert!(err.contains("openings line 2"), "{err}");
     assert!(err.contains(&shown()), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // A set of positions for `engine blunders`, with a side that is none.
+    let set = s.write(
+        "set.txt",
+        format!("# oska size 4: 1 position\n----/b--/--/--w/-w-- b{EVIL} w1 a2a1=w1\n").as_bytes(),
+    );
+    let o = Command::new(ENGINE)
+        .args(["blunders", &set])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_clean(&o.stderr, "engine blunders stderr");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 2: side must be"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 
     // A record file: a move with control bytes, bytes that are not UTF-8, a tag with raw ones.
