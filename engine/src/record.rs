@@ -15,12 +15,12 @@
 //!
 //! A record is a block of tag lines `[Name "value"]` (value in double quotes; `\"` and `\\`
 //! escaped, and every byte outside printable ASCII written `\xNN` as [`printable`] writes it, so
-//! that a record holds no control character whatever an engine said) followed by the moves in the protocol's notation on one or more lines; records are
-//! separated by a blank line. `Game`, `Size`, `White`, `Black`, `Start` and `Result` are required;
-//! `Start` is `startpos` or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's
-//! `position` command takes it; `Result` is `white`, `black`, `draw` or `*` (unfinished).
-//! Other tags (`Reason`, `Round`, `Date`, `Opening`, ...) are kept in order. Lines starting with
-//! `#` are comments.
+//! that a record holds no control character whatever an engine said) followed by the moves in
+//! the protocol's notation on one or more lines; records are separated by a blank line. `Game`,
+//! `Size`, `White`, `Black`, `Start` and `Result` are required (once each); `Start` is `startpos`
+//! or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's `position` command takes
+//! it; `Result` is `white`, `black`, `draw` or `*` (unfinished). Other tags (`Reason`, `Round`,
+//! `Date`, `Opening`, ...) are kept in order. Lines starting with `#` are comments.
 //!
 //! [`parse_records`] reads the format; [`referee_records`] also replays every game by the rules
 //! and refuses, naming the line, a move that is not legal or a result the moves contradict.
@@ -257,8 +257,9 @@ fn build(
 ) -> Result<GameRecord, RecordError> {
     let err = |line: usize, message: String| RecordError { line, message };
     for (i, (k, _, l)) in tags.iter().enumerate() {
-        if let Some((_, _, before)) = tags[..i].iter().find(|(j, _, _)| j == k)
-            && REQUIRED.contains(&k.as_str())
+        // The set of required tags first: a record may hold any number of other tags.
+        if REQUIRED.contains(&k.as_str())
+            && let Some((_, _, before)) = tags[..i].iter().find(|(j, _, _)| j == k)
         {
             return Err(err(
                 *l,

@@ -359,6 +359,31 @@ fn hostile_files_are_quoted_escaped_in_errors() {
     }
 }
 
+/// Records naming more players than a report takes are refused at once, not allocated for.
+#[test]
+fn a_report_of_too_many_players_is_refused() {
+    let s = Scratch::new("players");
+    let max = engine::arena::class::MAX_PLAYERS;
+    let games: String = (0..max / 2 + 1)
+        .map(|i| {
+            format!(
+                "[Game \"oska\"]\n[Size \"4\"]\n[White \"w{i}\"]\n[Black \"b{i}\"]\n\
+                 [Start \"startpos\"]\n[Result \"*\"]\nb1b2\n\n"
+            )
+        })
+        .collect();
+    let path = s.write("many.rec", games.as_bytes());
+    let o = arena_within(&["report", &path], Duration::from_secs(120));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: the records name {} players; a report takes at most {max}\n",
+            max + 2
+        )
+    );
+}
+
 /// A class submission that prints EVIL and raises an exception that says it, in a file whose
 /// name holds an escape sequence.
 const EVIL_SUBMISSION: &str = r#"

@@ -23,6 +23,9 @@ use crate::protocol::{Go, printable};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
+/// The most players a report of records takes: its table of pairings grows with their square.
+pub const MAX_PLAYERS: usize = 2000;
+
 /// The record tags with the time each side's engine took over its moves, in milliseconds.
 pub const THINK_TAGS: [&str; 2] = ["WhiteThinkMs", "BlackThinkMs"];
 
@@ -312,14 +315,26 @@ fn start_side(record: &GameRecord) -> Side {
 
 impl ClassReport {
     /// The report of `records` (one run, or shards merged). A game that appears twice (the same
-    /// `GameNumber` with the same players) is an error: shards must not overlap.
+    /// `GameNumber` with the same players) is an error: shards must not overlap; so are more
+    /// than [`MAX_PLAYERS`] players.
     pub fn from_records(records: &[GameRecord]) -> Result<ClassReport, ArenaError> {
         let names: BTreeSet<&str> = records
             .iter()
             .flat_map(|r| [r.white.as_str(), r.black.as_str()])
             .collect();
+        if names.len() > MAX_PLAYERS {
+            return Err(ArenaError::Config(format!(
+                "the records name {} players; a report takes at most {MAX_PLAYERS}",
+                names.len()
+            )));
+        }
         let names: Vec<String> = names.into_iter().map(str::to_string).collect();
-        let index = |n: &str| names.iter().position(|m| m == n).expect("collected above");
+        // Sorted, as collected from the set.
+        let index = |n: &str| {
+            names
+                .binary_search_by(|m| m.as_str().cmp(n))
+                .expect("collected above")
+        };
         let mut standings = Standings::new(names.clone());
         let mut entries = vec![Entry::default(); names.len()];
         let mut seen = BTreeSet::new();
