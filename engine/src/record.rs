@@ -501,8 +501,9 @@ fn referee<G: Game>(record: &GameRecord, lines: &Lines) -> Result<(), RecordErro
     Ok(())
 }
 
-/// The text of a record file's bytes, or the line (from 1) of the first byte that is not UTF-8.
-pub fn records_text(bytes: &[u8]) -> Result<&str, RecordError> {
+/// The text of a file's bytes (records, openings), or the line (from 1) of the first byte that
+/// is not UTF-8.
+pub fn file_text(bytes: &[u8]) -> Result<&str, RecordError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let good = &bytes[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -749,8 +750,8 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_utf8_are_located() {
-        assert_eq!(records_text(b"[a]\n").unwrap(), "[a]\n");
-        let e = records_text(b"[Game \"oska\"]\n\n[White \"a\xff\"]\n").unwrap_err();
+        assert_eq!(file_text(b"[a]\n").unwrap(), "[a]\n");
+        let e = file_text(b"[Game \"oska\"]\n\n[White \"a\xff\"]\n").unwrap_err();
         assert_eq!(
             (e.line, e.to_string().as_str()),
             (3, "line 3: byte 10 of the line is not UTF-8 text")

@@ -314,6 +314,19 @@ fn hostile_files_are_quoted_escaped_in_errors() {
     assert!(err.contains(&shown()), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 
+    // Openings that are not UTF-8 on their third line.
+    let openings = s.write("bad.txt", b"startpos\n\nwwww/---/--/---/bb\xffbb w\n");
+    let mut args = vec!["match", "--openings", &openings];
+    args.extend(engines.iter().map(String::as_str));
+    let o = arena(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: --openings {openings}: openings line 3: byte 19 of the line is not UTF-8 text\n"
+        )
+    );
+
     // A set of positions for `engine blunders`, with a side that is none.
     let set = s.write(
         "set.txt",

@@ -12,13 +12,13 @@ use clap::Args;
 use engine::arena::class::{
     ClassLimits, ClassReport, discover, engines, parse_shard, shard, timed_record,
 };
-use engine::arena::openings::{random_openings, read_openings};
+use engine::arena::openings::random_openings;
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
 use engine::protocol::printable;
-use engine::record::{GameRecord, records_text, referee_records};
+use engine::record::{GameRecord, file_text, referee_records};
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -102,10 +102,7 @@ pub struct ReportArgs {
 
 fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Setup>> {
     if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-        return with_game!(game, G => read_openings::<G>(&text, args.size))
-            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()));
+        return super::openings_file(path, game, args.size);
     }
     if let Some(plies) = args.random_plies {
         let found =
@@ -247,7 +244,7 @@ pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
     for path in &args.records {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut found = records_text(&bytes)
+        let mut found = file_text(&bytes)
             .and_then(referee_records)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         records.append(&mut found);

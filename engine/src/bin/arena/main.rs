@@ -168,6 +168,16 @@ fn result_text(r: RecordResult) -> &'static str {
     }
 }
 
+/// The openings of an `--openings` file, checked by the rules; errors name the file and line.
+fn openings_file(path: &std::path::Path, game: GameKind, size: usize) -> Result<Vec<Setup>> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("--openings: cannot read {}", path.display()))?;
+    let text = engine::record::file_text(&bytes)
+        .map_err(|e| anyhow::anyhow!("--openings {}: openings {e}", path.display()))?;
+    with_game!(game, G => read_openings::<G>(text, size))
+        .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))
+}
+
 fn config(args: &MatchArgs) -> Result<MatchConfig> {
     let game = GameKind::parse(&args.game).context("--game")?;
     game.check_size(args.size).context("--size")?;
@@ -190,10 +200,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
     };
     let rounds = games_per_pairing.div_ceil(2);
     let openings = if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-        with_game!(game, G => read_openings::<G>(&text, args.size))
-            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))?
+        openings_file(path, game, args.size)?
     } else if let Some(plies) = args.random_plies {
         let found =
             with_game!(game, G => random_openings::<G>(args.size, plies, rounds, args.seed));
