@@ -13,19 +13,25 @@
 //! d1c2 a5b4 c2b3 pass ...
 //! ```
 //!
-//! A record is a block of tag lines `[Name "value"]` (value in double quotes, `\"` and `\\`
-//! escaped) followed by the moves in the protocol's notation on one or more lines; records are
-//! separated by a blank line. `Game`, `Size`, `White`, `Black`, `Start` and `Result` are required;
-//! `Start` is `startpos` or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's
-//! `position` command takes it; `Result` is `white`, `black`, `draw` or `*` (unfinished).
-//! Other tags (`Reason`, `Round`, `Date`, `Opening`, ...) are kept in order. Lines starting with
-//! `#` are comments.
+//! A record is a block of tag lines `[Name "value"]` (value in double quotes; `\"` and `\\`
+//! escaped, and every byte outside printable ASCII written `\xNN` as [`printable`] writes it, so
+//! that a record holds no control character whatever an engine said) followed by the moves in
+//! the protocol's notation on one or more lines; records are separated by a blank line. `Game`,
+//! `Size`, `White`, `Black`, `Start` and `Result` are required (once each); `Start` is `startpos`
+//! or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's `position` command takes
+//! it; `Result` is `white`, `black`, `draw` or `*` (unfinished). Other tags (`Reason`, `Round`,
+//! `Date`, `Opening`, ...) are kept in order. Lines starting with `#` are comments.
+//!
+//! [`parse_records`] reads the format; [`referee_records`] also replays every game by the rules
+//! and refuses, naming the line, a move that is not legal or a result the moves contradict.
 
 use std::fmt;
 
 use crate::games::notation::parse_move;
 use crate::games::setup::Setup;
-use crate::games::{Game, GameKind, Line, Outcome, PositionError, Side};
+use crate::games::{Game, GameKind, Line, Outcome, PositionError, Reason, Side};
+use crate::protocol::printable;
+use crate::with_game;
 
 /// The result of a recorded game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,16 +110,17 @@ pub struct RecordError {
     pub message: String,
 }
 
+/// A tag value in double quotes: [`printable`] (control characters and bytes outside ASCII as
+/// `\xNN`, a backslash as `\\`), and `"` as `\"`.
 fn quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
+    let escaped = printable(value);
+    let mut out = String::with_capacity(escaped.len() + 2);
     out.push('"');
-    for ch in value.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
+    for ch in escaped.chars() {
+        if ch == '"' {
+            out.push('\\');
         }
+        out.push(ch);
     }
     out.push('"');
     out
@@ -194,20 +201,53 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .ok_or("the tag value must be in double quotes")?;
-    let mut value = String::new();
+    // The value's bytes: escapes undone, other characters as they are.
+    let mut value = Vec::with_capacity(body.len());
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
-                Some(e @ ('"' | '\\')) => value.push(e),
-                _ => return Err("a backslash in a tag value must be followed by \" or \\".into()),
+                Some(e @ ('"' | '\\')) => value.push(e as u8),
+                Some('x') => {
+                    let hex: String = chars.by_ref().take(2).collect();
+                    let byte = (hex.len() == 2 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .then(|| u8::from_str_radix(&hex, 16).ok())
+                        .flatten()
+                        .ok_or("\\x in a tag value must be followed by two hex digits")?;
+                    value.push(byte);
+                }
+                _ => {
+                    return Err(
+                        "a backslash in a tag value must be followed by \", \\ or xNN".into(),
+                    );
+                }
             },
             '"' => return Err("an unescaped \" inside the tag value".into()),
-            c => value.push(c),
+            c => value.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
     }
+    let value = String::from_utf8(value)
+        .map_err(|_| "the \\xNN escapes of the tag value do not spell UTF-8 text")?;
     Ok((name.to_string(), value))
 }
+
+/// Where the parts of a record stand in its file (line numbers from 1), for [`referee_records`].
+struct Lines {
+    /// Each tag's line, in the record's order.
+    tags: Vec<(String, usize)>,
+    /// Each move's line.
+    moves: Vec<usize>,
+}
+
+impl Lines {
+    /// The line of the first tag `name`.
+    fn tag(&self, name: &str) -> Option<usize> {
+        self.tags.iter().find(|(k, _)| k == name).map(|&(_, l)| l)
+    }
+}
+
+/// The tags every record has, in the order they are written.
+const REQUIRED: [&str; 6] = ["Game", "Size", "White", "Black", "Start", "Result"];
 
 /// Builds a record from its tag lines and moves; `first` is the line number of its first line.
 fn build(
@@ -216,6 +256,17 @@ fn build(
     first: usize,
 ) -> Result<GameRecord, RecordError> {
     let err = |line: usize, message: String| RecordError { line, message };
+    for (i, (k, _, l)) in tags.iter().enumerate() {
+        // The set of required tags first: a record may hold any number of other tags.
+        if REQUIRED.contains(&k.as_str())
+            && let Some((_, _, before)) = tags[..i].iter().find(|(j, _, _)| j == k)
+        {
+            return Err(err(
+                *l,
+                format!("a second [{k} \"...\"] tag in one record (the first is on line {before})"),
+            ));
+        }
+    }
     let get = |name: &str| -> Result<(String, usize), RecordError> {
         tags.iter()
             .find(|(k, _, _)| k == name)
@@ -246,10 +297,9 @@ fn build(
             ));
         }
     };
-    const KNOWN: [&str; 6] = ["Game", "Size", "White", "Black", "Start", "Result"];
     let tags = tags
         .into_iter()
-        .filter(|(k, _, _)| !KNOWN.contains(&k.as_str()))
+        .filter(|(k, _, _)| !REQUIRED.contains(&k.as_str()))
         .map(|(k, v, _)| (k, v))
         .collect();
     Ok(GameRecord {
@@ -264,13 +314,26 @@ fn build(
     })
 }
 
-/// Reads every record of a text. Records are separated by blank lines.
-pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+/// Reads every record of a text, with where its parts stand.
+fn parse_located(text: &str) -> Result<Vec<(GameRecord, Lines)>, RecordError> {
     let mut records = Vec::new();
     let mut tags: Vec<(String, String, usize)> = Vec::new();
     let mut moves: Vec<String> = Vec::new();
+    let mut move_lines: Vec<usize> = Vec::new();
     let mut first = 0;
     let mut in_moves = false;
+    let mut finish = |tags: Vec<(String, String, usize)>,
+                      moves: Vec<String>,
+                      move_lines: Vec<usize>,
+                      first: usize|
+     -> Result<(), RecordError> {
+        let lines = Lines {
+            tags: tags.iter().map(|(k, _, l)| (k.clone(), *l)).collect(),
+            moves: move_lines,
+        };
+        records.push((build(tags, moves, first)?, lines));
+        Ok(())
+    };
     for (i, raw) in text.lines().enumerate() {
         let no = i + 1;
         let line = raw.trim();
@@ -279,11 +342,12 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
         }
         if line.is_empty() {
             if !tags.is_empty() {
-                records.push(build(
+                finish(
                     std::mem::take(&mut tags),
                     std::mem::take(&mut moves),
+                    std::mem::take(&mut move_lines),
                     first,
-                )?);
+                )?;
             }
             in_moves = false;
             continue;
@@ -308,13 +372,147 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                 });
             }
             in_moves = true;
-            moves.extend(line.split_whitespace().map(str::to_string));
+            for word in line.split_whitespace() {
+                moves.push(word.to_string());
+                move_lines.push(no);
+            }
         }
     }
     if !tags.is_empty() {
-        records.push(build(tags, moves, first)?);
+        finish(tags, moves, move_lines, first)?;
     }
     Ok(records)
+}
+
+/// Reads every record of a text. Records are separated by blank lines. Only the format is
+/// checked (and each tag's value); [`referee_records`] also checks the games by the rules.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    Ok(parse_located(text)?.into_iter().map(|(r, _)| r).collect())
+}
+
+/// The tags of the arena's records that hold one value: a record with two of one is refused by
+/// [`referee_records`], as its meaning would depend on which is read.
+const SINGLE: [&str; 7] = [
+    "Reason",
+    "Fault",
+    "Round",
+    "GameNumber",
+    "Opening",
+    "WhiteThinkMs",
+    "BlackThinkMs",
+];
+
+/// Reads every record of a text as [`parse_records`] does, and referees each game by the rules:
+/// its start must be a legal position of its game and size, every move must be legal where it
+/// is played (none after the end), and where the moves end the game the `Result` must be the
+/// rules' result (and a `Reason` that names a rules ending must name that one); where they do
+/// not end it, a `Reason` that names a rules ending is refused. The error names the line of
+/// the first bad part: the move, or the `Start`, `Result` or `Reason` tag. A second tag of
+/// one the arena writes once (`Reason`, `GameNumber`, ...) is refused, and so is a second game
+/// with the same `GameNumber` and players.
+pub fn referee_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    let mut out = Vec::new();
+    let mut numbers = std::collections::HashMap::new();
+    for (record, lines) in parse_located(text)? {
+        with_game!(record.game, G => referee::<G>(&record, &lines))?;
+        if let Some(n) = record
+            .tag("GameNumber")
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let at = lines.tag("GameNumber").unwrap_or(0);
+            let key = (n, record.white.clone(), record.black.clone());
+            if let Some(before) = numbers.insert(key, at) {
+                return Err(RecordError {
+                    line: at,
+                    message: format!("game {n} of these players again (first on line {before})"),
+                });
+            }
+        }
+        out.push(record);
+    }
+    Ok(out)
+}
+
+/// Checks one record by the rules (see [`referee_records`]).
+fn referee<G: Game>(record: &GameRecord, lines: &Lines) -> Result<(), RecordError> {
+    let at = |name: &str| lines.tag(name).unwrap_or(0);
+    let err = |line: usize, message: String| RecordError { line, message };
+    for (i, (k, l)) in lines.tags.iter().enumerate() {
+        if SINGLE.contains(&k.as_str())
+            && let Some((_, before)) = lines.tags[..i].iter().find(|(j, _)| j == k)
+        {
+            return Err(err(
+                *l,
+                format!("a second [{k} \"...\"] tag in one record (the first is on line {before})"),
+            ));
+        }
+    }
+    let mut line = start_line::<G>(&record.start, record.size).map_err(|e| {
+        err(
+            at("Start"),
+            format!("the start is not a legal position: {e}"),
+        )
+    })?;
+    for (i, text) in record.moves.iter().enumerate() {
+        let mv = parse_move(&line, text)
+            .map_err(|e| err(lines.moves[i], format!("move {} of the game: {e}", i + 1)))?;
+        line.push(mv);
+    }
+    let reason = record.tag("Reason");
+    let ruled = reason.and_then(|r| Reason::ALL.into_iter().find(|x| x.code() == r));
+    match line.outcome() {
+        Some(o) => {
+            let due = RecordResult::from_outcome(o);
+            if record.result != due {
+                return Err(err(
+                    at("Result"),
+                    format!(
+                        "the result is '{}' but the moves end the game with '{}' ({o})",
+                        record.result.as_str(),
+                        due.as_str()
+                    ),
+                ));
+            }
+            if let (Some(r), Some(code)) = (reason, ruled)
+                && code.code() != o.reason().code()
+            {
+                return Err(err(
+                    at("Reason"),
+                    format!(
+                        "the reason '{r}' is not how the moves end the game: '{}' ({o})",
+                        o.reason().code()
+                    ),
+                ));
+            }
+        }
+        None => {
+            if let Some(r) = reason
+                && ruled.is_some()
+            {
+                return Err(err(
+                    at("Reason"),
+                    format!(
+                        "the reason '{r}' is an end by the rules, but after the moves the game is not over"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The text of a file's bytes (records, openings), or the line (from 1) of the first byte that
+/// is not UTF-8.
+pub fn file_text(bytes: &[u8]) -> Result<&str, RecordError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = good.len() - good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        RecordError {
+            line,
+            message: format!("byte {} of the line is not UTF-8 text", column + 1),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -412,5 +610,151 @@ mod tests {
         let back = parse_records(&r.to_string()).unwrap();
         let e = back[0].replay::<Oska>().unwrap_err().to_string();
         assert!(e.contains("move 4 of the record"), "{e}");
+    }
+
+    /// A whole Oska 4 game (the first legal move each ply) to its end by the rules.
+    fn finished_oska() -> (GameRecord, Outcome) {
+        let mut r = played_oska(0);
+        let mut line = Line::new(Oska::start(4).unwrap());
+        let mut moves = MoveList::new();
+        while line.outcome().is_none() {
+            line.legal_moves(&mut moves);
+            let m = moves.as_slice()[0];
+            r.moves.push(move_name(line.current(), m));
+            line.push(m);
+        }
+        let o = line.outcome().unwrap();
+        r.result = RecordResult::from_outcome(o);
+        r.tags = vec![("Reason".into(), o.reason().code().into())];
+        (r, o)
+    }
+
+    #[test]
+    fn control_bytes_are_escaped_and_read_back() {
+        let mut r = played_oska(4);
+        r.white = "a\x1b[31m\0\r\n\u{e9}\\\"\x7f".into();
+        r.tags.push(("Reason".into(), "said \x1b]0;x\x07".into()));
+        let text = r.to_string();
+        assert!(
+            text.bytes()
+                .all(|b| b == b'\n' || (b' '..=b'~').contains(&b)),
+            "{text:?}"
+        );
+        assert!(
+            text.contains(r#"[White "a\x1b[31m\x00\x0d\x0a\xc3\xa9\\\"\x7f"]"#),
+            "{text}"
+        );
+        assert_eq!(parse_records(&text).unwrap(), vec![r]);
+        for (bad, why) in [
+            (r#"[White "a\x1"]"#, "two hex digits"),
+            (r#"[White "a\xzz"]"#, "two hex digits"),
+            (r#"[White "a\xc3"]"#, "do not spell UTF-8"),
+            (r#"[White "a\q"]"#, "must be followed by"),
+        ] {
+            let e = parse_records(&format!("[Game \"oska\"]\n{bad}\n")).unwrap_err();
+            assert_eq!(e.line, 2, "{bad}: {e}");
+            assert!(e.message.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_referee_names_the_first_bad_line() {
+        let (good, o) = finished_oska();
+        let text = good.to_string();
+        assert_eq!(referee_records(&text).unwrap(), vec![good.clone()]);
+        let line_of = |text: &str, prefix: &str| {
+            1 + text.lines().position(|l| l.starts_with(prefix)).unwrap()
+        };
+        // The other side's win, a draw, and an unfinished game contradict the moves.
+        for wrong in [RecordResult::Draw, RecordResult::Unfinished] {
+            let mut r = good.clone();
+            r.result = wrong;
+            let t = r.to_string();
+            let e = referee_records(&t).unwrap_err();
+            assert_eq!(e.line, line_of(&t, "[Result"), "{e}");
+            assert!(e.message.contains("the moves end the game"), "{e}");
+            assert!(parse_records(&t).is_ok(), "the format alone is fine");
+        }
+        // A rules reason that is not how the game ended.
+        let mut r = good.clone();
+        let other = Reason::ALL
+            .into_iter()
+            .find(|x| x.code() != o.reason().code())
+            .unwrap();
+        r.tags = vec![("Reason".into(), other.code().into())];
+        let t = r.to_string();
+        assert_eq!(
+            referee_records(&t).unwrap_err().line,
+            line_of(&t, "[Reason")
+        );
+        // A rules reason on a game that is not over.
+        let mut r = good.clone();
+        r.moves.truncate(3);
+        r.result = RecordResult::White;
+        let t = r.to_string();
+        let e = referee_records(&t).unwrap_err();
+        assert_eq!(e.line, line_of(&t, "[Reason"), "{e}");
+        // A fault's result on an unfinished game is the referee's word, not the rules'.
+        r.tags = vec![("Reason".into(), "crash by x (black): gone".into())];
+        assert!(referee_records(&r.to_string()).is_ok());
+        // An illegal move on the third line of moves; a move after the end.
+        let mut r = good.clone();
+        r.moves = (0..40).map(|_| "a1a1".into()).collect();
+        r.moves.splice(0..0, good.moves.iter().take(30).cloned());
+        // One move a line, after the tags.
+        let tags: Vec<String> = r
+            .to_string()
+            .lines()
+            .filter(|l| l.starts_with('['))
+            .map(str::to_string)
+            .collect();
+        let t = format!(
+            "# a comment\n\n{}\n{}\n",
+            tags.join("\n"),
+            r.moves.join("\n")
+        );
+        let e = referee_records(&t).unwrap_err();
+        let first_bad = if good.moves.len() < 30 {
+            good.moves.len()
+        } else {
+            30
+        };
+        assert_eq!(
+            e.line,
+            t.lines().count() - (r.moves.len() - first_bad) + 1,
+            "{e}"
+        );
+        assert!(
+            e.message
+                .contains(&format!("move {} of the game", first_bad + 1)),
+            "{e}"
+        );
+        // A start that is no legal position, and a second Result or Reason tag.
+        let t = good
+            .to_string()
+            .replace("startpos", "board wwwww/---/--/---/bbbb w");
+        assert_eq!(referee_records(&t).unwrap_err().line, line_of(&t, "[Start"));
+        let t = good
+            .to_string()
+            .replace("[Result", "[Reason \"x\"]\n[Result");
+        let e = referee_records(&t).unwrap_err();
+        assert!(e.message.contains("a second [Reason"), "{e}");
+        let t = format!("{good}").replace("[Result", "[Result \"draw\"]\n[Result");
+        assert!(
+            parse_records(&t)
+                .unwrap_err()
+                .message
+                .contains("a second [Result")
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located() {
+        assert_eq!(file_text(b"[a]\n").unwrap(), "[a]\n");
+        let e = file_text(b"[Game \"oska\"]\n\n[White \"a\xff\"]\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.to_string().as_str()),
+            (3, "line 3: byte 10 of the line is not UTF-8 text")
+        );
     }
 }

@@ -50,12 +50,37 @@ async fn crashed_with_stderr() {
         .err()
         .unwrap();
     match err {
-        ClientError::Crashed { status, stderr } => {
+        ClientError::Crashed { status, stderr, .. } => {
             assert_eq!(status.and_then(|s| s.code()), Some(3));
             assert_eq!(stderr, ["oops"]);
         }
         other => panic!("{other}"),
     }
+}
+
+/// An engine that closes its output and keeps running is told apart from one that exits: the
+/// error says what it did, and no exit status is made up.
+#[tokio::test]
+async fn closed_output_while_running_is_not_an_exit() {
+    let t = Instant::now();
+    let mut e = Engine::spawn("sh", &["-c", "exec 1>&-; echo gone >&2; sleep 30"]).unwrap();
+    let err = e.recv(Duration::from_secs(20)).await.err().unwrap();
+    match &err {
+        ClientError::Crashed { status, closed, .. } => {
+            assert_eq!(*closed, Some(engine::client::Pipe::Stdout), "{err}");
+            assert_eq!(*status, None, "{err}");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(
+        err.to_string().starts_with(
+            "the engine closed its standard output (still running); last stderr line: gone"
+        ),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+    assert!(e.id().is_some(), "it still runs");
+    assert!(e.shutdown(Duration::from_millis(100)).await.is_err());
 }
 
 #[tokio::test]

@@ -298,7 +298,7 @@ fn describe(error: &ClientError, program: &str) -> String {
         ClientError::Spawn { source, .. } => {
             format!("the engine '{program}' could not be started: {source}")
         }
-        ClientError::Crashed { status, stderr } => {
+        ClientError::Crashed { status, stderr, .. } => {
             let how = match status.and_then(|s| s.code()) {
                 Some(code) => format!("exited with status {code}"),
                 None => "crashed or closed its output".to_string(),

@@ -19,9 +19,12 @@ use crate::adapter::Fault;
 use crate::adapter::function::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
-use crate::protocol::Go;
+use crate::protocol::{Go, printable};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
+
+/// The most players a report of records takes: its table of pairings grows with their square.
+pub const MAX_PLAYERS: usize = 2000;
 
 /// The record tags with the time each side's engine took over its moves, in milliseconds.
 pub const THINK_TAGS: [&str; 2] = ["WhiteThinkMs", "BlackThinkMs"];
@@ -312,14 +315,26 @@ fn start_side(record: &GameRecord) -> Side {
 
 impl ClassReport {
     /// The report of `records` (one run, or shards merged). A game that appears twice (the same
-    /// `GameNumber` with the same players) is an error: shards must not overlap.
+    /// `GameNumber` with the same players) is an error: shards must not overlap; so are more
+    /// than [`MAX_PLAYERS`] players.
     pub fn from_records(records: &[GameRecord]) -> Result<ClassReport, ArenaError> {
         let names: BTreeSet<&str> = records
             .iter()
             .flat_map(|r| [r.white.as_str(), r.black.as_str()])
             .collect();
+        if names.len() > MAX_PLAYERS {
+            return Err(ArenaError::Config(format!(
+                "the records name {} players; a report takes at most {MAX_PLAYERS}",
+                names.len()
+            )));
+        }
         let names: Vec<String> = names.into_iter().map(str::to_string).collect();
-        let index = |n: &str| names.iter().position(|m| m == n).expect("collected above");
+        // Sorted, as collected from the set.
+        let index = |n: &str| {
+            names
+                .binary_search_by(|m| m.as_str().cmp(n))
+                .expect("collected above")
+        };
         let mut standings = Standings::new(names.clone());
         let mut entries = vec![Entry::default(); names.len()];
         let mut seen = BTreeSet::new();
@@ -399,8 +414,9 @@ impl ClassReport {
 
     /// The table of submissions (in standings order): games, score, illegal moves (and boards
     /// that are none), crashes (exceptions, crashes, failed loads), timeouts, limits (memory,
-    /// CPU, processes, output), milliseconds per move.
+    /// CPU, processes, output), milliseconds per move. Names are escaped with [`printable`].
     pub fn table(&self) -> String {
+        let names: Vec<_> = self.standings.names.iter().map(|n| printable(n)).collect();
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&a, &b| {
             self.entries[b]
@@ -408,14 +424,7 @@ impl ClassReport {
                 .total_cmp(&self.entries[a].points)
                 .then(a.cmp(&b))
         });
-        let width = self
-            .standings
-            .names
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(4)
-            .max(10);
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(10);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -437,7 +446,7 @@ impl ClassReport {
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>6.1}% {:>7} {:>7} {:>8} {:>7} {:>9}",
-                self.standings.names[i],
+                names[i],
                 e.games,
                 score,
                 e.count(&["illegal", "no board", "illegal move", "protocol violation"]),
@@ -452,16 +461,21 @@ impl ClassReport {
     }
 
     /// Each submission's faults by name and its first failure, with the board and the
-    /// program's own message; nothing for a submission without failure.
+    /// program's own message; nothing for a submission without failure. Every text from a
+    /// record (names, fault, message) is escaped with [`printable`].
     pub fn failures(&self) -> String {
         let mut out = String::new();
         for (i, e) in self.entries.iter().enumerate() {
             let Some(f) = &e.first_failure else { continue };
-            let counts: Vec<String> = e.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let counts: Vec<String> = e
+                .faults
+                .iter()
+                .map(|(k, v)| format!("{} {v}", printable(k)))
+                .collect();
             let _ = writeln!(
                 out,
                 "{}: lost {} by faults ({})",
-                self.standings.names[i],
+                printable(&self.standings.names[i]),
                 e.faults.values().sum::<u64>(),
                 counts.join(", ")
             );
@@ -469,12 +483,12 @@ impl ClassReport {
                 out,
                 "  first: game {}, [{}]{}",
                 f.game,
-                f.fault,
+                printable(&f.fault),
                 f.board
                     .as_ref()
                     .map_or_else(String::new, |b| format!(" on {b}"))
             );
-            let _ = writeln!(out, "  {}", f.message);
+            let _ = writeln!(out, "  {}", printable(&f.message));
         }
         out.truncate(out.trim_end().len());
         out

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::client::{ClientError, Engine, status_text};
+use crate::client::{ClientError, Engine, crash_text, status_text};
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{Command, Go, Info, Reply, Setup};
@@ -189,7 +189,7 @@ pub fn schedule(config: &MatchConfig) -> Result<Vec<GameJob>, ArenaError> {
 pub enum FaultKind {
     /// It could not be started, failed the handshake or refused its setup.
     FailedStart,
-    /// It exited or closed its output.
+    /// It exited, or closed its output or input while it kept running.
     Crash,
     /// It did not answer in time.
     Stall,
@@ -218,11 +218,18 @@ impl FaultKind {
     /// What went wrong, in words that do not repeat the kind.
     fn detail(e: &ClientError) -> String {
         match e {
-            ClientError::Crashed { status, stderr } => {
-                let status = status_text(*status);
+            ClientError::Crashed {
+                status,
+                stderr,
+                closed,
+            } => {
+                let what = match closed {
+                    Some(_) => crash_text(*status, *closed),
+                    None => format!("the engine exited ({})", status_text(*status)),
+                };
                 match stderr.last() {
-                    Some(l) => format!("the engine exited ({status}); last stderr line: {l}"),
-                    None => format!("the engine exited ({status})"),
+                    Some(l) => format!("{what}; last stderr line: {l}"),
+                    None => what,
                 }
             }
             ClientError::Protocol { line, why } => format!("{why}: '{line}'"),

@@ -8,6 +8,8 @@
 //! `ln(beta/(1-alpha))` and `ln((1-beta)/alpha)`; it needs no variance, so one-sided matches
 //! are decided as well.
 
+use crate::protocol::printable;
+
 /// Wins, losses and draws of the first player of a pairing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wld {
@@ -121,8 +123,10 @@ impl Wld {
         50.0 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
     }
 
-    /// The `Score of A vs B: W - L - D [ratio] N` line of cutechess-cli.
+    /// The `Score of A vs B: W - L - D [ratio] N` line of cutechess-cli (the names escaped
+    /// with [`printable`]).
     pub fn score_line(&self, a: &str, b: &str) -> String {
+        let (a, b) = (printable(a), printable(b));
         format!(
             "Score of {a} vs {b}: {} - {} - {} [{:.3}] {}",
             self.wins,

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::FaultKind;
 use super::stats::Wld;
+use crate::protocol::printable;
 
 /// The results so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl Standings {
     }
 
     /// Games lost by faults, per engine, for the end of the output: `Faults: slow 2 time forfeit,
-    /// 1 crash; deaf 1 stall`; `None` when there was none.
+    /// 1 crash; deaf 1 stall` (names escaped with [`printable`]); `None` when there was none.
     pub fn faults_line(&self) -> Option<String> {
         if self.faults.is_empty() {
             return None;
@@ -50,7 +51,7 @@ impl Standings {
                 .map(|((_, kind), n)| format!("{n} {kind}"))
                 .collect();
             if !kinds.is_empty() {
-                per_engine.push(format!("{name} {}", kinds.join(", ")));
+                per_engine.push(format!("{} {}", printable(name), kinds.join(", ")));
             }
         }
         Some(format!("Faults: {}", per_engine.join("; ")))
@@ -94,7 +95,9 @@ impl Standings {
 
     /// The table, best first (by points, then by name order): rank, name, Elo, +/-, games,
     /// score (percent), draws (percent). Elo is each engine's performance against its opponents.
+    /// Names are escaped with [`printable`].
     pub fn table(&self) -> String {
+        let names: Vec<_> = self.names.iter().map(|n| printable(n)).collect();
         let mut order: Vec<usize> = (0..self.names.len()).collect();
         order.sort_by(|&a, &b| {
             self.total(b)
@@ -102,7 +105,7 @@ impl Standings {
                 .total_cmp(&self.total(a).points())
                 .then(a.cmp(&b))
         });
-        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -115,7 +118,7 @@ impl Standings {
                 out,
                 "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>6.1}% {:>6.1}%",
                 rank + 1,
-                self.names[i],
+                names[i],
                 elo_text(w.elo()),
                 elo_text(w.elo_margin()),
                 w.games(),

@@ -58,13 +58,16 @@ pub enum ClientError {
         /// Why.
         source: io::Error,
     },
-    /// The engine exited or closed its output.
-    #[error("the engine crashed or exited ({}){}", status_text(*status), tail(stderr))]
+    /// The engine exited or closed its output (or its input).
+    #[error("{}{}", crash_text(*status, *closed), tail(stderr))]
     Crashed {
         /// Its exit status, if it was collected.
         status: Option<ExitStatus>,
         /// Its last stderr lines.
         stderr: Vec<String>,
+        /// The pipe the engine closed while it kept running (it had not exited a second
+        /// later); `None` when it exited.
+        closed: Option<Pipe>,
     },
     /// The engine did not answer in time.
     #[error("the engine stalled: no {waiting_for} within {after:?}")]
@@ -88,6 +91,34 @@ pub enum ClientError {
 /// was not collected (the engine closed its output but did not exit).
 pub fn status_text(status: Option<ExitStatus>) -> String {
     status.map_or_else(|| "status unknown".into(), |s| s.to_string())
+}
+
+/// One of the engine's standard streams that the client talks through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    /// Its standard input: the client's commands.
+    Stdin,
+    /// Its standard output: its replies.
+    Stdout,
+}
+
+impl Pipe {
+    /// `standard input` or `standard output`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pipe::Stdin => "standard input",
+            Pipe::Stdout => "standard output",
+        }
+    }
+}
+
+/// What happened to an engine that can no longer be talked to: `the engine closed its standard
+/// output (still running)`, or `the engine crashed or exited (STATUS)`.
+pub fn crash_text(status: Option<ExitStatus>, closed: Option<Pipe>) -> String {
+    match closed {
+        Some(p) => format!("the engine closed its {} (still running)", p.as_str()),
+        None => format!("the engine crashed or exited ({})", status_text(status)),
+    }
 }
 
 fn tail(lines: &[String]) -> String {
@@ -432,15 +463,22 @@ impl Engine {
         }
     }
 
-    async fn crashed(&mut self) -> ClientError {
-        if self.status.is_none() {
-            self.status = self.exited_within(Duration::from_secs(1)).await.flatten();
+    /// The error of an engine that can no longer be talked to through `pipe` (`None`: the
+    /// client closed its input itself): a crash or exit when the process has exited within a
+    /// second, else the pipe it closed while it keeps running.
+    async fn crashed(&mut self, pipe: Option<Pipe>) -> ClientError {
+        let mut exited = self.status.is_some();
+        if !exited {
+            let waited = self.exited_within(Duration::from_secs(1)).await;
+            exited = waited.is_some();
+            self.status = waited.flatten();
             // Let the stderr reader catch up with the last lines the process wrote.
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         ClientError::Crashed {
             status: self.status,
             stderr: self.stderr_tail(),
+            closed: if exited { None } else { pipe },
         }
     }
 
@@ -469,7 +507,7 @@ impl Engine {
     /// Sends text exactly as given (it should end with a line ending); for tests of odd input.
     pub async fn send_raw(&mut self, text: &str) -> Result<(), ClientError> {
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err(self.crashed().await);
+            return Err(self.crashed(None).await);
         };
         for line in text.lines() {
             if let Some(tap) = &self.tap {
@@ -484,7 +522,7 @@ impl Engine {
         if ok {
             Ok(())
         } else {
-            Err(self.crashed().await)
+            Err(self.crashed(Some(Pipe::Stdin)).await)
         }
     }
 
@@ -528,7 +566,7 @@ impl Engine {
                 waiting_for: what.to_string(),
                 after: within,
             }),
-            Ok(None | Some(Line::Eof)) => Err(self.crashed().await),
+            Ok(None | Some(Line::Eof)) => Err(self.crashed(Some(Pipe::Stdout)).await),
             Ok(Some(Line::TooLong)) => Err(ClientError::Protocol {
                 line: "...".into(),
                 why: format!("a line longer than {MAX_REPLY_LINE} bytes"),
@@ -635,7 +673,7 @@ impl Engine {
                 self.status = Some(s);
                 Ok(s)
             }
-            Some(None) => Err(self.crashed().await),
+            Some(None) => Err(self.crashed(None).await),
             None => Err(ClientError::Stalled {
                 waiting_for: "exit".into(),
                 after: within,

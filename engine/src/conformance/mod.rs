@@ -15,7 +15,7 @@ use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::perft::perft_divide;
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{
-    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionKind, Reply, Setup,
+    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionKind, Reply, Setup, printable,
 };
 
 /// The environment variable naming the engine to check: a program path and its arguments,
@@ -58,13 +58,15 @@ impl Report {
     }
 }
 
+/// One line per check; the notes and failures, which quote the engine, are escaped with
+/// [`printable`].
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in &self.checks {
             match &c.outcome {
                 Ok(note) if note.is_empty() => writeln!(f, "ok    {}", c.name)?,
-                Ok(note) => writeln!(f, "ok    {} ({note})", c.name)?,
-                Err(why) => writeln!(f, "FAIL  {}: {why}", c.name)?,
+                Ok(note) => writeln!(f, "ok    {} ({})", c.name, printable(note))?,
+                Err(why) => writeln!(f, "FAIL  {}: {}", c.name, printable(why))?,
             }
         }
         let failed = self.checks.iter().filter(|c| c.outcome.is_err()).count();

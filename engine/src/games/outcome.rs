@@ -31,6 +31,20 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 10] = [
+        Reason::NoPieces,
+        Reason::NoPawns,
+        Reason::AllHome,
+        Reason::BothHomeMorePieces,
+        Reason::BothHomeEqual,
+        Reason::BothStuck,
+        Reason::ReachedFarRow,
+        Reason::NoLegalMove,
+        Reason::FlagCaptured,
+        Reason::FlagPast,
+    ];
+
     /// A short machine-friendly name (used by the protocol).
     pub const fn code(self) -> &'static str {
         match self {

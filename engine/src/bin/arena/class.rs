@@ -12,12 +12,13 @@ use clap::Args;
 use engine::arena::class::{
     ClassLimits, ClassReport, discover, engines, parse_shard, shard, timed_record,
 };
-use engine::arena::openings::{random_openings, read_openings};
+use engine::arena::openings::random_openings;
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
-use engine::record::{GameRecord, parse_records};
+use engine::protocol::printable;
+use engine::record::{GameRecord, file_text, referee_records};
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -89,7 +90,9 @@ pub struct ClassArgs {
 /// `arena report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Record files (of `arena class --records`, `arena match --records`, or shards).
+    /// Record files (of `arena class --records`, `arena match --records`, or shards). Every game
+    /// is refereed by the rules when read: an illegal move, or a result the moves contradict,
+    /// is refused with its file and line.
     #[arg(required = true)]
     records: Vec<PathBuf>,
     /// For two engines: elo0=0 elo1=10 alpha=0.05 beta=0.05.
@@ -99,10 +102,7 @@ pub struct ReportArgs {
 
 fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Setup>> {
     if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-        return with_game!(game, G => read_openings::<G>(&text, args.size))
-            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()));
+        return super::openings_file(path, game, args.size);
     }
     if let Some(plies) = args.random_plies {
         let found =
@@ -140,7 +140,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     }
     let (subs, skipped) = discover(&args.dir, game, args.function.as_deref())?;
     for s in &skipped {
-        eprintln!("note: left out {s}");
+        eprintln!("note: left out {}", printable(s));
     }
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
@@ -180,9 +180,10 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         args.size,
         args.depth,
         jobs.len(),
-        args.shard
-            .as_ref()
-            .map_or_else(String::new, |s| format!(" (shard {s} of {scheduled})"))
+        args.shard.as_ref().map_or_else(String::new, |s| format!(
+            " (shard {} of {scheduled})",
+            printable(s)
+        ))
     );
     let mut records_file = match &args.records {
         Some(p) => {
@@ -211,10 +212,10 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
             out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
-                g.record.white,
-                g.record.black,
+                printable(&g.record.white),
+                printable(&g.record.black),
                 g.result().as_str(),
-                fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]"))
+                printable(&fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]")))
             );
         });
         bar.inc(1);
@@ -236,14 +237,16 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `arena report`.
+/// `arena report`: every record file is read and refereed by the rules
+/// ([`referee_records`]); the first bad line of any file stops the report, named with its file.
 pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
     for path in &args.records {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut found =
-            parse_records(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut found = file_text(&bytes)
+            .and_then(referee_records)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         records.append(&mut found);
     }
     let report = ClassReport::from_records(&records)?;

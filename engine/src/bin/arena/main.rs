@@ -33,6 +33,7 @@ use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
+use engine::protocol::printable;
 use engine::record::RecordResult;
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -167,6 +168,16 @@ fn result_text(r: RecordResult) -> &'static str {
     }
 }
 
+/// The openings of an `--openings` file, checked by the rules; errors name the file and line.
+fn openings_file(path: &std::path::Path, game: GameKind, size: usize) -> Result<Vec<Setup>> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("--openings: cannot read {}", path.display()))?;
+    let text = engine::record::file_text(&bytes)
+        .map_err(|e| anyhow::anyhow!("--openings {}: openings {e}", path.display()))?;
+    with_game!(game, G => read_openings::<G>(text, size))
+        .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))
+}
+
 fn config(args: &MatchArgs) -> Result<MatchConfig> {
     let game = GameKind::parse(&args.game).context("--game")?;
     game.check_size(args.size).context("--size")?;
@@ -189,10 +200,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
     };
     let rounds = games_per_pairing.div_ceil(2);
     let openings = if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-        with_game!(game, G => read_openings::<G>(&text, args.size))
-            .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))?
+        openings_file(path, game, args.size)?
     } else if let Some(plies) = args.random_plies {
         let found =
             with_game!(game, G => random_openings::<G>(args.size, plies, rounds, args.seed));
@@ -260,10 +268,10 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
             out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
-                g.record.white,
-                g.record.black,
+                printable(&g.record.white),
+                printable(&g.record.black),
                 result_text(g.result()),
-                g.reason()
+                printable(g.reason())
             );
             out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });
@@ -315,7 +323,7 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     let shown: Vec<&str> = std::iter::once(program.as_str())
         .chain(args.iter().map(String::as_str))
         .collect();
-    out!("Checking {}", shown.join(" "));
+    out!("Checking {}", printable(&shown.join(" ")));
     let report = engine::conformance::run(&program, &args).await;
     out!("{report}");
     if report.passed() {
@@ -409,7 +417,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // The message may quote a file or an engine: one line, no control character.
+            eprintln!("error: {}", printable(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

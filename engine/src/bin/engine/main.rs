@@ -733,7 +733,8 @@ fn main() -> ExitCode {
             ExitCode::from(GAME_OVER)
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // The message may quote a file (a set of positions): one line, no control character.
+            eprintln!("error: {}", engine::protocol::printable(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }
