@@ -14,8 +14,8 @@
 //! ```
 //!
 //! A record is a block of tag lines `[Name "value"]` (value in double quotes; `\"` and `\\`
-//! escaped, and every byte outside printable ASCII written `\xNN` as [`printable`] writes it, so
-//! that a record holds no control character whatever an engine said) followed by the moves in
+//! escaped, and every control or invisible formatting character written `\xNN` as [`shown`]
+//! writes it, so that a record holds no control character whatever an engine said) followed by the moves in
 //! the protocol's notation on one or more lines; records are separated by a blank line. `Game`,
 //! `Size`, `White`, `Black`, `Start` and `Result` are required (once each); `Start` is `startpos`
 //! or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's `position` command takes
@@ -30,7 +30,7 @@ use std::fmt;
 use crate::games::notation::parse_move;
 use crate::games::setup::Setup;
 use crate::games::{Game, GameKind, Line, Outcome, PositionError, Reason, Side};
-use crate::protocol::printable;
+use crate::protocol::shown;
 use crate::with_game;
 
 /// The result of a recorded game.
@@ -110,10 +110,10 @@ pub struct RecordError {
     pub message: String,
 }
 
-/// A tag value in double quotes: [`printable`] (control characters and bytes outside ASCII as
+/// A tag value in double quotes: [`shown`] (control and invisible formatting characters as
 /// `\xNN`, a backslash as `\\`), and `"` as `\"`.
 fn quote(value: &str) -> String {
-    let escaped = printable(value);
+    let escaped = shown(value);
     let mut out = String::with_capacity(escaped.len() + 2);
     out.push('"');
     for ch in escaped.chars() {
@@ -635,13 +635,13 @@ mod tests {
         r.white = "a\x1b[31m\0\r\n\u{e9}\\\"\x7f".into();
         r.tags.push(("Reason".into(), "said \x1b]0;x\x07".into()));
         let text = r.to_string();
+        // Readable characters outside ASCII stay as they are; no control character is left.
         assert!(
-            text.bytes()
-                .all(|b| b == b'\n' || (b' '..=b'~').contains(&b)),
+            text.chars().all(|c| c == '\n' || !c.is_control()),
             "{text:?}"
         );
         assert!(
-            text.contains(r#"[White "a\x1b[31m\x00\x0d\x0a\xc3\xa9\\\"\x7f"]"#),
+            text.contains("[White \"a\\x1b[31m\\x00\\x0d\\x0a\u{e9}\\\\\\\"\\x7f\"]"),
             "{text}"
         );
         assert_eq!(parse_records(&text).unwrap(), vec![r]);

@@ -16,7 +16,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use engine::protocol::printable;
+use engine::protocol::shown as escaped;
 use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
@@ -114,18 +114,22 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// Fails unless `bytes` holds only printable ASCII, spaces, tabs and newlines.
+/// Fails unless `bytes` is UTF-8 without a control character (newlines and tabs aside) or an
+/// invisible character that reorders or hides text (bidirectional controls, zero-width ones).
 fn assert_clean(bytes: &[u8], what: &str) {
-    if let Some(i) = bytes
-        .iter()
-        .position(|&b| !(b == b'\n' || b == b'\t' || (b' '..=b'~').contains(&b)))
-    {
-        let from = i.saturating_sub(60);
-        panic!(
-            "{what}: byte {i} is 0x{:02x}, in {:?}",
-            bytes[i],
-            String::from_utf8_lossy(&bytes[from..(i + 20).min(bytes.len())])
-        );
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => panic!("{what}: not UTF-8: {e}"),
+    };
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}' | '\u{feff}')
+    };
+    if let Some((i, c)) = text.char_indices().find(|&(_, c)| hidden(c)) {
+        let from = text.floor_char_boundary(i.saturating_sub(60));
+        let to = text.ceil_char_boundary((i + 20).min(text.len()));
+        panic!("{what}: byte {i} is {c:?}, in {:?}", &text[from..to]);
     }
 }
 
@@ -178,7 +182,7 @@ child.wait()
 
 /// EVIL as the arena shows it.
 fn shown() -> String {
-    printable(EVIL).into_owned()
+    escaped(EVIL).into_owned()
 }
 
 #[test]
@@ -235,7 +239,7 @@ fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
     assert_clean(&bytes, "the records");
     // What the engines said is shown escaped, and read back from the records as it was said.
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&printable(&evil_name).into_owned()), "{out}");
+    assert!(out.contains(&escaped(&evil_name).into_owned()), "{out}");
     let records = parse_records(&String::from_utf8(bytes).unwrap()).unwrap();
     assert_eq!(records.len(), 8, "{all}");
     for (name, said) in [
@@ -257,7 +261,7 @@ fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
             let reason = r.tag("Reason").unwrap();
             assert!(reason.contains(said.as_str()), "{name}: {reason:?}");
             assert!(
-                out.contains(&printable(reason).into_owned()),
+                out.contains(&escaped(reason).into_owned()),
                 "{name}: the Finished line shows the reason escaped: {out}"
             );
         }
@@ -364,7 +368,7 @@ fn hostile_files_are_quoted_escaped_in_errors() {
         } else {
             assert_eq!(o.status.code(), Some(2), "{}", text(&o));
             assert!(
-                err.starts_with(&format!("error: {}: line {line}: ", printable(&path))),
+                err.starts_with(&format!("error: {}: line {line}: ", escaped(&path))),
                 "{err}"
             );
             assert_eq!(err.lines().count(), 1, "{err}");
@@ -431,7 +435,7 @@ fn a_hostile_class_submission_is_shown_escaped() {
     assert_clean(&o.stderr, "arena class stderr");
     assert_clean(&fs::read(&rec).unwrap(), "the class records");
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&*printable(evil)), "{out}");
+    assert!(out.contains(&*escaped(evil)), "{out}");
     let records = parse_records(&fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(records.len(), 2, "{all}");
     for r in &records {
@@ -446,7 +450,7 @@ fn a_hostile_class_submission_is_shown_escaped() {
     assert!(o.status.success(), "{}", text(&o));
     assert_clean(&o.stdout, "arena report stdout");
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains(&*printable(evil)),
+        String::from_utf8_lossy(&o.stdout).contains(&*escaped(evil)),
         "{}",
         text(&o)
     );
@@ -503,7 +507,7 @@ fn expected_rows(records: &[GameRecord]) -> Vec<(String, u64, String, String)> {
     let mut rows: Vec<_> = per
         .into_iter()
         .map(|(name, (g, pts, d))| {
-            let shown: Vec<String> = printable(name)
+            let shown: Vec<String> = escaped(name)
                 .split_whitespace()
                 .map(str::to_string)
                 .collect();
@@ -720,7 +724,7 @@ fn arena_report_survives_damaged_records() {
         .unwrap_or(1);
     let mut rng = common::Rng::new(seed);
     let path = s.path("damaged.rec");
-    let shown_path = printable(path.to_str().unwrap()).into_owned();
+    let shown_path = escaped(path.to_str().unwrap()).into_owned();
     let mut tally: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     let mut files = (0, 0);
     let started = Instant::now();

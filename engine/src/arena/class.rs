@@ -19,7 +19,7 @@ use crate::adapter::Fault;
 use crate::adapter::function::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
-use crate::protocol::{Go, printable};
+use crate::protocol::{Go, shown};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
@@ -414,9 +414,9 @@ impl ClassReport {
 
     /// The table of submissions (in standings order): games, score, illegal moves (and boards
     /// that are none), crashes (exceptions, crashes, failed loads), timeouts, limits (memory,
-    /// CPU, processes, output), milliseconds per move. Names are escaped with [`printable`].
+    /// CPU, processes, output), milliseconds per move. Names are escaped with [`shown`].
     pub fn table(&self) -> String {
-        let names: Vec<_> = self.standings.names.iter().map(|n| printable(n)).collect();
+        let names: Vec<_> = self.standings.names.iter().map(|n| shown(n)).collect();
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&a, &b| {
             self.entries[b]
@@ -462,7 +462,7 @@ impl ClassReport {
 
     /// Each submission's faults by name and its first failure, with the board and the
     /// program's own message; nothing for a submission without failure. Every text from a
-    /// record (names, fault, message) is escaped with [`printable`].
+    /// record (names, fault, message) is escaped with [`shown`].
     pub fn failures(&self) -> String {
         let mut out = String::new();
         for (i, e) in self.entries.iter().enumerate() {
@@ -470,12 +470,12 @@ impl ClassReport {
             let counts: Vec<String> = e
                 .faults
                 .iter()
-                .map(|(k, v)| format!("{} {v}", printable(k)))
+                .map(|(k, v)| format!("{} {v}", shown(k)))
                 .collect();
             let _ = writeln!(
                 out,
                 "{}: lost {} by faults ({})",
-                printable(&self.standings.names[i]),
+                shown(&self.standings.names[i]),
                 e.faults.values().sum::<u64>(),
                 counts.join(", ")
             );
@@ -483,12 +483,12 @@ impl ClassReport {
                 out,
                 "  first: game {}, [{}]{}",
                 f.game,
-                printable(&f.fault),
+                shown(&f.fault),
                 f.board
                     .as_ref()
                     .map_or_else(String::new, |b| format!(" on {b}"))
             );
-            let _ = writeln!(out, "  {}", printable(&f.message));
+            let _ = writeln!(out, "  {}", shown(&f.message));
         }
         out.truncate(out.trim_end().len());
         out

@@ -8,7 +8,7 @@
 //! `ln(beta/(1-alpha))` and `ln((1-beta)/alpha)`; it needs no variance, so one-sided matches
 //! are decided as well.
 
-use crate::protocol::printable;
+use crate::protocol::shown;
 
 /// Wins, losses and draws of the first player of a pairing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,9 +124,9 @@ impl Wld {
     }
 
     /// The `Score of A vs B: W - L - D [ratio] N` line of cutechess-cli (the names escaped
-    /// with [`printable`]).
+    /// with [`shown`]).
     pub fn score_line(&self, a: &str, b: &str) -> String {
-        let (a, b) = (printable(a), printable(b));
+        let (a, b) = (shown(a), shown(b));
         format!(
             "Score of {a} vs {b}: {} - {} - {} [{:.3}] {}",
             self.wins,

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::FaultKind;
 use super::stats::Wld;
-use crate::protocol::printable;
+use crate::protocol::shown;
 
 /// The results so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ impl Standings {
     }
 
     /// Games lost by faults, per engine, for the end of the output: `Faults: slow 2 time forfeit,
-    /// 1 crash; deaf 1 stall` (names escaped with [`printable`]); `None` when there was none.
+    /// 1 crash; deaf 1 stall` (names escaped with [`shown`]); `None` when there was none.
     pub fn faults_line(&self) -> Option<String> {
         if self.faults.is_empty() {
             return None;
@@ -51,7 +51,7 @@ impl Standings {
                 .map(|((_, kind), n)| format!("{n} {kind}"))
                 .collect();
             if !kinds.is_empty() {
-                per_engine.push(format!("{} {}", printable(name), kinds.join(", ")));
+                per_engine.push(format!("{} {}", shown(name), kinds.join(", ")));
             }
         }
         Some(format!("Faults: {}", per_engine.join("; ")))
@@ -95,9 +95,9 @@ impl Standings {
 
     /// The table, best first (by points, then by name order): rank, name, Elo, +/-, games,
     /// score (percent), draws (percent). Elo is each engine's performance against its opponents.
-    /// Names are escaped with [`printable`].
+    /// Names are escaped with [`shown`].
     pub fn table(&self) -> String {
-        let names: Vec<_> = self.names.iter().map(|n| printable(n)).collect();
+        let names: Vec<_> = self.names.iter().map(|n| shown(n)).collect();
         let mut order: Vec<usize> = (0..self.names.len()).collect();
         order.sort_by(|&a, &b| {
             self.total(b)

@@ -15,7 +15,7 @@ use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::perft::perft_divide;
 use crate::games::{Game, GameKind, Line, Side};
 use crate::protocol::{
-    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionKind, Reply, Setup, printable,
+    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionKind, Reply, Setup, shown,
 };
 
 /// The environment variable naming the engine to check: a program path and its arguments,
@@ -59,14 +59,14 @@ impl Report {
 }
 
 /// One line per check; the notes and failures, which quote the engine, are escaped with
-/// [`printable`].
+/// [`shown`].
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in &self.checks {
             match &c.outcome {
                 Ok(note) if note.is_empty() => writeln!(f, "ok    {}", c.name)?,
-                Ok(note) => writeln!(f, "ok    {} ({})", c.name, printable(note))?,
-                Err(why) => writeln!(f, "FAIL  {}: {}", c.name, printable(why))?,
+                Ok(note) => writeln!(f, "ok    {} ({})", c.name, shown(note))?,
+                Err(why) => writeln!(f, "FAIL  {}: {}", c.name, shown(why))?,
             }
         }
         let failed = self.checks.iter().filter(|c| c.outcome.is_err()).count();

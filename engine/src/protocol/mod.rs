@@ -34,7 +34,7 @@ pub use info::{Info, ProgressInfo, SearchInfo};
 pub use option::{OptionDecl, OptionKind};
 pub use reply::{GameResult, Reply};
 pub use score::Score;
-pub use words::{meaningful, printable};
+pub use words::{meaningful, printable, shown};
 
 use words::*;
 

@@ -515,6 +515,25 @@ fn printable_escapes_what_is_not_printable_ascii() {
 }
 
 #[test]
+fn shown_keeps_readable_text_and_escapes_what_moves_or_hides_it() {
+    assert_eq!(
+        shown("M\u{fc}ller \u{2018}x\u{2019} caf\u{e9}"),
+        "M\u{fc}ller \u{2018}x\u{2019} caf\u{e9}"
+    );
+    assert_eq!(
+        shown("a\x1b[2Jb\rc\nd\te\0"),
+        "a\\x1b[2Jb\\x0dc\\x0ad\\x09e\\x00"
+    );
+    // C1 controls, DEL, a bidirectional override, a zero-width space and a byte-order mark.
+    assert_eq!(shown("\u{9b}\x7f"), "\\xc2\\x9b\\x7f");
+    assert_eq!(
+        shown("\u{202e}\u{200b}\u{feff}"),
+        "\\xe2\\x80\\xae\\xe2\\x80\\x8b\\xef\\xbb\\xbf"
+    );
+    assert_eq!(shown("back\\slash"), "back\\\\slash");
+}
+
+#[test]
 fn progress_lines_and_other_info_nodes_lines() {
     assert_eq!(
         Reply::parse("info nodes 22115 nps 505728 time 43 stage distance root 1/5 bound win 21"),

@@ -72,6 +72,37 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// `text` for a person's terminal or a record file: like [`printable`], but readable characters
+/// outside ASCII (`ü`, `é`, `‘`) are kept as they are. Every control character (C0, DEL, C1) and
+/// every invisible format character that can reorder or hide text (zero-width characters,
+/// bidirectional embeddings, overrides and isolates, the byte-order mark) is written as `\xNN`,
+/// one escape per byte of its UTF-8 form, and a backslash as `\\`, so that the text can neither
+/// move the cursor, clear the screen nor break a line. Text without such characters is returned
+/// unchanged.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    fn hidden(c: char) -> bool {
+        c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}' | '\u{feff}')
+    }
+    if !text.chars().any(|c| c == '\\' || hidden(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if hidden(c) {
+            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Reads an unsigned number; `what` names it in messages.
 pub(super) fn number<T: std::str::FromStr>(
     word: Option<&str>,

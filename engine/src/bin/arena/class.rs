@@ -17,7 +17,7 @@ use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
-use engine::protocol::printable;
+use engine::protocol::shown;
 use engine::record::{GameRecord, file_text, referee_records};
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -140,7 +140,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     }
     let (subs, skipped) = discover(&args.dir, game, args.function.as_deref())?;
     for s in &skipped {
-        eprintln!("note: left out {}", printable(s));
+        eprintln!("note: left out {}", shown(s));
     }
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
@@ -182,7 +182,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         jobs.len(),
         args.shard.as_ref().map_or_else(String::new, |s| format!(
             " (shard {} of {scheduled})",
-            printable(s)
+            shown(s)
         ))
     );
     let mut records_file = match &args.records {
@@ -212,10 +212,10 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
             out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
-                printable(&g.record.white),
-                printable(&g.record.black),
+                shown(&g.record.white),
+                shown(&g.record.black),
                 g.result().as_str(),
-                printable(&fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]")))
+                shown(&fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]")))
             );
         });
         bar.inc(1);

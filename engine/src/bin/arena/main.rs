@@ -33,7 +33,7 @@ use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use engine::games::GameKind;
 use engine::games::setup::Setup;
-use engine::protocol::printable;
+use engine::protocol::shown;
 use engine::record::RecordResult;
 use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -268,10 +268,10 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
             out!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
-                printable(&g.record.white),
-                printable(&g.record.black),
+                shown(&g.record.white),
+                shown(&g.record.black),
                 result_text(g.result()),
-                printable(g.reason())
+                shown(g.reason())
             );
             out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });
@@ -320,10 +320,10 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
     let mut words = command.into_iter();
     let program = words.next().context("arena check needs a PROGRAM")?;
     let args: Vec<String> = words.collect();
-    let shown: Vec<&str> = std::iter::once(program.as_str())
+    let words: Vec<&str> = std::iter::once(program.as_str())
         .chain(args.iter().map(String::as_str))
         .collect();
-    out!("Checking {}", printable(&shown.join(" ")));
+    out!("Checking {}", shown(&words.join(" ")));
     let report = engine::conformance::run(&program, &args).await;
     out!("{report}");
     if report.passed() {
@@ -418,7 +418,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // The message may quote a file or an engine: one line, no control character.
-            eprintln!("error: {}", printable(&format!("{e:#}")));
+            eprintln!("error: {}", shown(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -734,7 +734,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // The message may quote a file (a set of positions): one line, no control character.
-            eprintln!("error: {}", engine::protocol::printable(&format!("{e:#}")));
+            eprintln!("error: {}", engine::protocol::shown(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }
