@@ -103,10 +103,15 @@ pub(crate) struct LimitArgs {
     /// Start the driver for every move instead of once per game.
     #[arg(long)]
     pub no_reuse: bool,
-    /// Run a PROGRAM under these limits too (a function always runs under them), in a
-    /// temporary working directory of its own: give the files it reads as absolute paths.
+    /// Run a PROGRAM under these limits too (a function always runs under them), in the sandbox
+    /// with a scratch folder as its working directory: it sees its own file and the files its
+    /// arguments name (give them as absolute paths), read-only.
     #[arg(long)]
     pub limited: bool,
+    /// Run without the sandbox (bubblewrap): the submission can then read and write whatever
+    /// this user can, and what it starts may outlive it. Warns on every run.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Subcommand, Debug)]
