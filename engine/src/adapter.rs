@@ -271,6 +271,13 @@ impl BoardCall {
                 Err(_) => break Ok(None),
             }
         };
+        // A fork refused at the cap is the program's fault, even when it answered after it.
+        let status = match (&status, &jail, &self.limits) {
+            (Ok(_), Some(j), Some(l)) if j.cap_reached() == Some(true) => l
+                .processes
+                .map_or(status, |max| Err(limits::cap_reached(max))),
+            _ => status,
+        };
         // What the program left running (a child holding its output open, say) ends with it.
         process::kill_group(child.id());
         let _ = child.wait();

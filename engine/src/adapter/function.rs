@@ -839,7 +839,23 @@ impl FunctionCall {
             self.driver = None;
             return Err(failed);
         }
-        let waited = d.wait(&limits, limits.move_timeout, stop);
+        let mut waited = d.wait(&limits, limits.move_timeout, stop);
+        // A fork refused at the cap is the program's fault, even when it answered after it.
+        let capped = matches!(waited, Waited::Failed((Fault::Processes, _)));
+        if !capped
+            && !matches!(waited, Waited::Stopped)
+            && d.jail.cap_reached() == Some(true)
+            && let Some(max) = limits.processes
+        {
+            waited = Waited::Failed(super::limits::cap_reached(max));
+        }
+        if let Waited::Failed((Fault::Processes, why)) = &mut waited {
+            // Its last words, as it learnt of the refusal.
+            thread::sleep(Duration::from_millis(100));
+            if let Some(t) = process::tail(&d.err.take()) {
+                why.push_str(&format!("; its standard error ends: '{t}'"));
+            }
+        }
         let result = match waited {
             Waited::Line(l) => match (l.chars().next(), l.get(1..)) {
                 (Some('='), Some(v)) => Ok(Some(v.to_string())),

@@ -183,10 +183,7 @@ impl Watch {
         }
         let max = limits.processes?;
         if jail.cap_reached() == Some(true) {
-            return Some((
-                Fault::Processes,
-                format!("tried to run more than {max} processes at once (the cgroup refused)"),
-            ));
+            return Some(cap_reached(max));
         }
         if !jail.capped() && self.watched.elapsed() >= GROUP_WATCH {
             self.watched = Instant::now();
@@ -200,6 +197,14 @@ impl Watch {
         }
         None
     }
+}
+
+/// The fault of a program whose fork the cgroup refused, at the cap of `max` processes.
+pub(super) fn cap_reached(max: u64) -> (Fault, String) {
+    (
+        Fault::Processes,
+        format!("tried to run more than {max} processes at once (the kernel refused the fork)"),
+    )
 }
 
 /// How a private network namespace is entered.
