@@ -178,7 +178,7 @@ impl BoardCall {
             args.extend([board.to_string(), side.to_string(), depth.to_string()].map(Into::into));
         }
         let jail = match &self.limits {
-            Some(l) => match Jail::new(l.processes, l.sandbox) {
+            Some(l) => match Jail::new(l) {
                 Ok(j) => Some(j),
                 Err(e) => return Called::Failed(None, format!("no working directory: {e}")),
             },

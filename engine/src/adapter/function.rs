@@ -551,8 +551,8 @@ fn compile_haskell(
     compile_limits.cpu_seconds = Some(COMPILE_TIMEOUT.as_secs());
     compile_limits.memory_mib = limits.memory_mib.map(|m| m.max(4096));
     compile_limits.file_mib = limits.file_mib.map(|m| m.max(512));
-    let build = Jail::new(compile_limits.processes, limits.sandbox)
-        .map_err(|e| (Fault::Load, format!("cannot build: {e}")))?;
+    let build =
+        Jail::new(&compile_limits).map_err(|e| (Fault::Load, format!("cannot build: {e}")))?;
     let b = build.scratch();
     let written = std::fs::write(b.join("Submission.hs"), haskell_module(&source))
         .and_then(|()| std::fs::write(b.join("Main.hs"), &main));
@@ -678,7 +678,7 @@ impl FunctionCall {
                 "the Lisp board format is for Oska and Hexapawn only: Capture the Flag cannot be played by a Lisp function".into(),
             ));
         }
-        let jail = Jail::new(self.limits.processes, self.limits.sandbox)
+        let jail = Jail::new(&self.limits)
             .map_err(|e| (Fault::Load, format!("no working directory: {e}")))?;
         let file = self.spec.file.clone();
         let write_driver = |name: &str, text: &str| {

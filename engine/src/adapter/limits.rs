@@ -387,8 +387,9 @@ mod tests {
 
     #[test]
     fn limits_reach_the_child() {
-        let jail = Jail::new(None, false).unwrap();
         let mut limits = Limits::untrusted();
+        limits.sandbox = false;
+        let jail = Jail::new(&limits).unwrap();
         limits.cpu_seconds = Some(7);
         limits.memory_mib = Some(512);
         let args = ["-c", "ulimit -t; ulimit -v; pwd"].map(std::ffi::OsString::from);

@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::Limits;
+
 /// Where the driver folder is inside the sandbox (read-only).
 pub const DRIVER: &str = "/sandbox/driver";
 /// Where the scratch folder is inside the sandbox (writable; `HOME` and `TMPDIR`).
@@ -368,13 +370,16 @@ pub struct Jail {
     root: PathBuf,
     cgroup: Option<Cgroup>,
     sandboxed: bool,
+    network: bool,
 }
 
 impl Jail {
     /// A run folder (`board-call-PID-N` in the temporary directory, with `driver` and
-    /// `scratch`), and a cgroup capped at `processes` (plus `bwrap`'s own) where one can be
-    /// made. `sandboxed`: run under `bwrap` (else directly, in the scratch folder).
-    pub fn new(processes: Option<u64>, sandboxed: bool) -> io::Result<Jail> {
+    /// `scratch`), and a cgroup capped at `limits.processes` (plus `bwrap`'s own) where one can
+    /// be made. With `limits.sandbox` the program runs under `bwrap` (else directly, in the
+    /// scratch folder), with the network only when `limits.no_network` is off.
+    pub fn new(limits: &Limits) -> io::Result<Jail> {
+        let (processes, sandboxed) = (limits.processes, limits.sandbox);
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
             "{}{}",
@@ -407,6 +412,7 @@ impl Jail {
             root,
             cgroup,
             sandboxed,
+            network: !limits.no_network,
         })
     }
 
@@ -444,7 +450,7 @@ impl Jail {
     /// The command that runs `program` with `args` in this jail: under `bwrap` with `files`
     /// (the program's own, absolute) bound read-only at their paths, or directly in the scratch
     /// folder. The process joins the cgroup before it runs. The caller adds the limits
-    /// ([`super::Limits::apply`]) and the standard streams.
+    /// ([`Limits::apply`]) and the standard streams.
     pub fn command(
         &self,
         program: &Path,
@@ -455,6 +461,9 @@ impl Jail {
             let bwrap = bwrap().as_ref().map_err(Clone::clone)?;
             let mut c = Command::new(bwrap);
             c.args(base_args());
+            if self.network {
+                c.arg("--share-net");
+            }
             let mut binds: Vec<&Path> = Vec::new();
             for t in tools() {
                 binds.extend(t.roots.iter().map(PathBuf::as_path));
