@@ -326,6 +326,15 @@ impl BoardCall {
         let board = self.board_text(line);
         let mut say = |text: String| report(Info::String(format!("board-call: {text}")));
         let side = pos.side_to_move().letter();
+        if let Some(limits) = &self.limits {
+            // Once per adapter process (one program each).
+            static NOTED: AtomicBool = AtomicBool::new(false);
+            if !NOTED.swap(true, Ordering::Relaxed) {
+                for note in limits.notes() {
+                    say(format!("note: {note}"));
+                }
+            }
+        }
         let (output, stderr) = match self.call(&board, side, depth, stop) {
             Called::Answer { output, stderr } => (output, stderr),
             Called::Failed(fault, why) => {

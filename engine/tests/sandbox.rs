@@ -527,3 +527,57 @@ fn without_bubblewrap_a_class_stops_and_says_how_to_install_it() {
     assert!(all.contains("Finished game 2"), "{all}");
     assert_eq!(base.leftovers(), Vec::<String>::new());
 }
+
+#[test]
+fn a_function_engine_stopped_by_a_signal_removes_its_runs() {
+    if !sandbox_works() {
+        return;
+    }
+    use std::io::Write;
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let base = Base::new("engine-signal");
+        let class = base.class();
+        base.add_to(&class, "runaway/sleeper.py", 0);
+        let function = format!("{}:oskaplayer", class.join("sleeper.py").display());
+        let mut child = Command::new(ENGINE)
+            .args(["board-call", "--", &function])
+            .env("TMPDIR", base.tmp())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"uci\nnewgame oska 4\ngo depth 2\n")
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let runs = loop {
+            let runs: Vec<String> = fs::read_dir(base.tmp())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if !runs.is_empty() && !common::leftovers(&class).is_empty() {
+                break runs;
+            }
+            assert!(Instant::now() < deadline, "no driver started");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // SAFETY: kill(2) on our own child.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(128 + signal), "{}", text(&out));
+        assert_eq!(base.leftovers(), Vec::<String>::new());
+        let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
+        assert!(left.is_empty(), "signal {signal}: left {left:?}");
+        if let Ok(parent) = sandbox::pids_cgroup() {
+            for run in &runs {
+                assert!(!parent.join(run).exists(), "cgroup {run} left");
+            }
+        }
+    }
+}

@@ -23,7 +23,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::limits::{Limits, Watch, network_isolation};
+use super::limits::{Limits, Watch};
 use super::process::{self, Capture};
 use super::sandbox::{self, Jail};
 use super::{BoardCall, InputMode, SeedFormat};
@@ -901,10 +901,10 @@ impl FunctionCall {
         let shape = self.shape();
         let board = shape.board_text(line);
         let side = pos.side_to_move().letter();
-        if !self.noted && self.limits.no_network {
+        if !self.noted {
             self.noted = true;
-            if let Err(why) = network_isolation() {
-                report(Info::String(format!("board-call: note: {why}")));
+            for note in self.limits.notes() {
+                report(Info::String(format!("board-call: note: {note}")));
             }
         }
         let function = self.spec.function.clone();

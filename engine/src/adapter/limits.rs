@@ -72,6 +72,24 @@ impl Limits {
         }
     }
 
+    /// What these limits cannot do here, for a note at the first move: no network isolation
+    /// outside the sandbox, no pids cgroup for the process cap.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.no_network
+            && !self.sandbox
+            && let Err(why) = network_isolation()
+        {
+            notes.push(why.clone());
+        }
+        if let (Some(max), Err(why)) = (self.processes, super::sandbox::pids_cgroup()) {
+            notes.push(format!(
+                "{why}: the cap of {max} processes is watched every 100 ms, not enforced by the kernel"
+            ));
+        }
+        notes
+    }
+
     /// Sets up `cmd` (made by [`Jail::command`]) to run under these limits: its own process
     /// group, the resource limits, killed when the adapter dies, and, outside the sandbox (which
     /// has its own), no network when [`network_isolation`] says it works.

@@ -21,7 +21,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Limits;
@@ -364,6 +364,49 @@ pub fn clean_after(pid: u32) {
     }
 }
 
+/// Set when this process is ending on a signal: no new run may start.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// On SIGTERM, SIGINT or SIGHUP: removes this process's run folders and cgroups (their
+/// processes killed first) and exits with status 128 plus the signal's number. For an adapter
+/// (`engine board-call`) stopped by a signal, whose runs would otherwise be left behind. The
+/// handler only records the signal; a thread of its own does the rest.
+pub fn clean_on_signals() {
+    static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+    extern "C" fn record(signal: libc::c_int) {
+        SIGNALLED.store(signal, Ordering::SeqCst);
+    }
+    let handler = record as extern "C" fn(libc::c_int);
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler as libc::sighandler_t);
+        }
+    }
+    let spawned = std::thread::Builder::new()
+        .name("board-call-signals".into())
+        .spawn(|| {
+            loop {
+                let signal = SIGNALLED.load(Ordering::SeqCst);
+                if signal != 0 {
+                    ENDING.store(true, Ordering::SeqCst);
+                    clean_after(std::process::id());
+                    std::process::exit(128 + signal);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+    if spawned.is_err() {
+        // Without the thread the signals keep their default action.
+        for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+            // SAFETY: restores the default disposition.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+    }
+}
+
 /// One run of an untrusted program: its folder, its cgroup, and whether it is sandboxed.
 #[derive(Debug)]
 pub struct Jail {
@@ -380,6 +423,9 @@ impl Jail {
     /// scratch folder), with the network only when `limits.no_network` is off.
     pub fn new(limits: &Limits) -> io::Result<Jail> {
         let (processes, sandboxed) = (limits.processes, limits.sandbox);
+        if ENDING.load(Ordering::SeqCst) {
+            return Err(io::Error::other("the adapter is ending"));
+        }
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
             "{}{}",

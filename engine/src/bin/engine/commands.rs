@@ -98,6 +98,8 @@ pub fn board_call(
         } else if let Err(e) = engine::adapter::sandbox::bwrap() {
             anyhow::bail!("{e}");
         }
+        // Stopped by a signal, it removes its runs' folders and cgroups first.
+        engine::adapter::sandbox::clean_on_signals();
         Ok(())
     };
     if let Some(spec) = function {

@@ -88,7 +88,8 @@ pub(crate) struct LimitArgs {
     /// Address space of each of its processes, in MiB (RLIMIT_AS).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory: u64,
-    /// Processes its group may hold.
+    /// Processes and threads it may run at once (the cap of a pids cgroup where one can be
+    /// made, else watched).
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub processes: u64,
     /// Wall-clock milliseconds one move may take.
