@@ -271,7 +271,6 @@ fn find_pids_parent() -> Result<PathBuf, String> {
 struct Cgroup {
     dir: PathBuf,
     procs: File,
-    max: u64,
 }
 
 impl Cgroup {
@@ -284,7 +283,7 @@ impl Cgroup {
                 .open(dir.join("cgroup.procs"))
         });
         match made {
-            Ok(procs) => Ok(Cgroup { dir, procs, max }),
+            Ok(procs) => Ok(Cgroup { dir, procs }),
             Err(e) => {
                 let _ = std::fs::remove_dir(&dir);
                 Err(e)
@@ -472,7 +471,7 @@ impl Jail {
         self.cgroup.is_some()
     }
 
-    /// The cap on processes, when the kernel enforces one, and whether a fork was refused by it.
+    /// Whether the cgroup refused a fork at the cap (`None`: no cgroup).
     pub fn cap_reached(&self) -> Option<bool> {
         self.cgroup.as_ref().map(|c| c.refused() > 0)
     }
@@ -559,13 +558,6 @@ impl Jail {
             }
         }
         Ok(cmd)
-    }
-
-    /// The cap, for messages.
-    pub fn cap(&self) -> Option<u64> {
-        self.cgroup
-            .as_ref()
-            .map(|c| c.max - if self.sandboxed { BWRAP_PROCESSES } else { 0 })
     }
 }
 
