@@ -9,9 +9,10 @@
 //! `/lib*`, a few files of `/etc`), the interpreters' installations, the program's own files
 //! (read-only, at their own paths: nothing else of their folder is visible), the driver at
 //! [`DRIVER`] (read-only) and the scratch folder at [`SCRATCH`] (writable; also `TMPDIR`,
-//! `HOME` and the working directory); everything else, `/tmp` included, is read-only. When the outermost `bwrap` dies, the PID namespace goes with
-//! everything in it, `setsid` children included. Without `--no-sandbox`, a missing or broken
-//! `bwrap` stops the adapter with [`Unavailable`].
+//! `HOME` and the working directory); everything else, `/tmp` included, is read-only. When the
+//! outermost `bwrap` dies, the PID namespace goes with everything in it, `setsid` children
+//! included. Without `--no-sandbox`, a missing or broken `bwrap` stops the adapter with
+//! [`Unavailable`].
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -149,12 +150,16 @@ fn tools() -> &'static [Tool] {
         {
             let text = String::from_utf8_lossy(&o.stdout).into_owned();
             let lines: Vec<PathBuf> = text.lines().map(PathBuf::from).collect();
-            if let Some(exe) = lines.first().and_then(|e| e.canonicalize().ok()) {
+            // The executable as Python names it (in a virtual environment, the link whose
+            // folder holds `pyvenv.cfg`), and the installation it links to.
+            if let Some(exe) = lines.first().filter(|e| e.is_absolute() && e.exists()) {
+                let exe = exe.clone();
                 let mut roots: Vec<PathBuf> = lines[1..]
                     .iter()
                     .filter_map(|p| p.canonicalize().ok())
                     .collect();
-                roots.extend(exe.parent().and_then(Path::parent).map(Path::to_path_buf));
+                let real = exe.canonicalize().unwrap_or_else(|_| exe.clone());
+                roots.extend(real.parent().and_then(Path::parent).map(Path::to_path_buf));
                 found.push(Tool {
                     name: "python3",
                     exe,
