@@ -628,6 +628,7 @@ fn compile_haskell(
         .map_err(|e| (Fault::Load, format!("cannot cache the driver: {e}")))?;
     // Another adapter may have finished first: its build is as good.
     if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = set_mode(&tmp, 0o755);
         let _ = std::fs::remove_dir_all(&tmp);
     }
     if exe.exists() {
