@@ -18,15 +18,17 @@
 //! ends, its group is killed too, so nothing it started outlives the call.
 //!
 //! With [`BoardCall::limits`] set, each call runs under those [`Limits`] as a function's driver
-//! does: resource limits, its own working directory, no network where the system allows it, and
-//! a watch on the move's time, its output and its group's size. A broken limit ends the group
-//! and names the fault as a function adapter does (`board-call: [timeout] ...`, `[output]`,
-//! `[processes]`, `[cpu]`, `[memory]`).
+//! does: in the sandbox ([`sandbox`]: bubblewrap, its own file read-only, a scratch folder, no
+//! network, its own PID namespace, a pids cgroup as the process cap), with resource limits and
+//! a watch on the move's time and its output. A broken limit ends the program and names the
+//! fault as a function adapter does (`board-call: [timeout] ...`, `[output]`, `[processes]`,
+//! `[cpu]`, `[memory]`).
 
 mod answer;
 pub mod function;
 pub mod limits;
 mod process;
+pub mod sandbox;
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -47,8 +49,9 @@ use crate::session::backend::Backend;
 pub use answer::{Answer, find_answer};
 pub use function::{Fault, FunctionCall, FunctionSpec, Language};
 pub use limits::Limits;
-use limits::{Watch, WorkDir};
+use limits::Watch;
 use process::Capture;
+use sandbox::Jail;
 
 /// The board format sent to the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,8 +135,9 @@ pub struct BoardCall {
     /// Arguments or standard input.
     pub input: InputMode,
     /// The limits each call runs under (`None`: none, only its own process group). A limited
-    /// program runs in a fresh temporary working directory, so a relative `program` path is
-    /// taken from the adapter's directory, and the files it reads need absolute paths.
+    /// program runs in a fresh scratch folder (in the sandbox unless `limits.sandbox` is off),
+    /// so a relative `program` path is taken from the adapter's directory; it sees its own file
+    /// and the files its arguments name by absolute paths, read-only.
     pub limits: Option<Limits>,
 }
 
@@ -163,41 +167,60 @@ impl BoardCall {
     /// polls `stop` while it runs. The group is ended when the call ends, so nothing the program
     /// started outlives it.
     fn call(&self, board: &str, side: char, depth: u32, stop: &AtomicBool) -> Called {
-        let dir = match self.limits.as_ref().map(|_| WorkDir::new()).transpose() {
-            Ok(d) => d,
-            Err(e) => return Called::Failed(None, format!("no working directory: {e}")),
-        };
         // The program is found before the working directory changes.
         let program = if self.program.components().count() > 1 {
             std::path::absolute(&self.program).unwrap_or_else(|_| self.program.clone())
         } else {
             self.program.clone()
         };
-        let mut cmd = Process::new(&program);
-        cmd.args(&self.args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        match (&self.limits, &dir) {
-            (Some(limits), Some(dir)) => limits.apply(&mut cmd, dir.path()),
+        let mut args: Vec<std::ffi::OsString> = self.args.iter().map(Into::into).collect();
+        if self.input == InputMode::Args {
+            args.extend([board.to_string(), side.to_string(), depth.to_string()].map(Into::into));
+        }
+        let jail = match &self.limits {
+            Some(l) => match Jail::new(l) {
+                Ok(j) => Some(j),
+                Err(e) => return Called::Failed(None, format!("no working directory: {e}")),
+            },
+            None => None,
+        };
+        let mut cmd = match (&self.limits, &jail) {
+            (Some(limits), Some(jail)) => {
+                // In the sandbox the program sees its own file, and the files its arguments name.
+                let mut files: Vec<PathBuf> = Vec::new();
+                for word in
+                    std::iter::once(program.as_os_str()).chain(self.args.iter().map(|a| a.as_ref()))
+                {
+                    let p = std::path::Path::new(word);
+                    if p.is_absolute() && p.is_file() {
+                        files.push(p.to_path_buf());
+                    }
+                }
+                let mut cmd = match jail.command(&program, &args, &files) {
+                    Ok(c) => c,
+                    Err(e) => return Called::Failed(None, e.to_string()),
+                };
+                limits.apply(&mut cmd, jail);
+                cmd
+            }
             _ => {
+                let mut cmd = Process::new(&program);
+                cmd.args(&args);
                 let parent = std::process::id();
                 cmd.process_group(0);
                 // SAFETY: die_with_parent only makes system calls; it allocates nothing.
                 unsafe {
                     cmd.pre_exec(move || crate::client::orphans::die_with_parent(parent));
                 }
+                cmd
             }
-        }
+        };
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let request = format!("{board} {side} {depth}");
         match self.input {
-            InputMode::Args => {
-                cmd.args([board.to_string(), side.to_string(), depth.to_string()])
-                    .stdin(Stdio::null());
-            }
-            InputMode::Stdin => {
-                cmd.stdin(Stdio::piped());
-            }
-        }
+            InputMode::Args => cmd.stdin(Stdio::null()),
+            InputMode::Stdin => cmd.stdin(Stdio::piped()),
+        };
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
@@ -233,16 +256,27 @@ impl BoardCall {
                 }
                 Ok(None) => {
                     let printed = out.total() + err.total();
-                    if let Some(broken) = watch
-                        .as_mut()
-                        .and_then(|(l, w)| w.check(l, child.id(), printed))
-                    {
+                    if let Some(broken) = watch.as_mut().and_then(|(l, w)| {
+                        w.check(
+                            l,
+                            jail.as_ref().expect("limits make a jail"),
+                            child.id(),
+                            printed,
+                        )
+                    }) {
                         break Err(broken);
                     }
                     thread::sleep(Duration::from_millis(1));
                 }
                 Err(_) => break Ok(None),
             }
+        };
+        // A fork refused at the cap is the program's fault, even when it answered after it.
+        let status = match (&status, &jail, &self.limits) {
+            (Ok(_), Some(j), Some(l)) if j.cap_reached() == Some(true) => l
+                .processes
+                .map_or(status, |max| Err(limits::cap_reached(max))),
+            _ => status,
         };
         // What the program left running (a child holding its output open, say) ends with it.
         process::kill_group(child.id());
@@ -253,7 +287,7 @@ impl BoardCall {
             Some(t) => format!("; its standard error ends: '{t}'"),
             None => String::new(),
         };
-        drop(dir);
+        drop(jail);
         match status {
             Ok(Some(s)) if s.success() => Called::Answer { output, stderr },
             Err((fault, why)) => {
@@ -292,6 +326,15 @@ impl BoardCall {
         let board = self.board_text(line);
         let mut say = |text: String| report(Info::String(format!("board-call: {text}")));
         let side = pos.side_to_move().letter();
+        if let Some(limits) = &self.limits {
+            // Once per adapter process (one program each).
+            static NOTED: AtomicBool = AtomicBool::new(false);
+            if !NOTED.swap(true, Ordering::Relaxed) {
+                for note in limits.notes() {
+                    say(format!("note: {note}"));
+                }
+            }
+        }
         let (output, stderr) = match self.call(&board, side, depth, stop) {
             Called::Answer { output, stderr } => (output, stderr),
             Called::Failed(fault, why) => {

@@ -7,7 +7,8 @@
 //! file descriptor 3 (`=` and the value, or `!` and the error), so that whatever the function
 //! prints stays apart from its answer. The driver lives for one game (it is started at the
 //! game's first move and ended by `newgame`), unless reuse is turned off, when it lives one
-//! move. It runs under [`Limits`], in its own process group and working directory.
+//! move. It runs under [`Limits`], in the sandbox ([`super::sandbox`]): the driver and the
+//! submission's file read-only, a scratch folder as its working directory.
 
 use std::collections::hash_map::DefaultHasher;
 use std::fmt;
@@ -16,14 +17,15 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::limits::{Limits, Watch, WorkDir, network_isolation};
+use super::limits::{Limits, Watch};
 use super::process::{self, Capture};
+use super::sandbox::{self, Jail};
 use super::{BoardCall, InputMode, SeedFormat};
 use crate::games::Move;
 use crate::games::{Game, GameKind, Line, MoveList};
@@ -190,13 +192,18 @@ impl fmt::Display for FunctionSpec {
 
 /// Whether `tool` is an executable file in a directory of `PATH`.
 pub fn on_path(tool: &str) -> bool {
+    find_on_path(tool).is_some()
+}
+
+/// The first executable file named `tool` in the directories of `PATH`.
+pub fn find_on_path(tool: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| {
-            std::fs::metadata(d.join(tool))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|d| d.join(tool))
+        .find(|f| {
+            std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
-    })
 }
 
 /// The seed's name for the top-level function of `game` in `language`, found in the source
@@ -330,7 +337,7 @@ struct Driver {
     out: Capture,
     err: Capture,
     game: GameKind,
-    _dir: WorkDir,
+    jail: Jail,
 }
 
 impl Drop for Driver {
@@ -365,7 +372,7 @@ impl Driver {
                 return Waited::Stopped;
             }
             let printed = self.out.total() + self.err.total();
-            if let Some(failed) = watch.check(limits, self.child.id(), printed) {
+            if let Some(failed) = watch.check(limits, &self.jail, self.child.id(), printed) {
                 return Waited::Failed(failed);
             }
         }
@@ -396,10 +403,12 @@ impl Driver {
 }
 
 /// The fault of a program that ended (`status`, `None` when it could not be waited for) with
-/// `stderr` on its standard error: [`Fault::Cpu`] when the CPU limit's signal ended it,
-/// [`Fault::Memory`] when it says memory ran out, else [`Fault::Crash`].
+/// `stderr` on its standard error: [`Fault::Cpu`] when the CPU limit's signal ended it (in the
+/// sandbox, `bwrap` exits with 128 plus the signal's number), [`Fault::Memory`] when it says
+/// memory ran out, else [`Fault::Crash`].
 pub(super) fn ended_fault(status: Option<ExitStatus>, stderr: &str) -> Fault {
-    match status.and_then(|s| s.signal()) {
+    let signal = status.and_then(|s| s.signal().or_else(|| s.code().map(|c| c - 128)));
+    match signal {
         Some(libc::SIGXCPU) => Fault::Cpu,
         _ if about_memory(stderr) => Fault::Memory,
         _ => Fault::Crash,
@@ -430,6 +439,16 @@ impl fmt::Debug for DriverSlot {
     }
 }
 
+/// The interpreter `name` as run in `jail`: the resolved executable in the sandbox, else the
+/// name, found on `PATH` as before.
+fn sandboxed_tool(jail: &Jail, name: &str) -> PathBuf {
+    if jail.sandboxed() {
+        sandbox::tool(name)
+    } else {
+        PathBuf::from(name)
+    }
+}
+
 /// A pipe whose write end is inherited as file descriptor 3 by the child.
 fn answer_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
@@ -449,6 +468,11 @@ fn cache_dir() -> PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
     base.join("engine-board-call")
+}
+
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
 }
 
 /// The submission as module `Submission`: its `module ... where` header replaced, or one added
@@ -521,13 +545,19 @@ fn compile_haskell(
     if exe.exists() {
         return Ok(exe);
     }
-    let build = WorkDir::new().map_err(|e| (Fault::Load, format!("cannot build: {e}")))?;
-    let b = build.path();
+    // Compiling runs the submission's Template Haskell, if any: in the sandbox and limited
+    // too, but with time and memory for the compiler.
+    let mut compile_limits = limits.clone();
+    compile_limits.cpu_seconds = Some(COMPILE_TIMEOUT.as_secs());
+    compile_limits.memory_mib = limits.memory_mib.map(|m| m.max(4096));
+    compile_limits.file_mib = limits.file_mib.map(|m| m.max(512));
+    let build =
+        Jail::new(&compile_limits).map_err(|e| (Fault::Load, format!("cannot build: {e}")))?;
+    let b = build.scratch();
     let written = std::fs::write(b.join("Submission.hs"), haskell_module(&source))
         .and_then(|()| std::fs::write(b.join("Main.hs"), &main));
     written.map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))?;
-    let mut cmd = Command::new("ghc");
-    cmd.args([
+    let args = [
         "-O1",
         "-rtsopts",
         "-v0",
@@ -536,17 +566,15 @@ fn compile_haskell(
         "-o",
         "driver",
         "Main.hs",
-    ])
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    // Compiling runs the submission's Template Haskell, if any: limited too, but with time
-    // and memory for the compiler.
-    let mut compile_limits = limits.clone();
-    compile_limits.cpu_seconds = Some(COMPILE_TIMEOUT.as_secs());
-    compile_limits.memory_mib = limits.memory_mib.map(|m| m.max(4096));
-    compile_limits.file_mib = limits.file_mib.map(|m| m.max(512));
-    compile_limits.apply(&mut cmd, b);
+    ]
+    .map(std::ffi::OsString::from);
+    let mut cmd = build
+        .command(&sandbox::tool("ghc"), &args, &[])
+        .map_err(|e| (Fault::Load, e.to_string()))?;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    compile_limits.apply(&mut cmd, &build);
     let mut child = cmd
         .spawn()
         .map_err(|e| (Fault::Load, format!("cannot start ghc: {e}")))?;
@@ -591,11 +619,16 @@ fn compile_haskell(
     })?;
     let tmp = cache.join(format!("tmp-{}-{:x}", std::process::id(), h.finish()));
     let _ = std::fs::remove_dir_all(&tmp);
+    // Read-only for everyone: a submission never sees the cache (the sandbox binds only its
+    // own driver, read-only), and without the sandbox an accidental write is refused too.
     std::fs::create_dir_all(&tmp)
         .and_then(|()| std::fs::copy(b.join("driver"), tmp.join("driver")).map(|_| ()))
+        .and_then(|()| set_mode(&tmp.join("driver"), 0o555))
+        .and_then(|()| set_mode(&tmp, 0o555))
         .map_err(|e| (Fault::Load, format!("cannot cache the driver: {e}")))?;
     // Another adapter may have finished first: its build is as good.
     if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = set_mode(&tmp, 0o755);
         let _ = std::fs::remove_dir_all(&tmp);
     }
     if exe.exists() {
@@ -646,42 +679,60 @@ impl FunctionCall {
                 "the Lisp board format is for Oska and Hexapawn only: Capture the Flag cannot be played by a Lisp function".into(),
             ));
         }
-        let dir =
-            WorkDir::new().map_err(|e| (Fault::Load, format!("no working directory: {e}")))?;
-        let file = self.spec.file.to_string_lossy().into_owned();
-        let mut cmd = match self.spec.language {
+        let jail = Jail::new(&self.limits)
+            .map_err(|e| (Fault::Load, format!("no working directory: {e}")))?;
+        let file = self.spec.file.clone();
+        let write_driver = |name: &str, text: &str| {
+            let (host, seen) = jail.driver_file(name);
+            std::fs::write(&host, text)
+                .map(|()| seen)
+                .map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))
+        };
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        let mut files = vec![file.clone()];
+        let program = match self.spec.language {
             Language::Python => {
-                let script = dir.path().join("board_call_driver.py");
-                std::fs::write(&script, PYTHON_DRIVER)
-                    .map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))?;
-                let mut c = Command::new("python3");
-                c.arg("-B").arg(&script).args([&file, &self.spec.function]);
-                c
+                let script = write_driver("board_call_driver.py", PYTHON_DRIVER)?;
+                args.extend(["-B".into(), script.into()]);
+                args.extend([file.into(), self.spec.function.clone().into()]);
+                sandboxed_tool(&jail, "python3")
             }
             Language::Lisp => {
-                let script = dir.path().join("board-call-driver.lisp");
-                std::fs::write(&script, LISP_DRIVER)
-                    .map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))?;
-                let mut c = Command::new("sbcl");
-                c.args(["--noinform", "--disable-ldb", "--lose-on-corruption"]);
+                let script = write_driver("board-call-driver.lisp", LISP_DRIVER)?;
+                args.extend(
+                    ["--noinform", "--disable-ldb", "--lose-on-corruption"].map(Into::into),
+                );
                 if let Some(m) = self.limits.memory_mib {
                     // The heap inside the address-space limit, so that the Lisp reports
                     // exhaustion itself.
-                    c.args(["--dynamic-space-size", &format!("{}MB", (m / 2).max(256))]);
+                    args.push("--dynamic-space-size".into());
+                    args.push(format!("{}MB", (m / 2).max(256)).into());
                 }
-                c.arg("--end-runtime-options").arg("--script").arg(&script);
-                c.args([&file, &self.spec.function]);
-                c
+                args.extend([
+                    "--end-runtime-options".into(),
+                    "--script".into(),
+                    script.into(),
+                ]);
+                args.extend([file.into(), self.spec.function.clone().into()]);
+                sandboxed_tool(&jail, "sbcl")
             }
             Language::Haskell => {
                 let exe = compile_haskell(&self.spec, game, &self.limits)?;
-                let mut c = Command::new(exe);
                 if let Some(m) = self.limits.memory_mib {
-                    c.args(["+RTS", &format!("-M{}m", (m * 3 / 4).max(64)), "-RTS"]);
+                    args.extend([
+                        "+RTS".into(),
+                        format!("-M{}m", (m * 3 / 4).max(64)).into(),
+                        "-RTS".into(),
+                    ]);
                 }
-                c
+                // Only the compiled driver, read-only: the cache's folder stays out of view.
+                files.push(exe.clone());
+                exe
             }
         };
+        let mut cmd = jail
+            .command(&program, &args, &files)
+            .map_err(|e| (Fault::Load, e.to_string()))?;
         let (read, write) =
             answer_pipe().map_err(|e| (Fault::Load, format!("cannot make a pipe: {e}")))?;
         let write_fd = {
@@ -691,7 +742,7 @@ impl FunctionCall {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        self.limits.apply(&mut cmd, dir.path());
+        self.limits.apply(&mut cmd, &jail);
         // SAFETY: dup2 in the child before exec; the copy on 3 is not close-on-exec.
         unsafe {
             use std::os::unix::process::CommandExt;
@@ -743,7 +794,7 @@ impl FunctionCall {
             out,
             err,
             game,
-            _dir: dir,
+            jail,
         };
         match driver.wait(&self.limits, Some(LOAD_TIMEOUT), stop) {
             Waited::Line(l) if l == "ready" => Ok(driver),
@@ -789,7 +840,23 @@ impl FunctionCall {
             self.driver = None;
             return Err(failed);
         }
-        let waited = d.wait(&limits, limits.move_timeout, stop);
+        let mut waited = d.wait(&limits, limits.move_timeout, stop);
+        // A fork refused at the cap is the program's fault, even when it answered after it.
+        let capped = matches!(waited, Waited::Failed((Fault::Processes, _)));
+        if !capped
+            && !matches!(waited, Waited::Stopped)
+            && d.jail.cap_reached() == Some(true)
+            && let Some(max) = limits.processes
+        {
+            waited = Waited::Failed(super::limits::cap_reached(max));
+        }
+        if let Waited::Failed((Fault::Processes, why)) = &mut waited {
+            // Its last words, as it learnt of the refusal.
+            thread::sleep(Duration::from_millis(100));
+            if let Some(t) = process::tail(&d.err.take()) {
+                why.push_str(&format!("; its standard error ends: '{t}'"));
+            }
+        }
         let result = match waited {
             Waited::Line(l) => match (l.chars().next(), l.get(1..)) {
                 (Some('='), Some(v)) => Ok(Some(v.to_string())),
@@ -835,10 +902,10 @@ impl FunctionCall {
         let shape = self.shape();
         let board = shape.board_text(line);
         let side = pos.side_to_move().letter();
-        if !self.noted && self.limits.no_network {
+        if !self.noted {
             self.noted = true;
-            if let Err(why) = network_isolation() {
-                report(Info::String(format!("board-call: note: {why}")));
+            for note in self.limits.notes() {
+                report(Info::String(format!("board-call: note: {note}")));
             }
         }
         let function = self.spec.function.clone();

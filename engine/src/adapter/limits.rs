@@ -5,15 +5,14 @@
 
 use std::io;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::function::Fault;
+use super::sandbox::Jail;
 
-/// How often the process group's size is looked at while a move runs.
+/// How often the process count is looked at while a move runs, where no cgroup caps it.
 const GROUP_WATCH: Duration = Duration::from_millis(100);
 
 /// The limits one submission runs under.
@@ -24,9 +23,11 @@ pub struct Limits {
     pub cpu_seconds: Option<u64>,
     /// Address space of each process in MiB (`RLIMIT_AS`).
     pub memory_mib: Option<u64>,
-    /// Processes the program's group may hold (the program included): watched by the adapter,
-    /// which ends the group above it; also `RLIMIT_NPROC` as the kernel's backstop (counted per
-    /// user, so set to the user's count at the start plus this; the kernel ignores it for root).
+    /// Processes (and threads) the program may hold at once, itself included: the `pids.max` of
+    /// a cgroup of its own, where one can be made (a fork beyond it fails and the adapter names
+    /// the fault); else watched by the adapter every 100 ms, which ends the program above it,
+    /// with `RLIMIT_NPROC` as a backstop (counted per user, so set to the user's count at the
+    /// start plus this; the kernel ignores it for root).
     pub processes: Option<u64>,
     /// How long one move may take (wall clock).
     pub move_timeout: Option<Duration>,
@@ -36,6 +37,8 @@ pub struct Limits {
     pub file_mib: Option<u64>,
     /// Run without network (a private network namespace) when the system allows it.
     pub no_network: bool,
+    /// Run in the sandbox ([`super::sandbox`]); `false` is `--no-sandbox`.
+    pub sandbox: bool,
 }
 
 impl Limits {
@@ -49,11 +52,13 @@ impl Limits {
             output_bytes: None,
             file_mib: None,
             no_network: false,
+            sandbox: false,
         }
     }
 
     /// The defaults of a function adapter: 300 CPU seconds a game, 2048 MiB, 32 processes,
-    /// 64 MiB of output a move, 64 MiB files, no network; no move timeout (the referee's).
+    /// 64 MiB of output a move, 64 MiB files, no network, the sandbox; no move timeout (the
+    /// referee's).
     pub fn untrusted() -> Limits {
         Limits {
             cpu_seconds: Some(300),
@@ -63,13 +68,32 @@ impl Limits {
             output_bytes: Some(64 << 20),
             file_mib: Some(64),
             no_network: true,
+            sandbox: true,
         }
     }
 
-    /// Sets up `cmd` to run under these limits: its own process group, the resource limits,
-    /// killed when the adapter dies, `dir` as working directory, and no network when
-    /// [`network_isolation`] says it works.
-    pub fn apply(&self, cmd: &mut Command, dir: &Path) {
+    /// What these limits cannot do here, for a note at the first move: no network isolation
+    /// outside the sandbox, no pids cgroup for the process cap.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.no_network
+            && !self.sandbox
+            && let Err(why) = network_isolation()
+        {
+            notes.push(why.clone());
+        }
+        if let (Some(max), Err(why)) = (self.processes, super::sandbox::pids_cgroup()) {
+            notes.push(format!(
+                "{why}: the cap of {max} processes is watched every 100 ms, not enforced by the kernel"
+            ));
+        }
+        notes
+    }
+
+    /// Sets up `cmd` (made by [`Jail::command`]) to run under these limits: its own process
+    /// group, the resource limits, killed when the adapter dies, and, outside the sandbox (which
+    /// has its own), no network when [`network_isolation`] says it works.
+    pub fn apply(&self, cmd: &mut Command, jail: &Jail) {
         let rlimit = |secs: Option<u64>, scale: u64| {
             secs.map(|v| {
                 let v = v.saturating_mul(scale);
@@ -85,14 +109,14 @@ impl Limits {
             let n = (user_processes() + p) as libc::rlim_t;
             (n, n)
         });
-        let net = if self.no_network {
+        let net = if self.no_network && !jail.sandboxed() {
             network_isolation().as_ref().ok().copied()
         } else {
             None
         };
         let maps = NetMaps::new();
         let parent = std::process::id();
-        cmd.current_dir(dir).process_group(0);
+        cmd.process_group(0);
         // SAFETY: the closure runs in the forked child before exec and only makes system calls
         // (setrlimit, prctl, getppid, unshare, open/write/close on prepared strings); it
         // allocates nothing.
@@ -148,10 +172,17 @@ impl Watch {
         }
     }
 
-    /// The limit the program of group `pgid` broke, if any, now that it has printed `printed`
-    /// bytes in all: the move's time, its output (`limits.output_bytes`), or the group's size
-    /// (`limits.processes`, looked at every 100 ms). Called often while the move runs.
-    pub fn check(&mut self, limits: &Limits, pgid: u32, printed: u64) -> Option<(Fault, String)> {
+    /// The limit the program `pid`, run in `jail`, broke, if any, now that it has printed
+    /// `printed` bytes in all: the move's time, its output (`limits.output_bytes`), or the
+    /// process cap (`limits.processes`: a fork the cgroup refused, else more processes than
+    /// that in its tree, looked at every 100 ms). Called often while the move runs.
+    pub fn check(
+        &mut self,
+        limits: &Limits,
+        jail: &Jail,
+        pid: u32,
+        printed: u64,
+    ) -> Option<(Fault, String)> {
         if let Some(t) = self.timeout
             && self.started.elapsed() > t
         {
@@ -168,20 +199,30 @@ impl Watch {
                 format!("printed more than {} MiB during one move", max >> 20),
             ));
         }
-        if let Some(max) = limits.processes
-            && self.watched.elapsed() >= GROUP_WATCH
-        {
+        let max = limits.processes?;
+        if jail.cap_reached() == Some(true) {
+            return Some(cap_reached(max));
+        }
+        if !jail.capped() && self.watched.elapsed() >= GROUP_WATCH {
             self.watched = Instant::now();
-            let n = group_size(pgid);
+            let n = tree_size(pid);
             if n > max {
                 return Some((
                     Fault::Processes,
-                    format!("{n} processes in its group, more than the limit of {max}"),
+                    format!("{n} processes, more than the limit of {max}"),
                 ));
             }
         }
         None
     }
+}
+
+/// The fault of a program whose fork the cgroup refused, at the cap of `max` processes.
+pub(super) fn cap_reached(max: u64) -> (Fault, String) {
+    (
+        Fault::Processes,
+        format!("tried to run more than {max} processes at once (the kernel refused the fork)"),
+    )
 }
 
 /// How a private network namespace is entered.
@@ -318,63 +359,44 @@ fn user_processes() -> u64 {
     count
 }
 
-/// How many processes are in the process group `pgid`, from `/proc` (field 5 of
-/// `/proc/PID/stat`).
-pub fn group_size(pgid: u32) -> u64 {
+/// How many processes `pid` and its descendants are, from `/proc` (field 4 of
+/// `/proc/PID/stat`, the parent); `bwrap`'s own processes included.
+pub fn tree_size(pid: u32) -> u64 {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return 0;
     };
-    let mut count = 0;
+    let mut parents = Vec::new();
     for entry in dir.flatten() {
-        let name = entry.file_name();
-        if !name.to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+        let Some(child) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
-        }
+        };
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        // After the command name in parentheses: state, ppid, pgrp.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        if rest
-            .split_whitespace()
-            .nth(2)
-            .and_then(|g| g.parse::<u32>().ok())
-            == Some(pgid)
-        {
-            count += 1;
+        // After the command name in parentheses: state, ppid.
+        let parent = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().nth(1)?.parse::<u32>().ok());
+        if let Some(p) = parent {
+            parents.push((child, p));
         }
     }
-    count
-}
-
-/// A private working directory, removed with everything in it when dropped.
-#[derive(Debug)]
-pub struct WorkDir {
-    path: PathBuf,
-}
-
-impl WorkDir {
-    /// Creates `board-call-PID-N` in the system's temporary directory.
-    pub fn new() -> io::Result<WorkDir> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("board-call-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&path)?;
-        Ok(WorkDir { path })
+    let mut tree = vec![pid];
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for &(child, parent) in &parents {
+            if tree.contains(&parent) && !tree.contains(&child) {
+                tree.push(child);
+                grew = true;
+            }
+        }
     }
-
-    /// Its path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
+    tree.len() as u64
 }
 
 #[cfg(test)]
@@ -383,24 +405,27 @@ mod tests {
 
     #[test]
     fn limits_reach_the_child() {
-        let dir = WorkDir::new().unwrap();
         let mut limits = Limits::untrusted();
+        limits.sandbox = false;
+        let jail = Jail::new(&limits).unwrap();
         limits.cpu_seconds = Some(7);
         limits.memory_mib = Some(512);
-        let mut cmd = Command::new("sh");
-        cmd.args(["-c", "ulimit -t; ulimit -v; pwd"]);
-        limits.apply(&mut cmd, dir.path());
+        let args = ["-c", "ulimit -t; ulimit -v; pwd"].map(std::ffi::OsString::from);
+        let mut cmd = jail
+            .command(std::path::Path::new("sh"), &args, &[])
+            .unwrap();
+        limits.apply(&mut cmd, &jail);
         let out = cmd.output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "7");
         assert_eq!(lines[1], (512 * 1024).to_string());
         assert_eq!(
-            Path::new(lines[2]).canonicalize().unwrap(),
-            dir.path().canonicalize().unwrap()
+            std::path::Path::new(lines[2]).canonicalize().unwrap(),
+            jail.scratch().canonicalize().unwrap()
         );
-        let kept = dir.path().to_path_buf();
-        drop(dir);
+        let kept = jail.scratch();
+        drop(jail);
         assert!(!kept.exists());
     }
 }

@@ -142,6 +142,8 @@ pub struct ClassLimits {
     pub format: String,
     /// Start a driver per move instead of per game.
     pub no_reuse: bool,
+    /// Run the submissions without the sandbox (`--no-sandbox`).
+    pub no_sandbox: bool,
 }
 
 /// The engines of the class: `engine_exe board-call` with the limits, for each submission (an
@@ -164,6 +166,9 @@ pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> 
             ];
             if limits.no_reuse {
                 args.push("--no-reuse".into());
+            }
+            if limits.no_sandbox {
+                args.push("--no-sandbox".into());
             }
             match &s.function {
                 Some(f) => args.extend(["--".to_string(), f.clone()]),

@@ -245,10 +245,29 @@ fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
 /// Kills (SIGKILL) the process group of every engine started by this process that still runs:
 /// for a program that is interrupted (Ctrl-C) and cannot shut its engines down one by one.
 /// The engines are in process groups of their own, so the terminal's Ctrl-C does not reach them.
+/// What a killed board-call adapter leaves (its run folders, its cgroups) is removed once it
+/// is gone, two seconds at most each.
 pub fn kill_all() {
-    for &pid in live().iter() {
+    let pids: Vec<u32> = live().clone();
+    for &pid in &pids {
         signal_group(Some(pid), true);
     }
+    for pid in pids {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while !gone(pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        crate::adapter::sandbox::clean_after(pid);
+    }
+}
+
+/// Whether the process `pid` has ended (no longer there, or a zombie).
+fn gone(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
 }
 
 /// Waits for the engine's exit (or a request to kill it), reaps it, ends the rest of its
@@ -270,6 +289,9 @@ async fn wait_exit_task(
     signal_group(pgid, true);
     if let Some(pid) = pgid {
         live().retain(|&p| p != pid);
+        // A board-call adapter that was killed leaves its run folders and cgroups.
+        let _ =
+            tokio::task::spawn_blocking(move || crate::adapter::sandbox::clean_after(pid)).await;
     }
     tx.send_replace(Exit::Exited(status));
 }

@@ -85,6 +85,10 @@ pub struct ClassArgs {
     /// Start the interpreter for every move instead of once per game (slower; for comparison).
     #[arg(long)]
     no_reuse: bool,
+    /// Run the submissions without the sandbox (bubblewrap): each can then read and write
+    /// whatever this user can, the other submissions included. Warns on every run.
+    #[arg(long)]
+    no_sandbox: bool,
 }
 
 /// `arena report`.
@@ -138,6 +142,15 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
+    if args.no_sandbox {
+        eprintln!(
+            "warning: --no-sandbox: the submissions run unconfined: each can read and write every \
+             file this user can, the other submissions included, and what it starts may outlive \
+             its game"
+        );
+    } else if let Err(e) = engine::adapter::sandbox::bwrap() {
+        bail!("{e}");
+    }
     let (subs, skipped) = discover(&args.dir, game, args.function.as_deref())?;
     for s in &skipped {
         eprintln!("note: left out {}", shown(s));
@@ -152,6 +165,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         processes: args.processes,
         format: args.format.clone(),
         no_reuse: args.no_reuse,
+        no_sandbox: args.no_sandbox,
     };
     let config = MatchConfig {
         game,

@@ -82,12 +82,30 @@ pub fn board_call(
         output_bytes: some(args.output).map(|m| m << 20),
         file_mib: engine::adapter::Limits::untrusted().file_mib,
         no_network: !args.allow_network,
+        sandbox: !args.no_sandbox,
     };
-    if let [one] = command.as_slice()
-        && let Some(spec) = FunctionSpec::parse(one)
-    {
+    let function = match command.as_slice() {
+        [one] => FunctionSpec::parse(one),
+        _ => None,
+    };
+    // An untrusted run needs the sandbox, or says on every run that it has none.
+    let check_sandbox = || -> Result<()> {
+        if args.no_sandbox {
+            eprintln!(
+                "warning: --no-sandbox: the submission runs unconfined: it can read and write every \
+                 file this user can, and what it starts may outlive it"
+            );
+        } else if let Err(e) = engine::adapter::sandbox::bwrap() {
+            anyhow::bail!("{e}");
+        }
+        // Stopped by a signal, it removes its runs' folders and cgroups first.
+        engine::adapter::sandbox::clean_on_signals();
+        Ok(())
+    };
+    if let Some(spec) = function {
         let spec = spec?;
         let backend = FunctionCall::new(spec, depth, limits, !args.no_reuse)?;
+        check_sandbox()?;
         engine::session::run_stdio(backend)?;
         return Ok(());
     }
@@ -97,6 +115,9 @@ pub fn board_call(
         "stdin" => InputMode::Stdin,
         other => anyhow::bail!("--input '{other}': use args or stdin"),
     };
+    if args.limited {
+        check_sandbox()?;
+    }
     let mut words = command.into_iter();
     let program = words
         .next()

@@ -88,7 +88,8 @@ pub(crate) struct LimitArgs {
     /// Address space of each of its processes, in MiB (RLIMIT_AS).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory: u64,
-    /// Processes its group may hold.
+    /// Processes and threads it may run at once (the cap of a pids cgroup where one can be
+    /// made, else watched).
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub processes: u64,
     /// Wall-clock milliseconds one move may take.
@@ -103,10 +104,15 @@ pub(crate) struct LimitArgs {
     /// Start the driver for every move instead of once per game.
     #[arg(long)]
     pub no_reuse: bool,
-    /// Run a PROGRAM under these limits too (a function always runs under them), in a
-    /// temporary working directory of its own: give the files it reads as absolute paths.
+    /// Run a PROGRAM under these limits too (a function always runs under them), in the sandbox
+    /// with a scratch folder as its working directory: it sees its own file and the files its
+    /// arguments name (give them as absolute paths), read-only.
     #[arg(long)]
     pub limited: bool,
+    /// Run without the sandbox (bubblewrap): the submission can then read and write whatever
+    /// this user can, and what it starts may outlive it. Warns on every run.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Subcommand, Debug)]

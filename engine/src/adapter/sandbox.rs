@@ -1,0 +1,575 @@
+//! The sandbox of untrusted programs: bubblewrap (`bwrap`) and a pids cgroup.
+//!
+//! A [`Jail`] is one run of a submission (a driver for a game, or a program for a move): a
+//! private folder on the host (`board-call-PID-N` in the temporary directory) holding a
+//! read-only `driver` folder and a writable `scratch` folder, and, where a pids cgroup is
+//! writable, a cgroup of its own whose `pids.max` is the process cap. Its
+//! [`Jail::command`] runs the program under `bwrap` with no network, its own PID, IPC, UTS and
+//! user namespaces and session, a read-only root made of the system folders (`/usr`, `/bin`,
+//! `/lib*`, a few files of `/etc`), the interpreters' installations, the program's own files
+//! (read-only, at their own paths: nothing else of their folder is visible), the driver at
+//! [`DRIVER`] (read-only) and the scratch folder at [`SCRATCH`] (writable; also `TMPDIR`,
+//! `HOME` and the working directory); everything else, `/tmp` included, is read-only. When the
+//! outermost `bwrap` dies, the PID namespace goes with everything in it, `setsid` children
+//! included. Without `--no-sandbox`, a missing or broken `bwrap` stops the adapter with
+//! [`Unavailable`].
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Limits;
+
+/// Where the driver folder is inside the sandbox (read-only).
+pub const DRIVER: &str = "/sandbox/driver";
+/// Where the scratch folder is inside the sandbox (writable; `HOME` and `TMPDIR`).
+pub const SCRATCH: &str = "/sandbox/scratch";
+/// Where the interpreters are linked inside the sandbox (first on `PATH`).
+const TOOLS: &str = "/sandbox/bin";
+/// How many processes `bwrap` itself holds in the cgroup (the outer one and the PID
+/// namespace's init), added to the cap.
+const BWRAP_PROCESSES: u64 = 2;
+/// The host folders bound read-only when they exist.
+const SYSTEM: [&str; 7] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+/// The files and folders of `/etc` bound read-only when they exist (the loader, user names,
+/// time zone, alternatives); the rest of `/etc` is not visible.
+const ETC: [&str; 9] = [
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/sbclrc",
+];
+
+/// The sandbox cannot run here: what is wrong and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unavailable(pub String);
+
+/// `bwrap` on `PATH`, checked once by running `true` in a sandbox like a submission's; the
+/// error says what to install or what failed.
+pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
+    static PROBE: OnceLock<Result<PathBuf, Unavailable>> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let path = super::function::find_on_path("bwrap").ok_or_else(|| {
+            Unavailable(
+                "the sandbox needs bubblewrap ('bwrap' is not on PATH): install it \
+                     (Debian/Ubuntu: apt-get install bubblewrap), or give --no-sandbox to run \
+                     submissions unconfined"
+                    .into(),
+            )
+        })?;
+        let mut cmd = Command::new(&path);
+        cmd.args(base_args())
+            .args(["--", "true"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        match cmd.output() {
+            Ok(o) if o.status.success() => Ok(path),
+            Ok(o) => Err(Unavailable(format!(
+                "bubblewrap cannot make a sandbox here ({}: '{}'): give --no-sandbox to run \
+                 submissions unconfined",
+                o.status,
+                String::from_utf8_lossy(&o.stderr).trim()
+            ))),
+            Err(e) => Err(Unavailable(format!(
+                "cannot run {}: {e}: give --no-sandbox to run submissions unconfined",
+                path.display()
+            ))),
+        }
+    })
+}
+
+/// The arguments every sandbox starts with: the namespaces, the system folders, `/proc`,
+/// `/dev`, a clean environment.
+fn base_args() -> Vec<OsString> {
+    let mut a: Vec<OsString> = [
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+    ]
+    .map(OsString::from)
+    .to_vec();
+    for dir in SYSTEM.iter().chain(ETC.iter()) {
+        a.extend(["--ro-bind-try".into(), dir.into(), dir.into()]);
+    }
+    a
+}
+
+/// An interpreter as the sandbox sees it: its name on `PATH`, the executable it runs, and the
+/// folders of its installation outside the system folders.
+#[derive(Debug)]
+struct Tool {
+    name: &'static str,
+    exe: PathBuf,
+    roots: Vec<PathBuf>,
+}
+
+/// Whether `path` lies in a system folder, bound anyway.
+fn in_system(path: &Path) -> bool {
+    SYSTEM.iter().any(|s| path.starts_with(s))
+}
+
+/// The interpreters found on the host's `PATH` (`python3`, `sbcl`, `ghc`), resolved once:
+/// Python by asking it for its executable and prefixes (a pyenv shim or a virtual environment
+/// resolves to the real installation), the others by following links; an installation outside
+/// the system folders (the folder above its `bin`) is bound read-only.
+fn tools() -> &'static [Tool] {
+    static TOOLS_FOUND: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS_FOUND.get_or_init(|| {
+        let mut found = Vec::new();
+        let python = Command::new("python3")
+            .args([
+                "-c",
+                "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+            ])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output();
+        if let Ok(o) = python
+            && o.status.success()
+        {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            let lines: Vec<PathBuf> = text.lines().map(PathBuf::from).collect();
+            // The executable as Python names it (in a virtual environment, the link whose
+            // folder holds `pyvenv.cfg`), and the installation it links to.
+            if let Some(exe) = lines.first().filter(|e| e.is_absolute() && e.exists()) {
+                let exe = exe.clone();
+                let mut roots: Vec<PathBuf> = lines[1..]
+                    .iter()
+                    .filter_map(|p| p.canonicalize().ok())
+                    .collect();
+                let real = exe.canonicalize().unwrap_or_else(|_| exe.clone());
+                roots.extend(real.parent().and_then(Path::parent).map(Path::to_path_buf));
+                found.push(Tool {
+                    name: "python3",
+                    exe,
+                    roots,
+                });
+            }
+        }
+        for name in ["sbcl", "ghc"] {
+            let Some(exe) = super::function::find_on_path(name).and_then(|p| p.canonicalize().ok())
+            else {
+                continue;
+            };
+            let roots = exe
+                .parent()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf)
+                .into_iter()
+                .collect();
+            found.push(Tool { name, exe, roots });
+        }
+        for t in &mut found {
+            t.roots.retain(|r| !in_system(r) && r != Path::new("/"));
+            t.roots.sort();
+            t.roots.dedup();
+        }
+        found
+    })
+}
+
+/// The executable the sandbox runs for the interpreter `name` (`python3`, `sbcl`, `ghc`): the
+/// resolved one, so that it runs without the host's environment; `name` itself when it was not
+/// found (the start then fails with the usual error).
+pub fn tool(name: &str) -> PathBuf {
+    tools()
+        .iter()
+        .find(|t| t.name == name)
+        .map_or_else(|| PathBuf::from(name), |t| t.exe.clone())
+}
+
+/// The pids cgroup parent under which each run gets a cgroup of its own: found from
+/// `/proc/self/mountinfo` and `/proc/self/cgroup` (cgroup v1's `pids` hierarchy, else cgroup
+/// v2 where `pids` is enabled for children), and checked once by creating and removing one.
+/// The error says why there is none.
+pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
+    static PROBE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let parent = find_pids_parent()?;
+        let probe = parent.join(format!("board-call-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir(&probe);
+        std::fs::create_dir(&probe)
+            .and_then(|()| std::fs::write(probe.join("pids.max"), "8"))
+            .map_err(|e| {
+                let _ = std::fs::remove_dir(&probe);
+                format!("cannot make a pids cgroup in {}: {e}", parent.display())
+            })?;
+        let _ = std::fs::remove_dir(&probe);
+        Ok(parent)
+    })
+}
+
+fn find_pids_parent() -> Result<PathBuf, String> {
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo")
+        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    let groups = std::fs::read_to_string("/proc/self/cgroup")
+        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    // `ID:CONTROLLERS:PATH` lines: the path of this process in each hierarchy.
+    let own = |v2: bool| {
+        groups.lines().find_map(|l| {
+            let mut f = l.splitn(3, ':');
+            let (id, ctl, path) = (f.next()?, f.next()?, f.next()?);
+            let wanted = if v2 {
+                id == "0" && ctl.is_empty()
+            } else {
+                ctl.split(',').any(|c| c == "pids")
+            };
+            wanted.then(|| path.trim_start_matches('/').to_string())
+        })
+    };
+    let mut v2_dirs = Vec::new();
+    for line in mounts.lines() {
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let point = left.split(' ').nth(4).unwrap_or("");
+        let mut r = right.split(' ');
+        let (kind, _source, options) = (r.next(), r.next(), r.next().unwrap_or(""));
+        match kind {
+            Some("cgroup") if options.split(',').any(|o| o == "pids") => {
+                if let Some(path) = own(false) {
+                    return Ok(Path::new(point).join(path));
+                }
+            }
+            Some("cgroup2") => {
+                if let Some(path) = own(true) {
+                    v2_dirs.push(Path::new(point).join(path));
+                }
+            }
+            _ => {}
+        }
+    }
+    for dir in v2_dirs {
+        let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control"))
+            .is_ok_and(|t| t.split_whitespace().any(|c| c == "pids"));
+        if enabled {
+            return Ok(dir);
+        }
+    }
+    Err("no pids cgroup controller is mounted where this process may create groups".into())
+}
+
+/// A cgroup of one run, with its process cap; its processes are killed and it is removed when
+/// dropped.
+#[derive(Debug)]
+struct Cgroup {
+    dir: PathBuf,
+    procs: File,
+}
+
+impl Cgroup {
+    fn new(parent: &Path, name: &str, max: u64) -> io::Result<Cgroup> {
+        let dir = parent.join(name);
+        std::fs::create_dir(&dir)?;
+        let made = std::fs::write(dir.join("pids.max"), max.to_string()).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+        });
+        match made {
+            Ok(procs) => Ok(Cgroup { dir, procs }),
+            Err(e) => {
+                let _ = std::fs::remove_dir(&dir);
+                Err(e)
+            }
+        }
+    }
+
+    /// How many times a fork was refused because the cap was reached (`max` in `pids.events`).
+    fn refused(&self) -> u64 {
+        std::fs::read_to_string(self.dir.join("pids.events"))
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("max ").and_then(|n| n.trim().parse().ok()))
+            })
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        remove_cgroup(&self.dir);
+    }
+}
+
+/// Kills every process of the cgroup `dir` until it is empty (two seconds at most), then
+/// removes it.
+fn remove_cgroup(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        for &pid in &pids {
+            // SAFETY: kill(2) has no memory effects.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The prefix of every run folder and cgroup of the process `pid`.
+fn run_prefix(pid: u32) -> String {
+    format!("board-call-{pid}-")
+}
+
+/// Removes what the adapter process `pid` left when it was killed: its run folders in the
+/// temporary directory and its cgroups (their processes killed first). For the process that
+/// started the adapter, once the adapter is gone.
+pub fn clean_after(pid: u32) {
+    let prefix = run_prefix(pid);
+    let mut parents = vec![std::env::temp_dir()];
+    if let Ok(p) = pids_cgroup() {
+        parents.push(p.clone());
+    }
+    for (i, parent) in parents.iter().enumerate() {
+        let Ok(entries) = std::fs::read_dir(parent) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if !e.file_name().to_string_lossy().starts_with(&prefix) {
+                continue;
+            }
+            if i == 0 {
+                let _ = std::fs::remove_dir_all(e.path());
+            } else {
+                remove_cgroup(&e.path());
+            }
+        }
+    }
+}
+
+/// Set when this process is ending on a signal: no new run may start.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// On SIGTERM, SIGINT or SIGHUP: removes this process's run folders and cgroups (their
+/// processes killed first) and exits with status 128 plus the signal's number. For an adapter
+/// (`engine board-call`) stopped by a signal, whose runs would otherwise be left behind. The
+/// handler only records the signal; a thread of its own does the rest.
+pub fn clean_on_signals() {
+    static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+    extern "C" fn record(signal: libc::c_int) {
+        SIGNALLED.store(signal, Ordering::SeqCst);
+    }
+    let handler = record as extern "C" fn(libc::c_int);
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler as libc::sighandler_t);
+        }
+    }
+    let spawned = std::thread::Builder::new()
+        .name("board-call-signals".into())
+        .spawn(|| {
+            loop {
+                let signal = SIGNALLED.load(Ordering::SeqCst);
+                if signal != 0 {
+                    ENDING.store(true, Ordering::SeqCst);
+                    clean_after(std::process::id());
+                    std::process::exit(128 + signal);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+    if spawned.is_err() {
+        // Without the thread the signals keep their default action.
+        for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+            // SAFETY: restores the default disposition.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+    }
+}
+
+/// One run of an untrusted program: its folder, its cgroup, and whether it is sandboxed.
+#[derive(Debug)]
+pub struct Jail {
+    root: PathBuf,
+    cgroup: Option<Cgroup>,
+    sandboxed: bool,
+    network: bool,
+}
+
+impl Jail {
+    /// A run folder (`board-call-PID-N` in the temporary directory, with `driver` and
+    /// `scratch`), and a cgroup capped at `limits.processes` (plus `bwrap`'s own) where one can
+    /// be made. With `limits.sandbox` the program runs under `bwrap` (else directly, in the
+    /// scratch folder), with the network only when `limits.no_network` is off.
+    pub fn new(limits: &Limits) -> io::Result<Jail> {
+        let (processes, sandboxed) = (limits.processes, limits.sandbox);
+        if ENDING.load(Ordering::SeqCst) {
+            return Err(io::Error::other("the adapter is ending"));
+        }
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let name = format!(
+            "{}{}",
+            run_prefix(std::process::id()),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let root = std::env::temp_dir().join(&name);
+        std::fs::create_dir_all(root.join("driver"))?;
+        std::fs::create_dir_all(root.join("scratch"))?;
+        let cgroup = match (processes, pids_cgroup()) {
+            (Some(max), Ok(parent)) => {
+                let extra = if sandboxed { BWRAP_PROCESSES } else { 0 };
+                match Cgroup::new(parent, &name, max + extra) {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        let _ = std::fs::remove_dir_all(&root);
+                        return Err(io::Error::new(
+                            e.kind(),
+                            format!(
+                                "cannot make the cgroup {}: {e}",
+                                parent.join(&name).display()
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => None,
+        };
+        Ok(Jail {
+            root,
+            cgroup,
+            sandboxed,
+            network: !limits.no_network,
+        })
+    }
+
+    /// Whether the program runs under `bwrap`.
+    pub fn sandboxed(&self) -> bool {
+        self.sandboxed
+    }
+
+    /// Whether the kernel enforces the process cap (a cgroup); else the adapter watches.
+    pub fn capped(&self) -> bool {
+        self.cgroup.is_some()
+    }
+
+    /// Whether the cgroup refused a fork at the cap (`None`: no cgroup).
+    pub fn cap_reached(&self) -> Option<bool> {
+        self.cgroup.as_ref().map(|c| c.refused() > 0)
+    }
+
+    /// The scratch folder on the host.
+    pub fn scratch(&self) -> PathBuf {
+        self.root.join("scratch")
+    }
+
+    /// A driver file `name`: where to write it on the host, and the path the program gets.
+    pub fn driver_file(&self, name: &str) -> (PathBuf, PathBuf) {
+        let host = self.root.join("driver").join(name);
+        let seen = if self.sandboxed {
+            Path::new(DRIVER).join(name)
+        } else {
+            host.clone()
+        };
+        (host, seen)
+    }
+
+    /// The command that runs `program` with `args` in this jail: under `bwrap` with `files`
+    /// (the program's own, absolute) bound read-only at their paths, or directly in the scratch
+    /// folder. The process joins the cgroup before it runs. The caller adds the limits
+    /// ([`Limits::apply`]) and the standard streams.
+    pub fn command(
+        &self,
+        program: &Path,
+        args: &[OsString],
+        files: &[PathBuf],
+    ) -> Result<Command, Unavailable> {
+        let mut cmd = if self.sandboxed {
+            let bwrap = bwrap().as_ref().map_err(Clone::clone)?;
+            let mut c = Command::new(bwrap);
+            c.args(base_args());
+            if self.network {
+                c.arg("--share-net");
+            }
+            let mut binds: Vec<&Path> = Vec::new();
+            for t in tools() {
+                binds.extend(t.roots.iter().map(PathBuf::as_path));
+            }
+            binds.extend(files.iter().map(PathBuf::as_path));
+            for b in binds {
+                c.arg("--ro-bind").arg(b).arg(b);
+            }
+            c.arg("--ro-bind")
+                .arg(self.root.join("driver"))
+                .arg(DRIVER)
+                .arg("--bind")
+                .arg(self.scratch())
+                .arg(SCRATCH)
+                .args(["--dir", TOOLS]);
+            for t in tools() {
+                c.arg("--symlink")
+                    .arg(&t.exe)
+                    .arg(Path::new(TOOLS).join(t.name));
+            }
+            let path = format!("{TOOLS}:/usr/local/bin:/usr/bin:/bin");
+            c.args(["--setenv", "PATH", &path])
+                .args(["--setenv", "HOME", SCRATCH])
+                .args(["--setenv", "TMPDIR", SCRATCH])
+                .args(["--setenv", "LANG", "C.UTF-8"])
+                .args(["--chdir", SCRATCH, "--remount-ro", "/", "--"])
+                .arg(program)
+                .args(args);
+            c
+        } else {
+            let mut c = Command::new(program);
+            c.args(args).current_dir(self.scratch());
+            c
+        };
+        if let Some(cg) = &self.cgroup {
+            let fd = cg.procs.as_raw_fd();
+            // SAFETY: in the forked child before exec: one write(2) of a static buffer to a
+            // descriptor opened before the fork.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // `0` is the writing process itself.
+                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        Ok(cmd)
+    }
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        // The cgroup first: nothing may still write into the folder.
+        self.cgroup = None;
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
