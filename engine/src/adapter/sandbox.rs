@@ -172,12 +172,26 @@ fn tools() -> &'static [Tool] {
             else {
                 continue;
             };
-            let roots = exe
+            let mut roots: Vec<PathBuf> = exe
                 .parent()
                 .and_then(Path::parent)
                 .map(Path::to_path_buf)
                 .into_iter()
                 .collect();
+            // ghc's package database may be a link out of its installation (Debian's
+            // /usr/lib/ghc/package.conf.d is /var/lib/ghc/package.conf.d): bind where it leads.
+            if name == "ghc"
+                && let Ok(o) = Command::new(&exe)
+                    .arg("--print-global-package-db")
+                    .stdin(Stdio::null())
+                    .stderr(Stdio::null())
+                    .output()
+                && o.status.success()
+                && let Ok(db) =
+                    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).canonicalize()
+            {
+                roots.push(db);
+            }
             found.push(Tool { name, exe, roots });
         }
         for t in &mut found {
