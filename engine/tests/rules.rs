@@ -531,6 +531,30 @@ fn ctf_side_without_a_legal_move_loses() {
 }
 
 #[test]
+fn ctf_side_whose_every_move_repeats_has_lost() {
+    // White's flag steps a1-b1, Black's c3-b3, White's b1-a1. Black's pawn a3 is stuck (a2 is
+    // White's, the jump lands on White's flag, b3 is Black's flag); the flag b3 has only c3 left
+    // (b2 is White's, a3 Black's), which would bring back the first board.
+    let boards = [
+        ("W-w/ww-/b-B", Side::White),
+        ("-Ww/ww-/b-B", Side::Black),
+        ("-Ww/ww-/bB-", Side::White),
+        ("W-w/ww-/bB-", Side::Black),
+    ];
+    let boards: Vec<Ctf> = boards.iter().map(|&(b, s)| pos::<Ctf>(b, s)).collect();
+    let line = Line::from_history(&boards).expect("a legal history");
+    assert!(legal_names(&line).is_empty());
+    assert_eq!(
+        line.outcome(),
+        Some(Outcome::Win(Side::White, Reason::NoLegalMove))
+    );
+    // Without its history the same board is no loss: b3c3 is then a move.
+    let fresh = Line::new(*line.current());
+    assert_eq!(legal_names(&fresh), set(&["b3c3"]));
+    assert_eq!(fresh.outcome(), None);
+}
+
+#[test]
 fn ctf_handed_positions_are_judged_in_order() {
     let cases = [
         // Black to move, so White just moved. White has no pawns, but Black's flag is gone: the
@@ -539,7 +563,7 @@ fn ctf_handed_positions_are_judged_in_order() {
             "W--/---/b--",
             Outcome::Win(Side::White, Reason::FlagCaptured),
         ),
-        // Both flags stand; White has no pawns left: Black wins, whoever is to move.
+        // Both flags stand and White has no pawns left: Black wins.
         ("W--/---/b-B", Outcome::Win(Side::Black, Reason::NoPawns)),
         // White's flag (row 3) is past Black's only pawn (row 1), but White has no pawns: the
         // counts of pawns come before the flag rule.
@@ -553,5 +577,24 @@ fn ctf_handed_positions_are_judged_in_order() {
         let l = line::<Ctf>(board, Side::Black);
         assert_eq!(l.outcome(), Some(expected), "{board}");
         assert!(legal_names(&l).is_empty(), "{board}: the game is over");
+    }
+}
+
+#[test]
+fn boards_without_pieces_are_finished_games() {
+    // Play never empties a board (a capture takes one piece), but such a board can be handed in:
+    // Oska's counts are looked at for White first, so Black has won; Hexapawn judges the side
+    // that just moved first, so that side has won.
+    for side in [Side::White, Side::Black] {
+        let l = line::<Oska>("----/---/--/---/----", side);
+        assert_eq!(
+            l.outcome(),
+            Some(Outcome::Win(Side::Black, Reason::NoPieces))
+        );
+        let l = line::<Hexapawn>("---/---/---", side);
+        assert_eq!(
+            l.outcome(),
+            Some(Outcome::Win(side.opposite(), Reason::NoPawns))
+        );
     }
 }
