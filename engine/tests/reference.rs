@@ -1,6 +1,6 @@
 //! Differential test of the rules core against a second, deliberately naive implementation.
 //!
-//! The reference below reads `shared/rules.md` literally: boards are rows of characters, Oska's
+//! The reference below reads `docs/rules.md` literally: boards are rows of characters, Oska's
 //! geometry is computed from x = 2j - (L-1) for every step, Capture the Flag's history is a list
 //! of earlier boards compared cell by cell, and the end of the game is decided in the order
 //! rules.md gives. It shares no code with the engine's bitboards, tables or hashes.

@@ -1,5 +1,5 @@
-//! One hand-made position (or more) per rule of `shared/rules.md`, with the exact expected moves
-//! or outcome written out by hand.
+//! One hand-made position (or more) per rule of the rules page (`docs/rules.md`, which names the
+//! test of each rule), with the exact expected moves or outcome written out by hand.
 //!
 //! Evidence: each rule of the page, including its edge cases (Oska's jump across the row of two,
 //! the pass, the both-stuck draw, the both-home count rule, a move that makes the opponent win;
@@ -19,6 +19,70 @@ fn play<G: Game>(mut line: Line<G>, mv: &str) -> Line<G> {
     let m = parse_move(&line, mv).unwrap_or_else(|e| panic!("{mv} should be legal: {e}"));
     line.push(m);
     line
+}
+
+// ---------------------------------------------------------------- Common ground
+
+#[test]
+fn start_positions_of_oska_and_hexapawn() {
+    // Written out by hand for the smallest sizes.
+    assert_eq!(
+        slash(&Oska::start(5).unwrap()),
+        "wwwww/----/---/--/---/----/bbbbb"
+    );
+    assert_eq!(slash(&Hexapawn::start(3).unwrap()), "www/---/bbb");
+    assert_eq!(slash(&Hexapawn::start(4).unwrap()), "wwww/----/----/bbbb");
+    // Every size: built here from the rule (row lengths n, n-1, ..., 2, ..., n for Oska, n rows
+    // of n for Hexapawn; White fills the first row, Black the last), White to move.
+    for n in 4..=11 {
+        let lengths: Vec<usize> = (2..=n).rev().chain(3..=n).collect();
+        assert_eq!(lengths.len(), 2 * n - 3);
+        let rows: Vec<String> = lengths
+            .iter()
+            .enumerate()
+            .map(|(r, &len)| {
+                let c = match r {
+                    0 => 'w',
+                    r if r + 1 == lengths.len() => 'b',
+                    _ => '-',
+                };
+                std::iter::repeat_n(c, len).collect()
+            })
+            .collect();
+        let start = Oska::start(n).unwrap();
+        assert_eq!(slash(&start), rows.join("/"), "oska {n}");
+        assert_eq!(start.side_to_move(), Side::White);
+    }
+    for n in 3..=11 {
+        let mut rows = vec!["-".repeat(n); n];
+        rows[0] = "w".repeat(n);
+        rows[n - 1] = "b".repeat(n);
+        let start = Hexapawn::start(n).unwrap();
+        assert_eq!(slash(&start), rows.join("/"), "hexapawn {n}");
+        assert_eq!(start.side_to_move(), Side::White);
+    }
+}
+
+#[test]
+fn square_names_count_from_the_left_of_each_row() {
+    // Oska 4: row 1 has a1..d1, row 2 a2..c2; each piece of row 1 reaches one or two squares of
+    // row 2 (x = -3, -1, 1, 3 above x = -2, 0, 2).
+    let start = Line::new(Oska::start(4).unwrap());
+    assert_eq!(
+        legal_names(&start),
+        set(&["a1a2", "b1a2", "b1b2", "c1b2", "c1c2", "d1c2"])
+    );
+    // The name of a move gives the board after it: d1c2 empties the right end of row 1 and fills
+    // the right end of row 2.
+    assert_eq!(slash(play(start, "d1c2").current()), "www-/--w/--/---/bbbb");
+    // Black's moves are named the same way, rows still counted from the top.
+    let l = line::<Hexapawn>("www/---/bbb", Side::Black);
+    assert_eq!(legal_names(&l), set(&["a3a2", "b3b2", "c3c2"]));
+    // Row numbers above 9 take two digits, without a leading zero.
+    let l = Line::new(Oska::start(11).unwrap());
+    let l = play(l, "a1a2");
+    assert!(legal_names(&l).contains("a19a18"), "{:?}", legal_names(&l));
+    assert!(parse_move(&l, "a019a018").is_err());
 }
 
 // ---------------------------------------------------------------- Oska
@@ -77,6 +141,31 @@ fn oska_jump_needs_an_opponent_and_an_empty_landing() {
     assert_eq!(legal_names(&l), set(&["a3a4"]));
     let l = line::<Oska>("----/-w-/b-/b--/----", Side::White);
     assert_eq!(legal_names(&l), set(&["b2b3"]));
+}
+
+#[test]
+fn oska_captures_are_not_compulsory() {
+    // White b2 (x = 0) may jump a3 (x = -1) to a4 (x = -2), or step to the empty b3 (x = 1).
+    let l = line::<Oska>("----/-w-/b-/---/bbb-", Side::White);
+    assert_eq!(legal_names(&l), set(&["b2a4", "b2b3"]));
+    let after = play(l, "b2b3");
+    assert_eq!(slash(after.current()), "----/---/bw/---/bbb-");
+    assert_eq!(after.outcome(), None);
+    assert_eq!(after.current().piece_count(Side::Black), 4);
+}
+
+#[test]
+fn oska_one_capture_per_turn() {
+    // Oska 5: White a1 (x = -4) jumps a2 (x = -3) to a3 (x = -2); from there a second jump over
+    // a4 (x = -1) to b5 (x = 0) would be open, but the turn ends after one capture.
+    let l = line::<Oska>("w----/b---/---/b-/---/----/bbb--", Side::White);
+    assert_eq!(legal_names(&l), set(&["a1a3"]));
+    let after = play(l, "a1a3");
+    assert_eq!(slash(after.current()), "-----/----/w--/b-/---/----/bbb--");
+    assert_eq!(after.current().side_to_move(), Side::Black);
+    assert_eq!(after.current().piece_count(Side::Black), 4);
+    // Black moves next; the white piece cannot go on jumping in the same turn.
+    assert!(legal_names(&after).iter().all(|m| !m.starts_with("a3")));
 }
 
 #[test]
@@ -188,6 +277,19 @@ fn hexapawn_moves_straight_and_captures_diagonally() {
     assert_eq!(legal_names(&l), set(&["b1a2", "b1c2"]));
     let l = line::<Hexapawn>("www/-b-/b-b", Side::Black);
     assert_eq!(legal_names(&l), set(&["b2a1", "b2c1", "a3a2", "c3c2"]));
+}
+
+#[test]
+fn hexapawn_pawns_never_step_twice() {
+    // Hexapawn 4: from the start each pawn has one square straight ahead, never two.
+    let l = Line::new(Hexapawn::start(4).unwrap());
+    assert_eq!(legal_names(&l), set(&["a1a2", "b1b2", "c1c2", "d1d2"]));
+    let err = parse_move(&l, "a1a3").unwrap_err().to_string();
+    assert!(err.contains("cannot move there"), "{err}");
+    // b1 faces b2 head-on and is blocked; it moves diagonally only onto an opponent (a2 and c2
+    // are empty), while a1 steps ahead or takes b2.
+    let l = line::<Hexapawn>("ww--/-b--/----/--bb", Side::White);
+    assert_eq!(legal_names(&l), set(&["a1a2", "a1b2"]));
 }
 
 #[test]
@@ -426,4 +528,73 @@ fn ctf_side_without_a_legal_move_loses() {
         l.outcome(),
         Some(Outcome::Win(Side::Black, Reason::NoLegalMove))
     );
+}
+
+#[test]
+fn ctf_side_whose_every_move_repeats_has_lost() {
+    // White's flag steps a1-b1, Black's c3-b3, White's b1-a1. Black's pawn a3 is stuck (a2 is
+    // White's, the jump lands on White's flag, b3 is Black's flag); the flag b3 has only c3 left
+    // (b2 is White's, a3 Black's), which would bring back the first board.
+    let boards = [
+        ("W-w/ww-/b-B", Side::White),
+        ("-Ww/ww-/b-B", Side::Black),
+        ("-Ww/ww-/bB-", Side::White),
+        ("W-w/ww-/bB-", Side::Black),
+    ];
+    let boards: Vec<Ctf> = boards.iter().map(|&(b, s)| pos::<Ctf>(b, s)).collect();
+    let line = Line::from_history(&boards).expect("a legal history");
+    assert!(legal_names(&line).is_empty());
+    assert_eq!(
+        line.outcome(),
+        Some(Outcome::Win(Side::White, Reason::NoLegalMove))
+    );
+    // Without its history the same board is no loss: b3c3 is then a move.
+    let fresh = Line::new(*line.current());
+    assert_eq!(legal_names(&fresh), set(&["b3c3"]));
+    assert_eq!(fresh.outcome(), None);
+}
+
+#[test]
+fn ctf_handed_positions_are_judged_in_order() {
+    let cases = [
+        // Black to move, so White just moved. White has no pawns, but Black's flag is gone: the
+        // side that just moved is judged first, and it has captured the flag.
+        (
+            "W--/---/b--",
+            Outcome::Win(Side::White, Reason::FlagCaptured),
+        ),
+        // Both flags stand and White has no pawns left: Black wins.
+        ("W--/---/b-B", Outcome::Win(Side::Black, Reason::NoPawns)),
+        // White's flag (row 3) is past Black's only pawn (row 1), but White has no pawns: the
+        // counts of pawns come before the flag rule.
+        ("b-B/---/-W-", Outcome::Win(Side::Black, Reason::NoPawns)),
+        // Black cannot move (its flag a1 is boxed in by its pawn b1 and White's pawn a2; b1 is
+        // boxed in by the flag, White's flag c1 and the edge), but its flag on row 1 is past
+        // White's only pawn (row 2): the flag rule comes before "no legal move".
+        ("BbW/w--/---", Outcome::Win(Side::Black, Reason::FlagPast)),
+    ];
+    for (board, expected) in cases {
+        let l = line::<Ctf>(board, Side::Black);
+        assert_eq!(l.outcome(), Some(expected), "{board}");
+        assert!(legal_names(&l).is_empty(), "{board}: the game is over");
+    }
+}
+
+#[test]
+fn boards_without_pieces_are_finished_games() {
+    // Play never empties a board (a capture takes one piece), but such a board can be handed in:
+    // Oska's counts are looked at for White first, so Black has won; Hexapawn judges the side
+    // that just moved first, so that side has won.
+    for side in [Side::White, Side::Black] {
+        let l = line::<Oska>("----/---/--/---/----", side);
+        assert_eq!(
+            l.outcome(),
+            Some(Outcome::Win(Side::Black, Reason::NoPieces))
+        );
+        let l = line::<Hexapawn>("---/---/---", side);
+        assert_eq!(
+            l.outcome(),
+            Some(Outcome::Win(side.opposite(), Reason::NoPawns))
+        );
+    }
 }

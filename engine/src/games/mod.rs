@@ -1,7 +1,7 @@
 //! The rules of the three games behind one [`Game`] trait.
 //!
 //! Positions are small `Copy` values (bitboards over at most 128 squares); playing a move returns a
-//! new position (copy-make). The rules are those of `shared/rules.md`; see each game's module.
+//! new position (copy-make). The rules are those of `docs/rules.md`; see each game's module.
 //!
 //! Capture the Flag forbids a move that recreates an earlier board. That depends on the game's
 //! history, which a `Copy` position cannot carry, so the trait separates the two: [`Game::generate`]

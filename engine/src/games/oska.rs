@@ -3,7 +3,7 @@
 //! Rows are centred under each other; square j of a row of length L sits at x = 2j - (L-1) in
 //! half-squares. A piece steps one row forward diagonally (x changes by 1) to an empty square, or
 //! jumps two rows forward in the same direction over an opponent's piece, removing it. A side
-//! with no move passes. See `shared/rules.md` for the end of the game.
+//! with no move passes. See `docs/rules.md` for the end of the game.
 
 use std::sync::LazyLock;
 
