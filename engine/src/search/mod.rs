@@ -32,7 +32,10 @@
 //!   is exact for the given history (the earlier boards take part in the repetition rule), not
 //!   for the board alone.
 //!
-//! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
+//! The search and the solver recurse once a ply, with a few KiB of stack a ply; lines are capped
+//! at [`MAX_PLY`] plies, so a search needs a bounded stack whatever its limits. The threads that
+//! search (the session's, the solver's helpers) get [`SEARCH_STACK`]; the tests measure the
+//! stack a line of [`MAX_PLY`] plies takes on the largest board of each game.
 
 pub mod eval;
 pub mod eval_ctf;
@@ -75,6 +78,10 @@ pub const WIN: i32 = 1_000_000;
 pub const INFINITY: i32 = WIN + 1;
 /// The longest line the search follows.
 pub const MAX_PLY: usize = 400;
+/// The stack of a thread that searches: room for lines of [`MAX_PLY`] plies many times over (a
+/// debug build takes under 2 MiB for them), set explicitly so that it does not depend on the
+/// platform's default or on `RUST_MIN_STACK`.
+pub const SEARCH_STACK: usize = 16 << 20;
 /// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.

@@ -410,9 +410,16 @@ fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) 
             l.push(m);
             let n = crate::games::perft::perft_until(&mut l, depth - 1, stop);
             l.pop();
-            let Some(n) = n else {
-                out.send(&Reply::Info(Info::String("perft stopped".into())));
-                return;
+            let n = match n {
+                Ok(n) => n,
+                Err(crate::games::perft::Halt::Stopped) => {
+                    out.send(&Reply::Info(Info::String("perft stopped".into())));
+                    return;
+                }
+                Err(halt) => {
+                    out.send(&Reply::Info(Info::String(format!("perft stopped: {halt}"))));
+                    return;
+                }
             };
             total += n;
             out.send(&Reply::Perft { mv: move_name(&pos, m), nodes: n });
@@ -732,6 +739,7 @@ where
     let worker_out = out.clone();
     let search = thread::Builder::new()
         .name("engine-search".into())
+        .stack_size(crate::search::SEARCH_STACK)
         .spawn(move || worker(backend, job_rx, done_tx, worker_out))
         .expect("spawning the search thread");
     let mut session = Session {

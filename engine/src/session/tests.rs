@@ -746,7 +746,22 @@ fn echoed_control_characters_are_escaped() {
         lines.iter().all(|l| l.starts_with("error syntax byte ")),
         "{lines:?}"
     );
-    assert!(lines[0].contains("\\x0d"), "{}", lines[0]);
+    // Escaped once, as protocol.md shows it: `\x0b`, not `\\x0b`.
+    assert!(
+        lines[0].starts_with("error syntax byte 4 is \\x0d: "),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("error syntax byte 2 is \\x0b: "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("error syntax byte 29 is \\xe3\\x80\\x80: "),
+        "{}",
+        lines[2]
+    );
 }
 
 #[test]
