@@ -460,11 +460,13 @@ fn subsets(n: usize, k: usize) -> impl Iterator<Item = u128> {
         next = if set == 0 {
             None
         } else {
-            // Gosper's hack: the next larger set of the same size.
+            // Gosper's hack: the next larger set of the same size (none once the set holds the
+            // top bits of all 128).
             let low = set & set.wrapping_neg();
-            let ripple = set + low;
-            let n = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
-            (n < limit).then_some(n)
+            set.checked_add(low).and_then(|ripple| {
+                let n = (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple;
+                (n < limit).then_some(n)
+            })
         };
         Some(set)
     })
@@ -831,5 +833,11 @@ mod tests {
         assert_eq!(subsets(4, 0).collect::<Vec<_>>(), vec![0]);
         assert_eq!(subsets(2, 3).count(), 0);
         assert_eq!(subsets(70, 1).last(), Some(1u128 << 69));
+        // All 128 bits (Oska 11): the sets end at the top bits, none wraps around to 0.
+        assert_eq!(subsets(128, 1).count(), 128);
+        assert_eq!(subsets(128, 1).last(), Some(1u128 << 127));
+        assert_eq!(subsets(128, 2).count(), 128 * 127 / 2);
+        assert_eq!(subsets(128, 2).last(), Some(3u128 << 126));
+        assert!(subsets(128, 2).all(|s| s.count_ones() == 2));
     }
 }

@@ -21,22 +21,20 @@ pub struct Shape {
     mirror: Vec<u8>,
     /// `row[sq]`: the row of a square, 0 at the top (White's home).
     row: Vec<u8>,
-    /// `binomial[n][k]` = C(n, k) for k up to `MAX_PIECES` (128 rows and 16 columns, so that
-    /// masked indices need no bounds checks).
-    binomial: Box<[[u64; 16]; 128]>,
+    /// `binomial[n][k]` = C(n, k) for n up to 128 (a board's squares, Oska 11 has exactly 128)
+    /// and k up to `MAX_PIECES` (16 columns, so that masked indices need no bounds checks).
+    binomial: Box<[[u64; 16]; 129]>,
 }
 
 impl Shape {
-    /// The shape of a board layout (at most 128 squares).
+    /// The shape of a board layout (at most 128 squares, as every layout: boards are 128-bit
+    /// sets).
     pub fn new(layout: &Layout) -> Shape {
         let squares = layout.squares();
         let rows = layout.rows();
-        assert!(
-            squares < 128,
-            "a tablebase board has fewer than 128 squares"
-        );
-        let mut binomial = Box::new([[0u64; 16]; 128]);
-        for n in 0..128 {
+        assert!(squares <= 128, "a board has at most 128 squares");
+        let mut binomial = Box::new([[0u64; 16]; 129]);
+        for n in 0..=128 {
             binomial[n][0] = 1;
             for k in 1..=MAX_PIECES {
                 binomial[n][k] = if n == 0 {
@@ -165,13 +163,17 @@ impl Shape {
             out[0].push(0);
             return out;
         }
-        let limit = 1u128 << self.squares;
+        // The squares of the board (all 128 bits on Oska 11).
+        let board = u128::MAX >> (128 - self.squares);
         let mut set: u128 = (1u128 << k) - 1;
-        while set < limit {
+        while set & !board == 0 {
             out[self.progress(set, white)].push(set);
-            // Gosper's hack: the next larger set of the same size.
+            // Gosper's hack: the next larger set of the same size (none once the set holds the
+            // top bits of all 128).
             let low = set & set.wrapping_neg();
-            let ripple = set + low;
+            let Some(ripple) = set.checked_add(low) else {
+                break;
+            };
             set = (((ripple ^ set) >> 2) / low) | ripple;
         }
         out
@@ -270,6 +272,29 @@ mod tests {
                 assert!(seen.iter().all(|&s| s), "every number is a placement");
             }
         }
+    }
+
+    /// The largest boards: Oska 11 has exactly 128 squares (it used to panic), Hexapawn 11 121.
+    #[test]
+    fn the_largest_boards_index_every_placement() {
+        for layout in [Oska::layout_of(11), Hexapawn::layout_of(11)] {
+            let shape = Shape::new(layout);
+            assert_eq!(shape.squares(), layout.squares());
+            for (w, b) in [(1, 0), (1, 1), (2, 1)] {
+                let mut seen = vec![false; shape.len(w, b) as usize];
+                let whites: Vec<u128> = shape.sets_by_progress(w, true).concat();
+                let blacks: Vec<u128> = shape.sets_by_progress(b, false).concat();
+                for &white in &whites {
+                    for &black in blacks.iter().filter(|&&s| s & white == 0) {
+                        let i = shape.index(white, black) as usize;
+                        assert!(!seen[i], "index {i} given twice");
+                        seen[i] = true;
+                    }
+                }
+                assert!(seen.iter().all(|&s| s), "every number is a placement");
+            }
+        }
+        assert_eq!(Shape::new(Oska::layout_of(11)).len(1, 1), 128 * 127);
     }
 
     #[test]
