@@ -246,6 +246,10 @@ const HISTORY_MAX: u32 = 1 << 20;
 /// between searches until [`Searcher::clear`].
 pub struct Searcher<G: Game> {
     table: Arc<Table>,
+    /// Whether a search ran since the last [`Searcher::clear`] (or the table's creation): only
+    /// then is there anything to forget. Clearing a table writes all of it, which a session that
+    /// starts many games of other kinds (each `newgame` clears) need not pay for.
+    used: bool,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<u32>,
     trace: bool,
@@ -288,6 +292,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     fn with_table(table: Arc<Table>) -> Self {
         Searcher {
             table,
+            used: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             trace: false,
@@ -323,6 +328,9 @@ impl<G: Game + Evaluate> Searcher<G> {
 
     /// Forgets everything learnt: the transposition table, killers and history.
     pub fn clear(&mut self) {
+        if !std::mem::take(&mut self.used) {
+            return;
+        }
         self.table.clear();
         self.killers.fill([None; 2]);
         self.history.fill(0);
@@ -368,6 +376,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Event<'_>),
     ) -> SearchResult {
+        self.used = true;
         self.started = Instant::now();
         self.deadline = limits.movetime.map(|t| self.started + t);
         self.node_limit = limits.nodes;
