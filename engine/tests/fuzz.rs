@@ -3,8 +3,8 @@
 //! replaced, inserted, deleted; words swapped, doubled, cased; numbers made huge, signed,
 //! padded), random bytes (control bytes, invalid UTF-8, other scripts), lines longer than the
 //! 1 MiB limit, `go` with small limits, endless searches stopped later, `setoption` with odd
-//! values. After each line the fuzzer sends `show`, `legal`, an unknown command as a marker and
-//! `isready`, and checks what protocol.md promises:
+//! values. After each line the fuzzer sends `show`, an unknown command as a marker, and now and
+//! then `legal` and `isready`, and checks what protocol.md promises:
 //!
 //! - the process never exits except on `quit`, and then with status 0;
 //! - every `isready` is answered `readyok` and every marker its error, within a generous time;
@@ -222,7 +222,7 @@ impl Fuzz {
             recent: std::collections::VecDeque::new(),
             log: std::env::var_os("FUZZ_LOG").map(|p| std::fs::File::create(p).unwrap()),
         };
-        f.exchange(b"isready", true);
+        f.exchange(b"setoption name Hash value 1", true);
         f
     }
 
@@ -249,7 +249,11 @@ impl Fuzz {
         let marker = format!("zz-sync-{}", self.marker);
         let mut input = line.to_vec();
         let legal = if with_legal { "legal\n" } else { "" };
-        input.extend_from_slice(format!("\nshow\n{legal}{marker}\nisready\n").as_bytes());
+        // `isready` after every 8th line (the marker's answer alone shows that the line was
+        // read and answered; fuzzed `isready` lines are checked too).
+        let ready = with_legal || self.marker.is_multiple_of(8);
+        let isready = if ready { "isready\n" } else { "" };
+        input.extend_from_slice(format!("\nshow\n{legal}{marker}\n{isready}").as_bytes());
         if let Some(log) = &mut self.log {
             log.write_all(&input).unwrap();
         }
@@ -277,9 +281,11 @@ impl Fuzz {
                     &format!("the reply {text:?} is not of the grammar: {e}"),
                 );
             }
-            // The readyok after the marker's error (a search line may come between them).
-            let done = marked && text == "readyok";
-            marked |= text.starts_with("error unknown-command") && text.contains(&marker);
+            // The marker's error, and then the readyok when asked for (a search line may come
+            // between them).
+            let mark = text.starts_with("error unknown-command") && text.contains(&marker);
+            let done = (marked && text == "readyok") || (mark && !ready);
+            marked |= mark;
             got.push(text);
             if done {
                 break;
@@ -293,12 +299,11 @@ impl Fuzz {
         // come between them.
         let mut own: Vec<String> = got.clone();
         let mut suffix = Vec::new();
-        let wanted: &[&str] = if with_legal {
-            &["readyok", "error", "legal", "result", "board"]
-        } else {
-            &["readyok", "error", "result", "board"]
-        };
-        for &want in wanted {
+        let wanted = ["readyok", "error", "legal", "result", "board"];
+        for want in wanted
+            .into_iter()
+            .filter(|&w| (ready || w != "readyok") && (with_legal || w != "legal"))
+        {
             loop {
                 let Some(l) = own.pop() else {
                     self.fail(line, &format!("no '{want}' reply to the probes: {got:?}"));
@@ -313,13 +318,18 @@ impl Fuzz {
             }
         }
         let expected_marker = format!("error unknown-command '{marker}' is not a command");
-        if suffix[1] != expected_marker {
-            self.fail(line, &format!("the marker got {:?}", suffix[1]));
+        let at = usize::from(ready);
+        if suffix[at] != expected_marker {
+            self.fail(line, &format!("the marker got {:?}", suffix[at]));
         }
         let n = suffix.len();
         self.shown = vec![suffix[n - 1].clone(), suffix[n - 2].clone()];
         if with_legal {
-            self.legal = suffix[2].split(' ').skip(1).map(str::to_string).collect();
+            self.legal = suffix[at + 1]
+                .split(' ')
+                .skip(1)
+                .map(str::to_string)
+                .collect();
         }
         // The search lines among the probes' replies belong with the line's own.
         own.extend(got[own.len()..].iter().filter(|l| search_line(l)).cloned());
@@ -370,7 +380,7 @@ impl Fuzz {
             self.engine = Engine::start();
             self.options = Options::default();
             self.running = None;
-            self.exchange(b"isready", true);
+            self.exchange(b"setoption name Hash value 1", true);
             return;
         };
         let replies: Vec<&String> = own.iter().filter(|l| !search_line(l)).collect();
@@ -378,6 +388,9 @@ impl Fuzz {
         let accepted_go = errors.is_empty() && word == b"go";
         match errors.as_slice() {
             [] => {
+                if word == b"isready" && !own.iter().any(|l| l == "readyok") {
+                    self.fail(&line, &format!("no readyok: {own:?}"));
+                }
                 if word != b"newgame" && word != b"position" && self.shown != before {
                     self.fail(
                         &line,
@@ -409,7 +422,10 @@ impl Fuzz {
                         ),
                     );
                 }
-                if word == b"setoption" && self.running.is_none() {
+                // A refused setoption of the options the fuzzer can observe.
+                let text = String::from_utf8_lossy(&line).to_ascii_lowercase();
+                let observed = text.contains("multipv") || text.contains("trace");
+                if word == b"setoption" && observed && self.running.is_none() {
                     self.check_options(&line);
                 }
             }
@@ -601,8 +617,10 @@ impl Fuzz {
         let file = self.dir.join("file").display().to_string();
         let missing = self.dir.join("missing").display().to_string();
         let value = match name.to_ascii_lowercase().as_str() {
+            // Small tables: each `newgame` after a search clears them (a 16 MiB table costs
+            // milliseconds in a debug build).
             "hash" => self
-                .pick(&["1", "8", "16", "0", "4097", "-1", "abc", "1.5"])
+                .pick(&["1", "2", "1", "0", "4097", "-1", "abc", "1.5"])
                 .into(),
             "trace" => self
                 .pick(&["true", "false", "TRUE", "False", "yes", "1", ""])
