@@ -16,8 +16,9 @@
 //! - `bestmove` comes only after an accepted `go`, and every search ends at `stop`.
 //!
 //! `FUZZ_LINES` (default 100 000) sets the number of fuzzed lines, `FUZZ_SEED` (default 33) the
-//! seed; a failure names both and the line. The figures are printed at the end (run with
-//! `--nocapture` to see them).
+//! seed; a failure names both, the line and the last exchanges. `FUZZ_LOG=FILE` keeps every byte
+//! sent since the engine's last start, to replay a failure with `engine < FILE`. The figures are
+//! printed at the end (run with `--nocapture` to see them).
 
 mod common;
 
@@ -268,7 +269,7 @@ impl Fuzz {
                 Err(RecvTimeoutError::Disconnected) => return None,
                 Err(RecvTimeoutError::Timeout) => self.fail(
                     line,
-                    &format!("no readyok within {PATIENCE:?}; got {got:?}"),
+                    &format!("no answer to the probes within {PATIENCE:?}; got {got:?}"),
                 ),
             };
             if let Some(b) = raw.iter().find(|&&b| !(b' '..=b'~').contains(&b)) {
