@@ -35,7 +35,10 @@ pub fn meaningful(line: &str) -> Option<&str> {
 
 /// The one rule for the characters of a command line: printable ASCII, spaces and tabs only. Any
 /// other character (a control character such as a stray `\r`, or anything outside ASCII) is a
-/// syntax error that names its byte position (from 1) and the character, escaped.
+/// syntax error that names its byte position (from 1) and the character. The message holds the
+/// character itself: the session escapes every reply once, with [`printable`], as it writes it,
+/// so `uci\x0b` is answered `error syntax byte 4 is \x0b: ...` (escaping here as well would
+/// write the escape's backslash doubled).
 pub(super) fn check_characters(line: &str) -> Result<(), ProtocolError> {
     match line
         .char_indices()
@@ -43,9 +46,8 @@ pub(super) fn check_characters(line: &str) -> Result<(), ProtocolError> {
     {
         None => Ok(()),
         Some((i, c)) => Err(syntax(format!(
-            "byte {} is {}: a command has printable ASCII characters, spaces and tabs only",
+            "byte {} is {c}: a command has printable ASCII characters, spaces and tabs only",
             i + 1,
-            printable(c.encode_utf8(&mut [0; 4]))
         ))),
     }
 }

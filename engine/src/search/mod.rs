@@ -32,7 +32,10 @@
 //!   is exact for the given history (the earlier boards take part in the repetition rule), not
 //!   for the board alone.
 //!
-//! The search needs a few KiB of stack per ply; lines are capped at [`MAX_PLY`] plies.
+//! The search and the solver recurse once a ply, with a few KiB of stack a ply; lines are capped
+//! at [`MAX_PLY`] plies, so a search needs a bounded stack whatever its limits. The threads that
+//! search (the session's, the solver's helpers) get [`SEARCH_STACK`]; the tests measure the
+//! stack a line of [`MAX_PLY`] plies takes on the largest board of each game.
 
 pub mod eval;
 pub mod eval_ctf;
@@ -75,6 +78,10 @@ pub const WIN: i32 = 1_000_000;
 pub const INFINITY: i32 = WIN + 1;
 /// The longest line the search follows.
 pub const MAX_PLY: usize = 400;
+/// The stack of a thread that searches: room for lines of [`MAX_PLY`] plies many times over (a
+/// debug build takes under 2 MiB for them), set explicitly so that it does not depend on the
+/// platform's default or on `RUST_MIN_STACK`.
+pub const SEARCH_STACK: usize = 16 << 20;
 /// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = 100_000;
 /// Scores beyond this (in absolute value) are wins or losses.
@@ -239,6 +246,10 @@ const HISTORY_MAX: u32 = 1 << 20;
 /// between searches until [`Searcher::clear`].
 pub struct Searcher<G: Game> {
     table: Arc<Table>,
+    /// Whether a search ran since the last [`Searcher::clear`] (or the table's creation): only
+    /// then is there anything to forget. Clearing a table writes all of it, which a session that
+    /// starts many games of other kinds (each `newgame` clears) need not pay for.
+    used: bool,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<u32>,
     trace: bool,
@@ -281,6 +292,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     fn with_table(table: Arc<Table>) -> Self {
         Searcher {
             table,
+            used: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             trace: false,
@@ -316,6 +328,9 @@ impl<G: Game + Evaluate> Searcher<G> {
 
     /// Forgets everything learnt: the transposition table, killers and history.
     pub fn clear(&mut self) {
+        if !std::mem::take(&mut self.used) {
+            return;
+        }
         self.table.clear();
         self.killers.fill([None; 2]);
         self.history.fill(0);
@@ -361,6 +376,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Event<'_>),
     ) -> SearchResult {
+        self.used = true;
         self.started = Instant::now();
         self.deadline = limits.movetime.map(|t| self.started + t);
         self.node_limit = limits.nodes;

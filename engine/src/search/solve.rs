@@ -31,8 +31,8 @@ use std::time::Duration;
 
 use super::tt::{Bound, SOLVED_DEPTH};
 use super::{
-    Ctx, Event, INFINITY, IterationInfo, MAX_PLY, Score, SearchResult, Searcher, WIN, from_table,
-    history_index, outcome_value, to_table,
+    Ctx, Event, INFINITY, IterationInfo, MAX_PLY, SEARCH_STACK, Score, SearchResult, Searcher, WIN,
+    from_table, history_index, outcome_value, to_table,
 };
 use crate::games::{Game, MAX_MOVES, Move, MoveList};
 use crate::splitmix::mix;
@@ -112,15 +112,19 @@ impl<G: Game + Evaluate> Searcher<G> {
             for i in 1..threads {
                 let mut h = self.helper(mix(i as u64) | 1);
                 let (done, helper_nodes) = (&done, &helper_nodes);
-                scope.spawn(move || {
-                    let mut sink = |_: Event<'_>| {};
-                    let mut hctx = Ctx {
-                        stop: done,
-                        report: &mut sink,
-                    };
-                    h.stages(&mut hctx, root);
-                    helper_nodes.fetch_add(h.nodes, Ordering::Relaxed);
-                });
+                // A helper that cannot be started only leaves the solve with fewer threads.
+                let _ = std::thread::Builder::new()
+                    .name("engine-solve".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut sink = |_: Event<'_>| {};
+                        let mut hctx = Ctx {
+                            stop: done,
+                            report: &mut sink,
+                        };
+                        h.stages(&mut hctx, root);
+                        helper_nodes.fetch_add(h.nodes, Ordering::Relaxed);
+                    });
             }
             let r = self.stages(ctx, root);
             done.store(true, Ordering::Relaxed);

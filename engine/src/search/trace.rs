@@ -3,6 +3,8 @@
 
 pub use crate::protocol::trace::{NodeKind, TraceError, TraceNode};
 
+use super::MAX_PLY;
+
 /// A node of a rebuilt tree with its children in search order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceTree {
@@ -61,7 +63,17 @@ impl TraceTree {
 /// Rebuilds the tree of the last iteration found in `lines` (lines of earlier iterations are
 /// skipped), checks that every searched node's value is the negamax of its children's, and
 /// returns the tree with the root value backed up from the leaves.
+///
+/// A line deeper than [`MAX_PLY`] plies (which no search of this engine reaches) is refused, so
+/// the tree's recursive walks ([`TraceTree::size`], dropping it...) have bounded depth whatever
+/// the lines (a trace file may come from anywhere).
 pub fn rebuild(lines: &[TraceNode]) -> Result<(TraceTree, i32), TraceError> {
+    if let Some(deep) = lines.iter().find(|l| l.ply as usize > MAX_PLY) {
+        return Err(TraceError::Shape(format!(
+            "ply {} is deeper than the {MAX_PLY} plies a search follows: {deep}",
+            deep.ply
+        )));
+    }
     let last = lines
         .last()
         .ok_or_else(|| TraceError::Shape("no lines".into()))?

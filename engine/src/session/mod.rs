@@ -371,7 +371,10 @@ fn worker<W: Write + Send + 'static>(
             Job::MultiPv(n) => backend.set_multipv(n),
             Job::Clear => backend.clear(),
             Job::Search { line, go, stop } => {
-                let best = match go {
+                // A panic (a bug) must not end this thread: the session would then answer every
+                // later `go` with `bestmove none` and no word why. It is said, and the search
+                // ends without a move; the backend's state is rebuilt by each search.
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match go {
                     Go::Perft(depth) => {
                         perft(&line, depth, &stop, &out);
                         None
@@ -386,7 +389,18 @@ fn worker<W: Write + Send + 'static>(
                         }
                         on_line!(&line, l => best.map(|m| MoveText::of(l.current(), m)))
                     }
-                };
+                }));
+                let best = run.unwrap_or_else(|panic| {
+                    let why = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    out.send(&Reply::Info(Info::String(format!(
+                        "the search failed (a bug in the engine): {why}"
+                    ))));
+                    None
+                });
                 if done.send(best).is_err() {
                     return;
                 }
@@ -410,9 +424,16 @@ fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) 
             l.push(m);
             let n = crate::games::perft::perft_until(&mut l, depth - 1, stop);
             l.pop();
-            let Some(n) = n else {
-                out.send(&Reply::Info(Info::String("perft stopped".into())));
-                return;
+            let n = match n {
+                Ok(n) => n,
+                Err(crate::games::perft::Halt::Stopped) => {
+                    out.send(&Reply::Info(Info::String("perft stopped".into())));
+                    return;
+                }
+                Err(halt) => {
+                    out.send(&Reply::Info(Info::String(format!("perft stopped: {halt}"))));
+                    return;
+                }
             };
             total += n;
             out.send(&Reply::Perft { mv: move_name(&pos, m), nodes: n });
@@ -732,6 +753,7 @@ where
     let worker_out = out.clone();
     let search = thread::Builder::new()
         .name("engine-search".into())
+        .stack_size(crate::search::SEARCH_STACK)
         .spawn(move || worker(backend, job_rx, done_tx, worker_out))
         .expect("spawning the search thread");
     let mut session = Session {

@@ -75,6 +75,11 @@ struct Live {
 
 impl Live {
     fn start() -> Live {
+        Live::with(SearchBackend::default())
+    }
+
+    /// A live session with another backend.
+    fn with(backend: impl Backend) -> Live {
         let (reader, writer) = io::pipe().unwrap();
         let (tx, rx) = unbounded();
         let done = thread::spawn(move || {
@@ -84,7 +89,7 @@ impl Live {
                     partial: Vec::new(),
                     tx,
                 },
-                SearchBackend::default(),
+                backend,
             )
         });
         Live {
@@ -746,7 +751,22 @@ fn echoed_control_characters_are_escaped() {
         lines.iter().all(|l| l.starts_with("error syntax byte ")),
         "{lines:?}"
     );
-    assert!(lines[0].contains("\\x0d"), "{}", lines[0]);
+    // Escaped once, as protocol.md shows it: `\x0b`, not `\\x0b`.
+    assert!(
+        lines[0].starts_with("error syntax byte 4 is \\x0d: "),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("error syntax byte 2 is \\x0b: "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("error syntax byte 29 is \\xe3\\x80\\x80: "),
+        "{}",
+        lines[2]
+    );
 }
 
 #[test]
@@ -972,5 +992,58 @@ fn a_long_exact_solve_reports_progress_while_it_runs() {
         "a stopped solve proves nothing: {rest:?}"
     );
     live.send("quit");
+    live.close();
+}
+
+/// A backend whose search panics on its first call (a stand-in for a bug), then searches.
+struct PanicsOnce(bool, SearchBackend);
+
+impl Backend for PanicsOnce {
+    fn resize(&mut self, hash_mib: usize) {
+        self.1.resize(hash_mib);
+    }
+    fn set_trace(&mut self, on: bool) {
+        self.1.set_trace(on);
+    }
+    fn set_evaluator(&mut self, kind: EvalKind) {
+        self.1.set_evaluator(kind);
+    }
+    fn clear(&mut self) {
+        self.1.clear();
+    }
+    fn search(
+        &mut self,
+        line: &AnyLine,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> Option<Move> {
+        if !std::mem::replace(&mut self.0, true) {
+            panic!("a planted bug");
+        }
+        self.1.search(line, go, stop, report)
+    }
+}
+
+#[test]
+fn a_panicking_search_is_reported_and_the_next_one_runs() {
+    let mut live = Live::with(PanicsOnce(false, SearchBackend::default()));
+    live.send("newgame hexapawn 3");
+    live.send("go depth 1");
+    assert_eq!(
+        live.until("bestmove"),
+        [
+            "info string the search failed (a bug in the engine): a planted bug",
+            "bestmove none"
+        ]
+    );
+    assert!(live.sync().is_empty());
+    live.send("go depth 1");
+    let out = live.until("bestmove");
+    let last = out.last().unwrap();
+    assert!(
+        ["bestmove a1a2", "bestmove b1b2", "bestmove c1c2"].contains(&last.as_str()),
+        "{out:?}"
+    );
     live.close();
 }

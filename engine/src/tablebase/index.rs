@@ -264,12 +264,21 @@ mod tests {
     use super::*;
     use crate::games::{Game, Hexapawn, Oska};
 
-    /// Every placement of a small material gets a distinct number below the material's size.
+    /// Every placement of a small material gets a distinct number below the material's size, on
+    /// small boards and on the largest (Oska 11 has all 128 squares).
     #[test]
     fn index_is_a_bijection() {
-        for layout in [Oska::layout_of(4), Hexapawn::layout_of(3)] {
+        let small = [(1, 1), (2, 1), (2, 3), (3, 3)];
+        let large = [(1, 0), (1, 1), (2, 1)];
+        for (layout, materials) in [
+            (Oska::layout_of(4), &small[..]),
+            (Hexapawn::layout_of(3), &small[..]),
+            (Oska::layout_of(11), &large[..]),
+            (Hexapawn::layout_of(11), &large[..]),
+        ] {
             let shape = Shape::new(layout);
-            for (w, b) in [(1, 1), (2, 1), (2, 3), (3, 3)] {
+            assert_eq!(shape.squares(), layout.squares());
+            for &(w, b) in materials {
                 let mut seen = vec![false; shape.len(w, b) as usize];
                 let whites: Vec<u128> = shape.sets_by_progress(w, true).concat();
                 let blacks: Vec<u128> = shape.sets_by_progress(b, false).concat();
@@ -283,6 +292,7 @@ mod tests {
                 assert!(seen.iter().all(|&s| s), "every number is a placement");
             }
         }
+        assert_eq!(Shape::new(Oska::layout_of(11)).len(1, 1), 128 * 127);
     }
 
     #[test]
