@@ -1,7 +1,10 @@
-//! The rules page, `docs/rules.md`, held to the repository: every test it names exists where it
-//! says (a `#[test]` function of that name in that file, inside the named module), every
-//! relative link resolves to a file inside the repository (and a `#anchor` to a heading of it),
-//! and every `$ engine ...` example prints what the page shows under it.
+//! The documentation held to the repository. The rules page, `docs/rules.md`: every test it
+//! names exists where it says (a `#[test]` function of that name in that file, inside the named
+//! module), and every `$ engine ...` example prints what the page shows under it. Every Markdown
+//! file of the repository (README.md, protocol.md, CHANGELOG.md, `docs/`, `tests/README.md`,
+//! ...): every relative link resolves to a file or folder inside the repository (and a
+//! `#anchor` to a heading of it). Every Markdown file, source, script and manifest: no path that
+//! leads out of the repository (as a link to a sibling checkout's `shared/` folder once did).
 //!
 //! What is compared for an example: the lines shown under the command, up to the next command or
 //! the end of the block, against the command's stdout (its stderr when it fails, as the examples
@@ -10,8 +13,8 @@
 //!
 //! Evidence: the checks run on the page as committed and on the real binary; a last test feeds
 //! them a wrong test name, a module that does not hold the test, a helper that is no test, a
-//! name outside a code span, a link out of the repository and a missing anchor, and requires
-//! each to be reported.
+//! name outside a code span, a link out of the repository, a missing anchor and a path out of
+//! the repository in a source, and requires each to be reported.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -258,13 +261,113 @@ fn every_test_the_rules_page_names_exists() {
     assert!(problems.is_empty(), "{PAGE}:\n{}", problems.join("\n"));
 }
 
+/// Every file of the repository whose name ends with one of `suffixes` (or, for an empty
+/// suffix, that has no extension), relative to the root, sorted; build outputs (`target/`) and
+/// hidden folders but `.ci/` are left out.
+fn files(root: &Path, suffixes: &[&str]) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, suffixes: &[&str], out: &mut Vec<String>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let entry = entry.expect("a folder entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let kind = entry.file_type().expect("a file type");
+            if kind.is_dir() {
+                let hidden = name.starts_with('.') && name != ".ci";
+                if !hidden && name != "target" {
+                    walk(&entry.path(), &rel, suffixes, out);
+                }
+            } else if kind.is_file()
+                && suffixes.iter().any(|s| {
+                    if s.is_empty() {
+                        !name.contains('.')
+                    } else {
+                        name.ends_with(s)
+                    }
+                })
+            {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, "", suffixes, &mut out);
+    out.sort();
+    out
+}
+
 #[test]
-fn every_relative_link_of_the_rules_page_resolves() {
+fn every_relative_link_of_every_markdown_file_resolves() {
     let root = root();
-    let text = read(&root.join(PAGE));
-    let (checked, problems) = link_problems(&root, PAGE, &text);
-    assert!(checked >= 4, "only {checked} links found");
-    assert!(problems.is_empty(), "{PAGE}:\n{}", problems.join("\n"));
+    let pages = files(&root, &[".md"]);
+    for page in ["README.md", "protocol.md", PAGE, "tests/README.md"] {
+        assert!(pages.iter().any(|p| p == page), "{page} not in {pages:?}");
+    }
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for page in &pages {
+        let (n, found) = link_problems(&root, page, &read(&root.join(page)));
+        checked += n;
+        problems.extend(found.into_iter().map(|p| format!("{page}: {p}")));
+    }
+    // README.md's table of pages alone has more than 20; a parser that found few would pass.
+    assert!(checked >= 60, "only {checked} links found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The paths in `text`, a file at `file` (relative to `root`), that lead out of the repository:
+/// any word that goes up a folder (`../`) and, read from the file's folder, ends above the root,
+/// and any mention of a sibling checkout's `shared/` folder.
+fn outside_paths(file: &str, text: &str) -> Vec<String> {
+    let sibling = concat!("..", "/shared/");
+    let depth = file.matches('/').count();
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let words = line
+            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '~')));
+        for word in words.filter(|w| w.contains("../")) {
+            // Lexically: each `..` climbs one folder from the file's own.
+            let mut level = depth as isize;
+            for part in word.split('/') {
+                match part {
+                    ".." => level -= 1,
+                    "" | "." => {}
+                    _ => level += 1,
+                }
+                if level < 0 {
+                    break;
+                }
+            }
+            if level < 0 || word.contains(sibling) {
+                problems.push(format!(
+                    "{file}:{}: `{word}` is outside the repository",
+                    i + 1
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_file_names_a_path_outside_the_repository() {
+    let root = root();
+    let sources = files(
+        &root,
+        &[".md", ".rs", ".sh", ".py", ".toml", ".hs", ".lisp", ""],
+    );
+    assert!(sources.iter().any(|f| f == ".ci/run"), "{sources:?}");
+    assert!(sources.len() >= 100, "only {} files", sources.len());
+    let problems: Vec<String> = sources
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok().map(|t| (f, t)))
+        .flat_map(|(f, t)| outside_paths(f, &t))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// One `$ engine ...` example: its line, its arguments and the lines shown under it.
@@ -401,6 +504,18 @@ Not checked: [web](https://example.org/) and `[code](nowhere.md)`.
         "{problems:?}"
     );
     assert_eq!(anchor("The board-call adapter"), "the-board-call-adapter");
+
+    // Paths: out of the repository from a top-level file, from a page one folder down, and a
+    // sibling checkout's folder; paths that stay inside are not reported.
+    let sibling = concat!("[rules](..", "/shared/rules.md)");
+    assert_eq!(outside_paths("README.md", sibling).len(), 1);
+    assert_eq!(outside_paths("docs/rules.md", sibling).len(), 1);
+    assert_eq!(
+        outside_paths("docs/a/b.md", concat!("see ../../", "../x")).len(),
+        1
+    );
+    assert!(outside_paths("docs/a/b.md", "see ../../protocol.md and ../rules.md").is_empty());
+    assert!(outside_paths("engine/tests/x.rs", r#"include_str!("../../README.md")"#).is_empty());
     assert_eq!(
         anchor("Seed functions: `FILE.py:FUNCTION`"),
         "seed-functions-filepyfunction"

@@ -1,6 +1,8 @@
-//! The README's command-line examples, run as written: every `$ engine ...` line of its `sh`
-//! blocks is run through the real binary and its output compared with the lines the README shows
-//! under it, so the README cannot drift from the code unnoticed.
+//! The command-line examples of README.md and of the user pages of `docs/`, run as written:
+//! every `$ engine ...` line of their `sh` blocks is run through the real binary and its output
+//! compared with the lines the page shows under it, so no page can drift from the code unnoticed.
+//! Not replayed here: `docs/rules.md`, whose examples `tests/docs.rs` replays as multisets, and
+//! `docs/research/`, whose dated notes record how past figures were made.
 //!
 //! What is compared: the lines shown under a command, up to the next command, comment or blank
 //! line, against its stdout (its stderr when it fails, as the error examples do). A shown line
@@ -9,14 +11,14 @@
 //! run. A few commands are not run, each for a
 //! reason given in [`skipped`].
 //!
-//! Evidence: the real binary on the README's own text.
+//! Evidence: the real binary on the pages' own text.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use engine::arena::spec::split_words;
 
-/// The repository root (README.md and the `engine/data/...` files its commands name).
+/// The repository root (README.md, `docs/` and the `engine/data/...` files their commands name).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -31,7 +33,7 @@ struct Example {
     shown: Vec<String>,
 }
 
-/// The command without its trailing comment (`   # 2 s`), which the README sets off by blanks.
+/// The command without its trailing comment (`   # 2 s`), which the pages set off by blanks.
 fn without_comment(command: &str) -> &str {
     match command.find("  #") {
         Some(at) => command[..at].trim_end(),
@@ -39,8 +41,8 @@ fn without_comment(command: &str) -> &str {
     }
 }
 
-/// Every `$ engine ...` example of the README's `sh` blocks.
-fn examples(readme: &str) -> Vec<Example> {
+/// Every `$ engine ...` example of the `sh` blocks of `page`, whose text is `readme`.
+fn examples(page: &str, readme: &str) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
     let mut in_sh = false;
     let mut collecting = false;
@@ -55,7 +57,7 @@ fn examples(readme: &str) -> Vec<Example> {
         }
         if let Some(command) = line.strip_prefix("$ engine ") {
             let args = split_words(without_comment(command))
-                .unwrap_or_else(|e| panic!("README.md:{}: {e}", i + 1));
+                .unwrap_or_else(|e| panic!("{page}:{}: {e}", i + 1));
             out.push(Example {
                 line: i + 1,
                 args,
@@ -125,23 +127,76 @@ fn output_matches(shown: &[String], lines: &[&str]) -> bool {
     }
 }
 
+/// The pages replayed here, relative to the root: README.md and every Markdown file under
+/// `docs/` but `docs/rules.md` and `docs/research/`, in a fixed order.
+fn pages(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let entry = entry.expect("a folder entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("{rel}/{name}");
+            if entry.path().is_dir() {
+                if rel != "docs/research" {
+                    walk(&entry.path(), &rel, out);
+                }
+            } else if name.ends_with(".md") && rel != "docs/rules.md" {
+                out.push(rel);
+            }
+        }
+    }
+    let mut docs = Vec::new();
+    walk(&root.join("docs"), "docs", &mut docs);
+    docs.sort();
+    let mut pages = vec!["README.md".to_string()];
+    pages.extend(docs);
+    pages
+}
+
 #[test]
-fn readme_command_line_examples_print_what_the_readme_shows() {
-    let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let examples = examples(&readme);
-    // The command-line section alone has more than 20; a parser that found none would pass.
+fn the_replayed_pages_are_the_user_pages() {
+    let pages = pages(&root());
+    for page in ["README.md", "docs/cli.md", "docs/tablebases.md"] {
+        assert!(pages.iter().any(|p| p == page), "{page} not in {pages:?}");
+    }
     assert!(
-        examples.len() >= 20,
+        !pages
+            .iter()
+            .any(|p| p == "docs/rules.md" || p.starts_with("docs/research/")),
+        "{pages:?}"
+    );
+}
+
+#[test]
+fn command_line_examples_print_what_their_pages_show() {
+    let root = root();
+    let mut examples = Vec::new();
+    for page in pages(&root) {
+        let text =
+            std::fs::read_to_string(root.join(&page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+        examples.extend(examples_of(&page, &text));
+    }
+    // docs/cli.md alone has more than 20; a parser that found none would pass.
+    assert!(
+        examples.len() >= 25,
         "only {} examples found",
         examples.len()
     );
-    // A directory of its own: the tablebase examples write `tb` and read it back.
-    let dir = std::env::temp_dir().join(format!("engine-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
     let mut run = 0;
     let mut wrong = Vec::new();
-    for ex in &examples {
+    let mut dirs = Vec::new();
+    for (page, ex) in &examples {
+        // A directory of its own for each page: the tablebase examples write `tb` and read it
+        // back.
+        let dir = std::env::temp_dir().join(format!(
+            "engine-readme-{}-{}",
+            std::process::id(),
+            page.replace('/', "-")
+        ));
+        if !dirs.contains(&dir) {
+            std::fs::create_dir_all(&dir).expect("a temporary directory");
+            dirs.push(dir.clone());
+        }
         if skipped(&ex.args).is_some() {
             continue;
         }
@@ -173,7 +228,7 @@ fn readme_command_line_examples_print_what_the_readme_shows() {
         let lines: Vec<&str> = text.trim_end().lines().collect();
         if !ex.shown.is_empty() && !output_matches(&ex.shown, &lines) {
             wrong.push(format!(
-                "README.md:{}: `engine {}` shows\n{}\nbut prints ({})\n{}",
+                "{page}:{}: `engine {}` shows\n{}\nbut prints ({})\n{}",
                 ex.line,
                 ex.args.join(" "),
                 ex.shown.join("\n"),
@@ -183,9 +238,19 @@ fn readme_command_line_examples_print_what_the_readme_shows() {
         }
         run += 1;
     }
-    std::fs::remove_dir_all(&dir).ok();
+    for dir in dirs {
+        std::fs::remove_dir_all(&dir).ok();
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(run >= 15, "only {run} examples run");
+    assert!(run >= 20, "only {run} examples run");
+}
+
+/// The examples of one page, each with the page's name.
+fn examples_of(page: &str, text: &str) -> Vec<(String, Example)> {
+    examples(page, text)
+        .into_iter()
+        .map(|ex| (page.to_string(), ex))
+        .collect()
 }
 
 #[test]
