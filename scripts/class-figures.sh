@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's class figures: a class of 20 generated Python submissions (minimax to the
+# The class figures of docs/classroom.md: a class of 20 generated Python submissions (minimax to the
 # depth they are given, each with its own evaluation weights) played at depth 2 on Oska 4, once
 # with the interpreter kept for the game and once started for every move (--no-reuse).
 #

@@ -57,15 +57,15 @@ fi
         --results legacy,material,classic-advance,classic-race --out "$work/oska-6-results-train.txt"
 # The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 8
 # (Oska 4, 5 and 6, Hexapawn 6) and 1 to 6 (Hexapawn 5). Seeds 9 to 16 of Oska 4 were tried later
-# and did none better on openings not used to choose (README).
+# and did none better on openings not used to choose (docs/research/2026-11-24-strength.md).
 for gss in "hexapawn 5 4" "hexapawn 6 6" "oska 4 7" "oska 5 1" "oska 6 7"; do
     set -- $gss
     sets_of "$1" "$2" "$work"
     "$engine" tune-patterns "$1" "$2" "${sets[@]}" "${exclude[@]}" --seed "$3" \
         --write "engine/data/patterns/$1-$2.bin"
 done
-# Oska 4's fitted weights are then refined with the search (README, "Refining the weights with
-# the search") on every position within 12 plies of the start, solved from the Oska 4 tables
+# Oska 4's fitted weights are then refined with the search (docs/research/2026-11-24-strength.md,
+# "Refining the weights with the search") on every position within 12 plies of the start, solved from the Oska 4 tables
 # (built first into WORKDIR/tb4, under a second), leaving out the measured set: about 15 minutes.
 [ -s "$work/tb4/oska-4-w4b4.tb" ] || "$engine" tablebase build oska 4 --dir "$work/tb4"
 [ -s "$work/oska-4-opening-train.txt" ] ||

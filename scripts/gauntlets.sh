@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The README's equal-depth gauntlets of one game and size: `tuned` against each classic
+# The equal-depth gauntlets of docs/research/2026-11-24-strength.md of one game and size: `tuned` against each classic
 # evaluator (material, classic-advance, classic-race) at depths 3 and 4, 40 games a match (20
 # openings of PLIES random plies, each played with both colours, seed 1, 10 000-ply cap: no game
 # reaches it, so Capture the Flag, which has no draw, is played to its end), through
-# `arena`. Prints one README table row a depth: wins-draws-losses and the score of tuned.
+# `arena`. Prints one table row a depth: wins-draws-losses and the score of tuned.
 # With TABLEBASE=DIR the first engine gets those tables (option TablebasePath): with the tables of
 # every position of the size (`engine tablebase build GAME SIZE`) it plays perfectly, so the rows
 # are the ceiling of any evaluator on the same openings and opponents.

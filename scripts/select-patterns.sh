@@ -3,7 +3,7 @@
 # networks: fits the weights with each seed FIRST..LAST (the data and command of
 # scripts/fit-patterns.sh; the seed decides the held-out fifth and the order of the examples),
 # rebuilds, and plays each candidate against every classic evaluator at depths 3 and 4 with
-# examples/duel on openings the README's gauntlets do not use (300 openings of 4 random plies,
+# examples/duel on openings the gauntlets of docs/research/ do not use (300 openings of 4 random plies,
 # seed 7, and 300 of 3 plies, seed 9; each opening played with both colours). Prints each seed's
 # twelve scores and their mean, then refits the seed with the highest mean into
 # engine/data/patterns/GAME-SIZE.bin.

@@ -94,7 +94,7 @@ fn hexapawn_4_every_position_matches_a_naive_solver() {
     assert_eq!(every_position::<Hexapawn>(4), 2 * 2_262_220);
 }
 
-/// A sample of positions against the alpha-beta solver, and the start values the README gives.
+/// A sample of positions against the alpha-beta solver, and the start values docs/cli.md gives.
 fn sample_against_solver<G: Retro + Evaluate>(size: usize, start: Score) {
     let (_, tb) = tables::<G>(size);
     let shape = Shape::new(G::layout_of(size));

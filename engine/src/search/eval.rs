@@ -281,7 +281,7 @@ fn classic_style<G>(_: &G) -> SearchStyle {
 /// capture is often a poor move (it shortens the opponent's race home), which the tuned
 /// evaluator knows: with captures first, Oska 6's first move cut a node in 73.6 % of its cutoffs;
 /// with both changes in 85.6 %, and depth-10 searches of 100 positions need a third fewer nodes
-/// (README, "Strength at equal depth"). The smaller sizes keep the classic style (their games
+/// (docs/research/2026-11-24-strength.md). The smaller sizes keep the classic style (their games
 /// stay as they were).
 #[inline]
 fn oska_style(pos: &Oska) -> SearchStyle {

@@ -42,7 +42,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 ///
 /// Plays matches, round robins and gauntlets of Oska, Hexapawn and Capture the Flag, refereed by
 /// the rules library, and checks engines against the protocol. Seed-shaped programs (board in,
-/// board out) play through `engine board-call`. See README.md, "The match runner".
+/// board out) play through `engine board-call`. See docs/arena.md.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version)]
 struct Cli {
@@ -56,7 +56,7 @@ enum Cmd {
     Match(Box<MatchArgs>),
     /// Play a class: every submission in DIR (seed functions in .py, .hs, .lisp files, and
     /// executable programs) against every other, under limits; standings and a report per
-    /// submission. See README.md, "A class of submissions".
+    /// submission. See docs/classroom.md.
     Class(Box<class::ClassArgs>),
     /// Standings, Elo (and SPRT for two engines) and the per-submission report of record files,
     /// such as the shards of a class.

@@ -329,7 +329,8 @@ enum Command {
     /// Refine the pattern weights of the Hexapawn or Oska evaluator of one size with the search:
     /// gradient steps on a pairwise loss so that searches to DEPTHS, in the critical positions
     /// of the set files, score a move that keeps the exact value above every move that throws
-    /// it away (README, "Refining the weights with the search"); prints each epoch's blunders
+    /// it away (docs/research/2026-11-24-strength.md,
+    /// "Refining the weights with the search"); prints each epoch's blunders
     /// and, with --write, writes the weights file.
     RefinePatterns {
         #[command(flatten)]
@@ -351,7 +352,8 @@ enum Command {
     /// classic evaluators; in each position where it is to move before --max-ply, the same
     /// player searched to --teacher-depth gives the teacher's move; gradient steps on a
     /// pairwise loss then make searches to DEPTHS score the teacher's move above every other
-    /// (README, "Capture the Flag 5: refined by a deeper search"). Prints each epoch's agreement
+    /// (docs/research/2026-11-24-strength.md,
+    /// "Capture the Flag 5: refined by a deeper search"). Prints each epoch's agreement
     /// and, with --write, writes a weights file for that size only.
     RefineWeights {
         /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
