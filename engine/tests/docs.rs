@@ -353,6 +353,41 @@ fn outside_paths(file: &str, text: &str) -> Vec<String> {
     problems
 }
 
+/// The places in `text`, a file at `file`, that cite a section of the README by its title
+/// (the file's name, a comma and the title in double quotes): the README is an entrance that links to pages
+/// now, and a title cited in a comment or script goes stale unnoticed.
+fn readme_titles(file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("README") {
+            let rest = line[at + "README".len()..].trim_start_matches(".md");
+            if rest.starts_with(", \"") || rest.starts_with(" \"") {
+                problems.push(format!(
+                    "{file}:{}: cites a README section: {}",
+                    i + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_file_cites_a_readme_section_title() {
+    let root = root();
+    let sources = files(
+        &root,
+        &[".md", ".rs", ".sh", ".py", ".toml", ".hs", ".lisp", ""],
+    );
+    let problems: Vec<String> = sources
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok().map(|t| (f, t)))
+        .flat_map(|(f, t)| readme_titles(f, &t))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn no_file_names_a_path_outside_the_repository() {
     let root = root();
@@ -504,6 +539,13 @@ Not checked: [web](https://example.org/) and `[code](nowhere.md)`.
         "{problems:?}"
     );
     assert_eq!(anchor("The board-call adapter"), "the-board-call-adapter");
+
+    // README section titles, in the two ways comments cited them; a mention of the file is none.
+    let cited = concat!("/// (README", r#", "Strength at equal depth")"#);
+    assert_eq!(readme_titles("x.rs", cited).len(), 1);
+    let cited = concat!("# See README", r#".md, "The match runner"."#);
+    assert_eq!(readme_titles("x.sh", cited).len(), 1);
+    assert!(readme_titles("x.sh", "echo \"== tests (README: cargo test --workspace)\"").is_empty());
 
     // Paths: out of the repository from a top-level file, from a page one folder down, and a
     // sibling checkout's folder; paths that stay inside are not reported.
