@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 use engine::arena::openings::Rng;
 use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
-use engine::protocol::Score;
+use engine::score::Score;
 use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
 use engine::with_game;
 

@@ -10,6 +10,8 @@
 //! - [`arena`]: the match runner (tournaments, refereeing, Elo, LOS, SPRT, openings).
 //! - [`adapter`]: the board-call adapter, which makes a seed-shaped program (board in, board out)
 //!   an engine.
+//! - [`score`]: a position's score (won, lost, drawn or heuristic) and its integer values,
+//!   below the protocol, the search and the tablebase, which all use it.
 //! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
 //! - [`splitmix`]: the crate's one small deterministic random generator.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
@@ -21,6 +23,7 @@ pub mod conformance;
 pub mod games;
 pub mod protocol;
 pub mod record;
+pub mod score;
 pub mod search;
 pub mod session;
 pub mod splitmix;

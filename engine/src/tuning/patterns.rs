@@ -19,7 +19,7 @@ use super::fit::SCALE;
 use super::positions::{Labelled, Wdl};
 use crate::arena::openings::Rng;
 use crate::games::Game;
-use crate::protocol::Score;
+use crate::score::Score;
 use crate::search::Evaluate;
 use crate::search::eval::dot;
 use crate::search::patterns::{PatternBoard, Shape};

@@ -18,7 +18,8 @@ use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, SearchStyle, Searcher};
+use crate::score::Score;
+use crate::search::{EvalKind, Evaluate, Limits, Probe, SearchStyle, Searcher};
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -14,8 +14,9 @@ use engine::arena::clock::TimeControl;
 
 use engine::games::format::Format;
 use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Go, Score, SearchInfo};
+use engine::protocol::{Go, SearchInfo};
 use engine::record::{GameRecord, RecordResult, parse_records};
+use engine::score::Score;
 
 pub use clock::{Clocks, clock_text};
 

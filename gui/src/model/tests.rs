@@ -1,7 +1,8 @@
 //! The model alone: no window, no engine.
 
 use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Info, Reply, Score, SearchInfo};
+use engine::protocol::{Info, Reply, SearchInfo};
+use engine::score::Score;
 
 use super::{ANALYSIS, Model, SearchState};
 
