@@ -5,6 +5,7 @@
 //! - [`protocol`]: the line protocol's messages as types.
 //! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
 //! - [`client`]: drives an engine process over the protocol (tokio).
+//! - [`clock`]: time controls and game clocks, shared by the match runner and the GUI.
 //! - [`conformance`]: checks that an engine speaks the protocol correctly.
 //! - [`record`]: the game record format shared by the match runner and the GUI.
 //! - [`arena`]: the match runner (tournaments, refereeing, Elo, LOS, SPRT, openings).
@@ -19,6 +20,7 @@
 pub mod adapter;
 pub mod arena;
 pub mod client;
+pub mod clock;
 pub mod conformance;
 pub mod games;
 pub mod protocol;

@@ -10,7 +10,7 @@ pub mod variations;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use engine::arena::clock::TimeControl;
+use engine::clock::TimeControl;
 
 use engine::games::format::Format;
 use engine::games::{GameKind, Move, Side};
