@@ -23,6 +23,8 @@ pub mod client;
 pub mod clock;
 pub mod conformance;
 pub mod games;
+#[cfg(test)]
+mod layers;
 pub mod protocol;
 pub mod record;
 pub mod score;
