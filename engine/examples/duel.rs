@@ -16,11 +16,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use engine::arena::openings::Rng;
 use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
-use engine::protocol::Score;
+use engine::score::Score;
 use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
+use engine::splitmix::SplitMix64;
 use engine::with_game;
 
 /// A game still going after this many plies is a draw. Capture the Flag has no draw (no board may
@@ -154,7 +154,7 @@ fn run<G: Evaluate>(
     seed: u64,
     plies: usize,
 ) {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let (mut w, mut d, mut l) = (0, 0, 0);
     let mut played = 0;
     let tables = std::env::var_os("TABLEBASE").and_then(|dir| {

@@ -5,11 +5,14 @@
 //! - [`protocol`]: the line protocol's messages as types.
 //! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
 //! - [`client`]: drives an engine process over the protocol (tokio).
+//! - [`clock`]: time controls and game clocks, shared by the match runner and the GUI.
 //! - [`conformance`]: checks that an engine speaks the protocol correctly.
 //! - [`record`]: the game record format shared by the match runner and the GUI.
 //! - [`arena`]: the match runner (tournaments, refereeing, Elo, LOS, SPRT, openings).
 //! - [`adapter`]: the board-call adapter, which makes a seed-shaped program (board in, board out)
 //!   an engine.
+//! - [`score`]: a position's score (won, lost, drawn or heuristic) and its integer values,
+//!   below the protocol, the search and the tablebase, which all use it.
 //! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
 //! - [`splitmix`]: the crate's one small deterministic random generator.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
@@ -17,10 +20,14 @@
 pub mod adapter;
 pub mod arena;
 pub mod client;
+pub mod clock;
 pub mod conformance;
 pub mod games;
+#[cfg(test)]
+mod layers;
 pub mod protocol;
 pub mod record;
+pub mod score;
 pub mod search;
 pub mod session;
 pub mod splitmix;

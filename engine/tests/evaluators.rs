@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 
 use common::{Rng, random_line, sizes};
 use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
-use engine::search::{EvalKind, Evaluate, Limits, Score, Searcher};
+use engine::score::Score;
+use engine::search::{EvalKind, Evaluate, Limits, Searcher};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::fit;
 use engine::tuning::positions::{

@@ -10,8 +10,9 @@ use std::time::Duration;
 use common::{XorShift as Rng, minimax, random_playout};
 use engine::games::format::parse_board;
 use engine::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
+use engine::score::{Score, WIN};
 use engine::search::trace::{NodeKind, TraceNode, rebuild};
-use engine::search::{Evaluate, Event, Limits, Score, SearchResult, SearchStyle, Searcher, WIN};
+use engine::search::{Evaluate, Event, Limits, SearchResult, SearchStyle, Searcher};
 
 fn search<G: Game + Evaluate>(
     searcher: &mut Searcher<G>,

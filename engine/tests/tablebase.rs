@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use engine::games::{Game, Hexapawn, Line, MoveList, Oska, Side};
-use engine::search::{Evaluate, Limits, Score, Searcher};
+use engine::score::Score;
+use engine::search::{Evaluate, Limits, Searcher};
 use engine::tablebase::build::{Plan, build};
 use engine::tablebase::file::Header;
 use engine::tablebase::index::Shape;

@@ -3,7 +3,7 @@
 
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, MarkerShape, Plot, PlotPoints, Points};
-use engine::protocol::Score;
+use engine::score::Score;
 
 use crate::board;
 use crate::game::GameState;

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::arena::clock::TimeControl;
-use engine::arena::spec::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
+use engine::client::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
+use engine::clock::TimeControl;
 use engine::games::GameKind;
 use engine::protocol::Go;
 use serde::{Deserialize, Serialize};

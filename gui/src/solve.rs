@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use eframe::egui::{self, Color32, RichText};
 use engine::games::{GameKind, Outcome, Side};
-use engine::protocol::{Go, ProgressInfo, Score, SearchInfo};
+use engine::protocol::{Go, ProgressInfo, SearchInfo};
+use engine::score::Score;
 
 use crate::analysis::white_view;
 use crate::controller::{EngineHandle, Event, Request};

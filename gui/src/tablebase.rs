@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use eframe::egui::{self, Color32, RichText};
 use engine::games::notation::move_name;
 use engine::games::{GameKind, Hexapawn, Move, Oska, Piece, Side};
-use engine::search::Score;
+use engine::score::Score;
 use engine::tablebase::{Retro, Tablebase};
 
 use crate::game::GameState;

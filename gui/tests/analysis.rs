@@ -8,7 +8,7 @@ use common::{engine, engine_path, wait_for, write_script};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine::games::{GameKind, Side};
-use engine::protocol::Score;
+use engine::score::Score;
 use gui::GuiApp;
 use gui::analysis::{score_text, white_view};
 use gui::app::Player;

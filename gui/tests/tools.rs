@@ -147,7 +147,7 @@ fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     assert_eq!(
         h.state().solver().state(),
-        &SolveState::Solved(engine::protocol::Score::Loss(6))
+        &SolveState::Solved(engine::score::Score::Loss(6))
     );
     h.get_by_label("Black wins in 6 plies");
     assert_eq!(h.state().solver().last_info().map(|i| i.depth), Some(6));
@@ -197,7 +197,7 @@ fn the_exact_solvers_stages_reach_the_window() {
     let solver = h.state().solver();
     let last = solver.progress().expect("progress lines came");
     assert_eq!(last.stage.as_deref(), Some("distance"));
-    assert_eq!(last.bound, Some(engine::protocol::Score::Win(19)));
+    assert_eq!(last.bound, Some(engine::score::Score::Win(19)));
     assert_eq!(solver.best_line().map(|l| l.len()), Some(19));
     h.get_by_label("Best move: d1d2");
     assert!(h.query_by_label_contains("Proven so far").is_none());

@@ -1,12 +1,12 @@
 //! The match runner: plays engines against each other over the protocol, referees every move
 //! with the rules library, and keeps the statistics (Elo, LOS, SPRT) and the game records.
 //!
-//! - [`spec`]: an engine as the command line describes it (`cmd=... name=... depth=...`);
-//!   [`clock`]: time controls (`tc=40/60+0.6`) and the clocks the arena keeps.
+//! - [`spec`]: an engine as the command line describes it (`cmd=... name=... depth=...`); its
+//!   time control (`tc=40/60+0.6`) and clock are [`crate::clock`]'s.
 //! - [`run_tournament`]: plays a [`MatchConfig`] with a number of workers (tokio tasks), reporting
 //!   each finished game through a callback.
 //! - [`table`]: running results and the final table; [`stats`]: Elo, LOS, SPRT;
-//!   [`openings`]: the start positions.
+//!   [`openings`]: the openings file ([`crate::games::openings`] makes random ones).
 //!
 //! **Processes.** Each worker keeps its own process of every engine it needs and reuses it from
 //! game to game (`newgame`, then `isready`). An engine that fails in any way (failed start,
@@ -22,7 +22,6 @@
 //! the engine's `timemargin` is a time forfeit.
 
 pub mod class;
-pub mod clock;
 pub mod openings;
 pub mod spec;
 pub mod stats;
@@ -44,7 +43,7 @@ use crate::protocol::{Command, Go, Info, Reply, Setup};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
-use clock::{SideClock, go_clock};
+use crate::clock::{SideClock, go_clock};
 pub use spec::EngineSpec;
 use stats::{Sprt, SprtVerdict};
 use table::Standings;

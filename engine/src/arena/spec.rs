@@ -5,21 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::client::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
 use crate::protocol::Go;
 
 use super::ArenaError;
-use super::clock::TimeControl;
-
-/// The margin added to an engine's own time limit before it counts as stalled, unless `timeout=`
-/// says otherwise. It also bounds the handshake and every `isready`.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The margin of a `boardcall=` engine unless `timeout=` says otherwise. Seed programs are
-/// plain minimax, often in Python: measured on this project's machine, a straightforward
-/// Python Oska player takes 34 s at depth 5 on the 8-piece board and 31 s at depth 7 on the
-/// 5-piece board, from the start (more in the middle game), where 10 s would forfeit the game.
-/// Two minutes leave room for that, at the cost of waiting that long for a program that hangs.
-pub const BOARDCALL_TIMEOUT: Duration = Duration::from_secs(120);
+use crate::clock::TimeControl;
 
 /// One engine of a match: how to start it, how to set it up and how long it may think.
 #[derive(Clone, Debug, PartialEq, Eq)]

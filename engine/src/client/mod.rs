@@ -41,6 +41,19 @@ use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
 #[cfg(target_os = "linux")]
 pub(crate) mod orphans;
 
+/// The margin added to an engine's own time limit before it counts as stalled, unless the user
+/// says otherwise (`arena`'s `timeout=`, the GUI's engine settings). It also bounds the
+/// handshake and every `isready`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The margin of a board-call program (`engine board-call`, `arena`'s `boardcall=`) unless the
+/// user says otherwise. Seed programs are plain minimax, often in Python: measured on this
+/// project's machine, a straightforward Python Oska player takes 34 s at depth 5 on the 8-piece
+/// board and 31 s at depth 7 on the 5-piece board, from the start (more in the middle game),
+/// where 10 s would forfeit the game. Two minutes leave room for that, at the cost of waiting
+/// that long for a program that hangs.
+pub const BOARDCALL_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// How many stderr lines are kept.
 pub const STDERR_LINES: usize = 100;
 

@@ -13,6 +13,7 @@ pub mod format;
 pub mod hexapawn;
 pub mod layout;
 pub mod notation;
+pub mod openings;
 pub mod oska;
 pub mod perft;
 pub mod setup;

@@ -14,6 +14,7 @@ pub use crate::games::setup::Setup;
 use crate::games::notation::MoveText;
 use crate::games::setup::check_board_spelling;
 use crate::games::{GameKind, Side};
+use crate::score::Score;
 
 /// The longest line, in bytes without the line ending, that an engine must accept. Longer lines
 /// are refused with `error too-long`.
@@ -24,7 +25,6 @@ mod errors;
 mod info;
 mod option;
 mod reply;
-mod score;
 pub mod trace;
 mod words;
 
@@ -33,7 +33,6 @@ pub use errors::{ErrorCode, ProtocolError};
 pub use info::{Info, ProgressInfo, SearchInfo};
 pub use option::{OptionDecl, OptionKind};
 pub use reply::{GameResult, Reply};
-pub use score::Score;
 pub use words::{meaningful, printable, shown};
 
 use words::*;

@@ -298,8 +298,8 @@ pub fn features(pos: &Hexapawn) -> [i32; 17] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::openings::Rng;
     use crate::games::Bits;
+    use crate::splitmix::SplitMix64;
 
     /// Whether a pawn of `side` (pawns `own`) on `sq` has an own pawn diagonally behind it.
     fn is_defended(n: usize, own: u128, sq: usize, side: Side) -> bool {
@@ -409,7 +409,7 @@ mod tests {
     /// and positions of random games: the bitboard counts equal the pawn-by-pawn ones.
     #[test]
     fn bitboard_counts_equal_the_pawn_by_pawn_ones() {
-        let mut rng = Rng::new(11);
+        let mut rng = SplitMix64::new(11);
         let mut checked = 0;
         let mut check = |pos: &Hexapawn| {
             for side in [Side::White, Side::Black] {

@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
-pub use crate::protocol::Score;
+use crate::score::{DECIDED, MAX_PLY, Score, WIN};
 pub use eval::{EvalKind, Evaluate, SearchStyle, material};
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
@@ -72,20 +72,14 @@ pub type Probe<G> = Arc<dyn Fn(&G) -> Option<Score> + Send + Sync>;
 /// move (see [`Evaluate::evaluate`]).
 pub type Evaluator<G> = Arc<dyn Fn(&G) -> i32 + Send + Sync>;
 
-/// The value of a game won now by the side to move; a win in `k` plies is `WIN - k`.
-pub const WIN: i32 = 1_000_000;
 /// Larger than any score: the initial window is `(-INFINITY, INFINITY)`.
 pub const INFINITY: i32 = WIN + 1;
-/// The longest line the search follows.
-pub const MAX_PLY: usize = 400;
 /// The stack of a thread that searches: room for lines of [`MAX_PLY`] plies many times over (a
 /// debug build takes under 2 MiB for them), set explicitly so that it does not depend on the
 /// platform's default or on `RUST_MIN_STACK`.
 pub const SEARCH_STACK: usize = 16 << 20;
 /// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = 100_000;
-/// Scores beyond this (in absolute value) are wins or losses.
-pub(crate) const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
 /// The ordering key of the moves whose place is fixed: the table move first, then captures (when
 /// `captures_first`, see [`SearchStyle`]), then the two killers; a pass last. `None` for the other

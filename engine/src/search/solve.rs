@@ -31,10 +31,11 @@ use std::time::Duration;
 
 use super::tt::{Bound, SOLVED_DEPTH};
 use super::{
-    Ctx, Event, INFINITY, IterationInfo, MAX_PLY, SEARCH_STACK, Score, SearchResult, Searcher, WIN,
-    from_table, history_index, outcome_value, to_table,
+    Ctx, Event, INFINITY, IterationInfo, SEARCH_STACK, SearchResult, Searcher, from_table,
+    history_index, outcome_value, to_table,
 };
 use crate::games::{Game, MAX_MOVES, Move, MoveList};
+use crate::score::{MAX_PLY, Score, WIN};
 use crate::splitmix::mix;
 
 use super::Evaluate;

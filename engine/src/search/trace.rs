@@ -3,7 +3,7 @@
 
 pub use crate::protocol::trace::{NodeKind, TraceError, TraceNode};
 
-use super::MAX_PLY;
+use crate::score::MAX_PLY;
 
 /// A node of a rebuilt tree with its children in search order.
 #[derive(Clone, Debug, PartialEq, Eq)]

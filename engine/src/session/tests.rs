@@ -1,7 +1,8 @@
 //! In-process tests of the session: in-memory input and output.
 
 use crate::games::Side;
-use crate::protocol::{ProgressInfo, Score};
+use crate::protocol::ProgressInfo;
+use crate::score::Score;
 use std::io::{Cursor, PipeWriter, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;

@@ -23,7 +23,8 @@ use std::any::Any;
 use std::sync::Arc;
 
 use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
-use crate::search::{Probe, Score};
+use crate::score::Score;
+use crate::search::Probe;
 use index::Shape;
 
 /// The default for [`Tablebase::open`]'s `memory_limit` when a search probes the tables at its

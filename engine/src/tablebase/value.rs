@@ -4,7 +4,7 @@
 //! `255` marks an entry not computed yet while a table is built.
 
 use crate::games::{Outcome, Side};
-use crate::search::Score;
+use crate::score::Score;
 
 /// A draw.
 pub const DRAW: u8 = 0;
@@ -115,7 +115,7 @@ const KEY_VALUE: [u8; 256] = {
     t
 };
 
-/// The search's [`Score`] of a finished entry.
+/// The [`Score`] of a finished entry.
 pub fn score(v: u8) -> Option<Score> {
     match v {
         DRAW => Some(Score::Draw),

@@ -5,7 +5,8 @@ use std::sync::atomic::AtomicBool;
 
 use super::positions::{Labelled, Wdl};
 use crate::games::{Game, Move};
-use crate::search::{EvalKind, Evaluate, Limits, Score, Searcher};
+use crate::score::Score;
+use crate::search::{EvalKind, Evaluate, Limits, Searcher};
 
 /// Blunders at one depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@
 //! its data and seed.
 
 use super::positions::{Labelled, Wdl};
-use crate::arena::openings::Rng;
 use crate::search::Evaluate;
+use crate::splitmix::SplitMix64;
 
 /// The score that means a 73 % expectation (one logistic unit).
 pub const SCALE: f64 = 200.0;
@@ -113,7 +113,7 @@ fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 pub fn fit<G: Evaluate>(set: &[Labelled<G>], seed: u64) -> Fit {
     let mut data = examples(set);
     // A seeded shuffle (Fisher-Yates), then the first fifth is held out.
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     for i in (1..data.len()).rev() {
         data.swap(i, rng.below(i + 1));
     }

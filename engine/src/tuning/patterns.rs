@@ -17,12 +17,12 @@ use std::collections::HashSet;
 
 use super::fit::SCALE;
 use super::positions::{Labelled, Wdl};
-use crate::arena::openings::Rng;
 use crate::games::Game;
-use crate::protocol::Score;
+use crate::score::Score;
 use crate::search::Evaluate;
 use crate::search::eval::dot;
 use crate::search::patterns::{PatternBoard, Shape};
+use crate::splitmix::SplitMix64;
 
 /// Passes over the training examples.
 const EPOCHS: usize = 30;
@@ -165,7 +165,7 @@ pub fn fit_patterns<G: Evaluate + PatternBoard>(
     seed: u64,
 ) -> PatternFit {
     let (mut groups, excluded) = groups(set, exclude, shape);
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     for i in (1..groups.len()).rev() {
         groups.swap(i, rng.below(i + 1));
     }

@@ -14,11 +14,12 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use crate::arena::openings::Rng;
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
-use crate::search::{EvalKind, Evaluate, Limits, Probe, Score, SearchStyle, Searcher};
+use crate::score::Score;
+use crate::search::{EvalKind, Evaluate, Limits, Probe, SearchStyle, Searcher};
+use crate::splitmix::SplitMix64;
 
 /// Win, draw or loss: the part of a value that a blunder throws away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -175,7 +176,7 @@ pub fn generate_probed<G: Game + Evaluate>(
     probe: Option<Probe<G>>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
-    let mut rng = Rng::new(spec.seed ^ 0x0005_EED0_F5E7);
+    let mut rng = SplitMix64::new(spec.seed ^ 0x0005_EED0_F5E7);
     let mut solver = Searcher::<G>::new(spec.hash_mib);
     solver.set_probe(probe);
     // The player uses the frozen first-version evaluator, so that a set does not change when the
@@ -331,7 +332,7 @@ pub fn generate_results<G: Game + Evaluate>(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
     assert!(!depths.is_empty(), "a result set needs the players' depths");
-    let mut rng = Rng::new(spec.seed ^ 0x7E5_0175);
+    let mut rng = SplitMix64::new(spec.seed ^ 0x7E5_0175);
     let mut players = [Searcher::<G>::new(1), Searcher::<G>::new(1)];
     for p in &mut players {
         p.set_style(Some(SearchStyle::CLASSIC));

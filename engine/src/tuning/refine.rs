@@ -21,9 +21,10 @@ use std::sync::atomic::AtomicBool;
 use super::in_parts;
 use super::positions::{Labelled, Wdl};
 use crate::games::{Game, Line, Move, Side};
+use crate::score::Score;
 use crate::search::eval::dot;
 use crate::search::patterns::{PatternBoard, score_with};
-use crate::search::{EVAL_LIMIT, Evaluate, Evaluator, Event, Limits, Score, Searcher};
+use crate::search::{EVAL_LIMIT, Evaluate, Evaluator, Event, Limits, Searcher};
 
 /// How a refinement runs.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::in_parts;
 use super::refine::{Taught, linear_evaluator};
-use crate::arena::openings::random_openings;
+use crate::games::openings::random_openings;
 use crate::games::{Line, Side};
 use crate::search::{EvalKind, Evaluate, Evaluator, Limits, Searcher};
 

@@ -14,7 +14,8 @@ use std::sync::mpsc;
 use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
-use engine::search::{Evaluate, WIN};
+use engine::score::WIN;
+use engine::search::Evaluate;
 use engine::splitmix::SplitMix64;
 
 /// The crate's SplitMix64, with helpers to pick moves and squares.

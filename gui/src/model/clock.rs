@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use engine::arena::clock::{SideClock, TimeControl, go_clock};
+use engine::clock::{SideClock, TimeControl, go_clock};
 use engine::games::Side;
 use engine::protocol::Clock;
 

@@ -2,7 +2,8 @@
 //! view, one engine's last report ([`EngineView`]) and the evaluation graph's points.
 
 use engine::games::{Move, Side};
-use engine::protocol::{Score, SearchInfo};
+use engine::protocol::SearchInfo;
+use engine::score::Score;
 
 use crate::game::GameState;
 

@@ -10,12 +10,13 @@ pub mod variations;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use engine::arena::clock::TimeControl;
+use engine::clock::TimeControl;
 
 use engine::games::format::Format;
 use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Go, Score, SearchInfo};
+use engine::protocol::{Go, SearchInfo};
 use engine::record::{GameRecord, RecordResult, parse_records};
+use engine::score::Score;
 
 pub use clock::{Clocks, clock_text};
 

@@ -1,7 +1,8 @@
 //! The model alone: no window, no engine.
 
 use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Info, Reply, Score, SearchInfo};
+use engine::protocol::{Info, Reply, SearchInfo};
+use engine::score::Score;
 
 use super::{ANALYSIS, Model, SearchState};
 
@@ -360,7 +361,7 @@ fn a_bad_variation_is_named_and_changes_nothing() {
 /// A Hexapawn 3 game on a clock of `tc`, both sides human.
 fn timed(tc: &str) -> Model {
     let mut m = hexapawn();
-    let tc = engine::arena::clock::TimeControl::parse(tc).unwrap();
+    let tc = engine::clock::TimeControl::parse(tc).unwrap();
     m.set_time_control(Some(tc));
     m.new_game(GameKind::Hexapawn, 3).unwrap();
     m

@@ -6,7 +6,7 @@
 //! parent, so ids never change while the tree lives.
 
 use engine::games::Move;
-use engine::protocol::Score;
+use engine::score::Score;
 
 /// A node of a [`MoveTree`].
 pub type NodeId = usize;

@@ -12,10 +12,10 @@ use clap::Args;
 use engine::arena::class::{
     ClassLimits, ClassReport, discover, engines, parse_shard, shard, timed_record,
 };
-use engine::arena::openings::random_openings;
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::games::GameKind;
+use engine::games::openings::random_openings;
 use engine::games::setup::Setup;
 use engine::protocol::shown;
 use engine::record::{GameRecord, file_text, referee_records};

@@ -28,10 +28,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use engine::arena::openings::{random_openings, read_openings};
+use engine::arena::openings::read_openings;
 use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use engine::games::GameKind;
+use engine::games::openings::random_openings;
 use engine::games::setup::Setup;
 use engine::protocol::shown;
 use engine::record::RecordResult;

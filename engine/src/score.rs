@@ -1,8 +1,22 @@
-//! The score of a search, as `info depth ... score ...` writes it.
+//! The score of a position from the side to move's view, as `info depth ... score ...` writes
+//! it, and the integer values it stands for.
+//!
+//! This is the bottom of the layers above the rules: the protocol writes scores, the search
+//! computes them and the tablebase stores them, and all three take them from here. The module
+//! imports nothing from the crate.
+//!
+//! A won game is worth [`WIN`] minus its distance in plies, a lost one the negation; a line is
+//! at most [`MAX_PLY`] plies long, so every value beyond `DECIDED` is a decided game.
 
 use std::fmt;
 
-use crate::search::{DECIDED, WIN};
+/// The value of a game won now by the side to move; a win in `k` plies is `WIN - k`.
+pub const WIN: i32 = 1_000_000;
+/// The longest line the search follows, and so the longest distance to a decided result that a
+/// value counts.
+pub const MAX_PLY: usize = 400;
+/// Values beyond this (in absolute value) are wins or losses.
+pub(crate) const DECIDED: i32 = WIN - MAX_PLY as i32 - 1;
 
 /// A search score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,5 +1,10 @@
-//! Time controls of a match: `tc=MOVES/TIME+INC` as cutechess-cli writes it, and the clock the
-//! arena keeps for each side of a game.
+//! Time controls (`MOVES/TIME+INC`, as cutechess-cli's `tc=` writes them) and the clock kept for
+//! each side of a game played on them.
+//!
+//! Both the match runner (`arena`'s `tc=`) and the GUI (its `--clock` and the set-up dialog)
+//! play games on clocks, so the clock sits below both: above the protocol, whose `go wtime ...`
+//! ([`Clock`]) it fills in, and beside [`crate::record`], which both also share. It is not part
+//! of the protocol's messages, nor of the rules (a game's result does not depend on time).
 
 use std::fmt;
 use std::time::Duration;

@@ -1,0 +1,105 @@
+//! Checks of the crate's layers, so that an upward import cannot come back unnoticed.
+//!
+//! From the bottom: [`crate::splitmix`] and [`crate::score`] import nothing from the crate;
+//! [`crate::games`] (the rules) imports only itself and `splitmix`; [`crate::protocol`] imports
+//! the rules and the score, never the search or anything above it; only the match runner's own
+//! files (`arena/` and `bin/arena/`) import [`crate::arena`]. The checks read the source files
+//! and look at their code lines (comments are skipped), as a reader would.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crate's `src` directory.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file at `path` (a file, or a directory searched recursively).
+fn rust_files(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_path_buf()];
+    }
+    let mut out = Vec::new();
+    for entry in fs::read_dir(path).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The crate's modules that the code lines of the files at `path` (relative to `src`) name as
+/// `crate::MODULE` or `engine::MODULE`, each with the file and line that names it.
+fn named_modules(path: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for file in rust_files(&src().join(path)) {
+        let text = fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for prefix in ["crate::", "engine::"] {
+                for (at, _) in code.match_indices(prefix) {
+                    let rest = &code[at + prefix.len()..];
+                    let end = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    let place = format!("{}:{}", file.display(), i + 1);
+                    out.push((rest[..end].to_string(), place));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Fails with every place where the files at `path` name a module outside `allowed`.
+fn only_imports(path: &str, allowed: &[&str]) {
+    let bad: Vec<String> = named_modules(path)
+        .into_iter()
+        .filter(|(module, _)| !allowed.contains(&module.as_str()))
+        .map(|(module, place)| format!("{place}: {module}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{path} may import only {allowed:?} from the crate, but names:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_bottom_modules_import_nothing_from_the_crate() {
+    only_imports("score.rs", &[]);
+    only_imports("splitmix.rs", &[]);
+}
+
+#[test]
+fn the_rules_import_only_themselves_and_the_generator() {
+    only_imports("games", &["games", "splitmix", "with_game"]);
+}
+
+#[test]
+fn the_protocol_does_not_import_the_search() {
+    only_imports("protocol", &["games", "score"]);
+}
+
+#[test]
+fn only_the_match_runner_imports_the_arena() {
+    let bad: Vec<String> = named_modules(".")
+        .into_iter()
+        .filter(|(module, place)| {
+            module == "arena" && !place.contains("/src/arena/") && !place.contains("/bin/arena/")
+        })
+        .map(|(_, place)| place)
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "arena named outside it:\n{}",
+        bad.join("\n")
+    );
+}
