@@ -6,61 +6,19 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 
-/// A fresh directory for one test; our engine is reached through a symlink inside it, so that
-/// every process a run starts names the directory on its command line.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "arena-test-{}-{name}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        std::os::unix::fs::symlink(ENGINE, dir.join("engine")).unwrap();
-        Scratch { dir }
-    }
-
-    fn engine(&self) -> String {
-        self.dir.join("engine").display().to_string()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.path(name);
-        fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-
-    /// Live processes (zombies aside) whose command line mentions this directory, after giving
-    /// them up to two seconds to go.
-    fn leftovers(&self) -> Vec<String> {
-        common::leftovers(&self.dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
+/// A fresh directory for one test (see [`common::Scratch`]).
+fn scratch(name: &str) -> Scratch {
+    common::Scratch::new("arena-test", name)
 }
 
 fn arena(args: &[&str]) -> Output {
@@ -89,7 +47,7 @@ fn final_score(out: &str) -> f64 {
 /// A deeper engine (tuned, DEPTH) against a shallow one (the first version's evaluator, depth 1):
 /// it must win clearly, both colours, every game replaying by the rules to its recorded result.
 fn deep_vs_shallow(game: &str, size: &str, depth: &str) {
-    let s = Scratch::new(game);
+    let s = scratch(game);
     let e = s.engine();
     let rec = s.path("games.txt");
     let o = arena(&[
@@ -243,7 +201,7 @@ fn pid_alive(s: &Scratch, mode: &str) -> bool {
 
 #[test]
 fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
-    let s = Scratch::new("faults");
+    let s = scratch("faults");
     let fake = s.write("fake.py", FAKE);
     let e = s.engine();
     let rec = s.path("games.txt");
@@ -375,7 +333,7 @@ fn fake_wrapper(s: &Scratch) -> String {
 /// arena ends the whole process group, after a match and after a check.
 #[test]
 fn wrapped_deaf_engines_leave_nothing_behind() {
-    let s = Scratch::new("deaf");
+    let s = scratch("deaf");
     let wrapper = fake_wrapper(&s);
     let e = s.engine();
     let o = arena(&[
@@ -464,7 +422,7 @@ fn endless_match(e: &str, deaf: [&str; 2], stdout: std::process::Stdio) -> std::
 /// no longer reaches.
 #[test]
 fn interrupted_arena_ends_its_engines() {
-    let s = Scratch::new("sigint");
+    let s = scratch("sigint");
     let wrapper = fake_wrapper(&s);
     let e = s.engine();
     let arena = endless_match(&e, ["sh", &wrapper], std::process::Stdio::null());
@@ -491,7 +449,7 @@ fn interrupted_arena_ends_its_engines() {
 #[test]
 fn closed_output_ends_the_run_and_its_engines() {
     use std::io::{BufRead, BufReader};
-    let s = Scratch::new("sigpipe");
+    let s = scratch("sigpipe");
     let fake = s.write("fake.py", FAKE);
     let e = s.engine();
     let mut arena = endless_match(&e, ["python3", &fake], std::process::Stdio::piped());
@@ -517,7 +475,7 @@ fn closed_output_ends_the_run_and_its_engines() {
 /// records and the output name no fault.
 #[test]
 fn clock_games_end_without_time_forfeits() {
-    let s = Scratch::new("clock");
+    let s = scratch("clock");
     let e = s.engine();
     let rec = s.path("games.txt");
     let o = arena(&[
@@ -583,7 +541,7 @@ fn evaluator_option_reaches_the_engine() {
     assert_eq!(depth1_move(board, EvalKind::Material), "b3b5");
     assert_ne!(race_move, "b3b5");
 
-    let s = Scratch::new("evaluator");
+    let s = scratch("evaluator");
     let e = s.engine();
     let openings = s.write("openings.txt", &format!("{board} w\n"));
     let rec = s.path("games.txt");
@@ -660,7 +618,7 @@ fn evaluator_option_reaches_the_engine() {
 
 #[test]
 fn board_call_adapter_plays_a_seed_program() {
-    let s = Scratch::new("boardcall");
+    let s = scratch("boardcall");
     let e = s.engine();
     let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed_player.py");
     let player = s.write("seed_player.py", &fs::read_to_string(player).unwrap());
@@ -757,7 +715,7 @@ fn board_call_adapter_plays_a_seed_program() {
 
 #[test]
 fn round_robin_prints_a_table() {
-    let s = Scratch::new("rr");
+    let s = scratch("rr");
     let e = s.engine();
     let o = arena(&[
         "match",
@@ -806,7 +764,7 @@ fn round_robin_prints_a_table() {
 /// More rounds than distinct random openings: the arena says it reuses them.
 #[test]
 fn reused_random_openings_are_announced() {
-    let s = Scratch::new("reuse");
+    let s = scratch("reuse");
     let e = s.engine();
     let run = |games: &str| {
         arena(&[
@@ -906,7 +864,7 @@ fn check_tells_a_conforming_engine_from_a_broken_one() {
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("The engine conforms"), "{out}");
-    let s = Scratch::new("check");
+    let s = scratch("check");
     let broken = s.write(
         "broken.py",
         "import sys\nfor l in sys.stdin:\n    print('what?', flush=True)\n",
@@ -930,7 +888,7 @@ fn check_tells_a_conforming_engine_from_a_broken_one() {
 
 #[test]
 fn board_call_shorthand_takes_a_quoted_path_with_blanks() {
-    let s = Scratch::new("boardcall-blanks");
+    let s = scratch("boardcall-blanks");
     let e = s.engine();
     fs::create_dir_all(s.path("my games")).unwrap();
     let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed_player.py");

@@ -11,55 +11,20 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use engine::protocol::shown as escaped;
 use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 
-/// A fresh directory for one test, removed at the end.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "arena-trust-{}-{name}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        std::os::unix::fs::symlink(ENGINE, dir.join("engine")).unwrap();
-        Scratch { dir }
-    }
-
-    fn engine(&self) -> String {
-        self.dir.join("engine").display().to_string()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    fn write(&self, name: &str, text: &[u8]) -> String {
-        let p = self.path(name);
-        fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
+/// A fresh directory for one test (see [`common::Scratch`]).
+fn scratch(name: &str) -> Scratch {
+    common::Scratch::new("arena-trust", name)
 }
 
 /// Runs the arena with `args`, killing it after `limit` (then the test fails: a hang).
@@ -187,7 +152,7 @@ fn shown() -> String {
 
 #[test]
 fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
-    let s = Scratch::new("hostile");
+    let s = scratch("hostile");
     let fake = s.write("hostile.py", HOSTILE.as_bytes());
     let e = s.engine();
     let rec = s.path("games.txt");
@@ -292,7 +257,7 @@ fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
 
 #[test]
 fn hostile_files_are_quoted_escaped_in_errors() {
-    let s = Scratch::new("files");
+    let s = scratch("files");
     let e = s.engine();
     let engines = [
         "--engine".to_string(),
@@ -379,7 +344,7 @@ fn hostile_files_are_quoted_escaped_in_errors() {
 /// Records naming more players than a report takes are refused at once, not allocated for.
 #[test]
 fn a_report_of_too_many_players_is_refused() {
-    let s = Scratch::new("players");
+    let s = scratch("players");
     let max = engine::arena::class::MAX_PLAYERS;
     let games: String = (0..max / 2 + 1)
         .map(|i| {
@@ -411,7 +376,7 @@ def oskaplayer(board, side, depth):
 
 #[test]
 fn a_hostile_class_submission_is_shown_escaped() {
-    let s = Scratch::new("class");
+    let s = scratch("class");
     let subs = s.path("subs");
     fs::create_dir_all(&subs).unwrap();
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class");
@@ -668,7 +633,7 @@ fn damage(rng: &mut common::Rng, bytes: &mut Vec<u8>) -> &'static str {
 /// here. Runs: `ARENA_FUZZ_RUNS` (default 1000); seed: `ARENA_FUZZ_SEED` (default 1).
 #[test]
 fn arena_report_survives_damaged_records() {
-    let s = Scratch::new("fuzz");
+    let s = scratch("fuzz");
     let fake = s.write("hostile.py", HOSTILE.as_bytes());
     let e = s.engine();
     let rec = s.path("games.txt");

@@ -331,3 +331,56 @@ pub fn spawn_engine(args: &[&str]) -> (Child, ChildStdin, mpsc::Receiver<String>
     });
     (child, stdin, lines)
 }
+
+/// A fresh directory for one test, removed when dropped. Our engine is reached through a symlink
+/// inside it, so that every process a run starts names the directory on its command line (and
+/// [`Scratch::leftovers`] finds what outlived a run).
+pub struct Scratch {
+    /// The directory.
+    pub dir: std::path::PathBuf,
+}
+
+impl Scratch {
+    /// A new directory `PREFIX-PID-NAME-N` in the system's temporary directory, holding the
+    /// `engine` link.
+    pub fn new(prefix: &str, name: &str) -> Scratch {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "{prefix}-{}-{name}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_engine"), dir.join("engine")).unwrap();
+        Scratch { dir }
+    }
+
+    /// The path of our engine's link.
+    pub fn engine(&self) -> String {
+        self.dir.join("engine").display().to_string()
+    }
+
+    /// A path inside the directory.
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Writes a file inside the directory; returns its path.
+    pub fn write(&self, name: &str, text: &(impl AsRef<[u8]> + ?Sized)) -> String {
+        let p = self.path(name);
+        std::fs::write(&p, text.as_ref()).unwrap();
+        p.display().to_string()
+    }
+
+    /// Live processes whose command line mentions this directory (see [`leftovers`]).
+    pub fn leftovers(&self) -> Vec<String> {
+        leftovers(&self.dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
