@@ -577,3 +577,56 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
     engine::search::patterns::decode(engine::search::patterns::Shape::Oska(4), &bytes)
         .expect("a whole weights file");
 }
+
+/// `engine -h` lists the user's commands only, each summed up on one line; the developer tools
+/// are left out of it but still run and have their own help.
+#[test]
+fn short_help_lists_the_user_commands_on_one_line_each() {
+    let lines = ok(&["-h"]);
+    let start = lines
+        .iter()
+        .position(|l| l == "Commands:")
+        .expect("a Commands: section");
+    let listed: Vec<&String> = lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let names: BTreeSet<&str> = listed
+        .iter()
+        .map(|l| {
+            let name = l.split_whitespace().next().unwrap();
+            assert!(
+                l.starts_with("  ") && !l.starts_with("   "),
+                "a summary runs onto a second line: {l:?}"
+            );
+            assert!(l.len() <= 100, "a summary longer than a line: {l:?}");
+            name
+        })
+        .collect();
+    let user = [
+        "movegen",
+        "perft",
+        "board-call",
+        "best",
+        "solve",
+        "bench",
+        "tablebase",
+        "help",
+    ];
+    assert_eq!(names, user.into_iter().collect::<BTreeSet<_>>());
+    for tool in [
+        "positions",
+        "blunders",
+        "tune",
+        "tune-patterns",
+        "refine-patterns",
+        "refine-weights",
+    ] {
+        let help = ok(&[tool, "--help"]);
+        assert!(
+            help[0].starts_with("Developer tool: "),
+            "{tool}: {:?}",
+            help[0]
+        );
+    }
+}

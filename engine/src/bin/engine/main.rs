@@ -117,6 +117,8 @@ pub(crate) struct LimitArgs {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Print every board SIDE can reach in one move.
+    ///
     /// Print every board reachable in one move by SIDE, one per line, in the input's format (no
     /// line at all when SIDE has no move, as in Oska's pass).
     Movegen {
@@ -130,6 +132,8 @@ enum Command {
         #[arg(value_parser = side_name)]
         side: String,
     },
+    /// Count the move sequences of exactly DEPTH plies.
+    ///
     /// Count move sequences of exactly DEPTH plies: one line `MOVE COUNT` per legal move, then
     /// `nodes TOTAL`.
     Perft {
@@ -146,6 +150,8 @@ enum Command {
         #[arg(allow_hyphen_values = true, value_parser = perft_depth)]
         depth: u32,
     },
+    /// Act as a protocol engine by calling a seed-shaped program or function.
+    ///
     /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
     /// once per `go`: PROGRAM [ARGS...] BOARD SIDE DEPTH (or that line on its stdin), whose last
     /// printed board (one line in any seed format or a Python tuple, or one row per line; traces
@@ -170,6 +176,8 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
     },
+    /// Print the board after SIDE's best move, searched to exactly DEPTH plies.
+    ///
     /// Search SIDE's best move to exactly DEPTH plies and print the board after it, in the
     /// input's format, as the last line (the board unchanged when SIDE must pass). On a finished
     /// game: prints "the game is over: ..." on stderr, nothing on stdout, and exits with status 3.
@@ -207,6 +215,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         tablebase: Option<PathBuf>,
     },
+    /// Solve a position exactly: win K, loss K or draw.
+    ///
     /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
     /// to the end with best play). Progress goes to stderr.
     Solve {
@@ -232,12 +242,17 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         tablebase: Option<PathBuf>,
     },
+    /// Search fixed positions: the node count and the speed.
+    ///
     /// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
     /// (N is a signature of the search, checked against engine/bench.sig).
     Bench,
+    /// Developer tool: make a set of positions labelled with exact values.
+    ///
     /// Make a set of positions labelled with exact values (random and engine play from the start,
     /// each kept position solved with all its moves), or with game results (--results), for
     /// `engine blunders` and `engine tune`.
+    #[command(hide = true)]
     Positions {
         /// oska, hexapawn or ctf.
         #[arg(value_parser = game_name)]
@@ -280,8 +295,11 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         tablebase: Option<PathBuf>,
     },
+    /// Developer tool: measure the evaluators' blunder rates on position sets.
+    ///
     /// Print blunder rates: for each evaluator and depth, the share of a set's critical positions
     /// (where some move throws the value away) in which the searched move throws it away.
+    #[command(hide = true)]
     Blunders {
         /// Set files made by `engine positions`.
         files: Vec<PathBuf>,
@@ -297,8 +315,11 @@ enum Command {
         #[arg(long)]
         show: bool,
     },
+    /// Developer tool: fit a game's tuned evaluator to position sets.
+    ///
     /// Fit the weights of GAME's tuned evaluator to set files by logistic regression on the
     /// exact values; prints the fit and, with --write, writes the weights file.
+    #[command(hide = true)]
     Tune {
         /// oska, hexapawn or ctf.
         #[arg(value_parser = game_name)]
@@ -312,10 +333,13 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Developer tool: fit the pattern weights of one size.
+    ///
     /// Fit the pattern weights of the Hexapawn or Oska evaluator of one size to set files (the
     /// positions and every position one move after them, with the linear features' score as
     /// given; a position of a result set counts alone, aimed at its game's result); prints the
     /// fit and, with --write, writes the weights file.
+    #[command(hide = true)]
     TunePatterns {
         #[command(flatten)]
         target: PatternArgs,
@@ -326,12 +350,15 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Developer tool: refine the pattern weights with the search.
+    ///
     /// Refine the pattern weights of the Hexapawn or Oska evaluator of one size with the search:
     /// gradient steps on a pairwise loss so that searches to DEPTHS, in the critical positions
     /// of the set files, score a move that keeps the exact value above every move that throws
     /// it away (docs/research/2026-11-24-strength.md,
     /// "Refining the weights with the search"); prints each epoch's blunders
     /// and, with --write, writes the weights file.
+    #[command(hide = true)]
     RefinePatterns {
         #[command(flatten)]
         target: PatternArgs,
@@ -345,6 +372,8 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Developer tool: refine Capture the Flag's weights, taught by a deeper search.
+    ///
     /// Refine the linear weights of the Capture the Flag evaluator for one board size, and a
     /// piece-square term of that size (a weight for each kind of piece on each square, started
     /// at 0), with the search, taught by a deeper search. It starts from the weights of `engine
@@ -355,6 +384,7 @@ enum Command {
     /// (docs/research/2026-11-24-strength.md,
     /// "Capture the Flag 5: refined by a deeper search"). Prints each epoch's agreement
     /// and, with --write, writes a weights file for that size only.
+    #[command(hide = true)]
     RefineWeights {
         /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
         #[arg(value_parser = game_name)]
@@ -399,6 +429,8 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Build, probe and verify the exact tables of Oska and Hexapawn.
+    ///
     /// Exact tables of Oska and Hexapawn (every position, or every position with at most K
     /// pieces a side), built by retrograde analysis: `build`, `probe`, `verify`. The directory is
     /// --dir, else $TABLEBASE_PATH, else ./tablebases.
