@@ -384,3 +384,34 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// The commands `BINARY -h` lists, checking that each is summed up on one line of at most 100
+/// characters (a summary that wraps onto a second line fails).
+pub fn short_help_commands(binary: &str) -> BTreeSet<String> {
+    let out = Command::new(binary)
+        .arg("-h")
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{binary} -h");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 help");
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| *l == "Commands:")
+        .expect("a Commands: section");
+    lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            assert!(
+                l.starts_with("  ") && !l.starts_with("   "),
+                "{binary}: a summary runs onto a second line: {l:?}"
+            );
+            assert!(
+                l.len() <= 100,
+                "{binary}: a summary longer than a line: {l:?}"
+            );
+            l.split_whitespace().next().unwrap().to_string()
+        })
+        .collect()
+}

@@ -55,12 +55,16 @@ struct Cli {
 enum Cmd {
     /// Play a match (two engines), a round robin or a gauntlet.
     Match(Box<MatchArgs>),
-    /// Play a class: every submission in DIR (seed functions in .py, .hs, .lisp files, and
-    /// executable programs) against every other, under limits; standings and a report per
-    /// submission. See docs/classroom.md.
+    /// Play a class of students' submissions against each other, in a sandbox.
+    ///
+    /// Every submission in DIR (seed functions in .py, .hs, .lisp files, and executable programs)
+    /// against every other, under limits; standings and a report per submission. See
+    /// docs/classroom.md.
     Class(Box<class::ClassArgs>),
+    /// Standings, Elo and reports of record files, such as the shards of a class.
+    ///
     /// Standings, Elo (and SPRT for two engines) and the per-submission report of record files,
-    /// such as the shards of a class.
+    /// such as the shards of a class; every record is refereed by the rules when read.
     Report(class::ReportArgs),
     /// Run the conformance suite against PROGRAM [ARGS...]; exit status 0 when it conforms.
     Check {
