@@ -1,0 +1,438 @@
+//! `arena class` and `arena report` end to end, with the seed-shaped submissions of
+//! engine/tests/class/ (Python, Haskell, Common Lisp; a language is left out, with a note, when
+//! its toolchain is not installed): a full class with the right faults for a crashing
+//! submission and a memory hog, runaways (sleeping, forking, printing for ever) stopped by the
+//! limits (executable programs too), shards merged by `arena report` equal to one run, the GNU parallel example run for
+//! real, and a clear error for a missing toolchain. Every run must leave no process behind.
+
+use crate::common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use engine::adapter::function::on_path;
+use engine::arena::class::ClassReport;
+use engine::record::parse_records;
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+/// The submissions written for these tests.
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class")
+}
+
+/// A fresh directory holding copies of some submissions; every process a run starts names it
+/// on its command line (the drivers get the submission's path).
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "class-test-{}-{name}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("subs")).unwrap();
+        Scratch { dir }
+    }
+
+    fn subs(&self) -> PathBuf {
+        self.dir.join("subs")
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Copies `file` (relative to engine/tests/class) into the submissions.
+    fn add(&self, file: &str) {
+        let from = sources().join(file);
+        let name = Path::new(file).file_name().unwrap();
+        fs::copy(&from, self.subs().join(name)).unwrap();
+    }
+
+    /// Live processes (zombies aside) whose command line mentions this directory, after giving
+    /// them up to two seconds to go.
+    fn leftovers(&self) -> Vec<String> {
+        common::leftovers(&self.dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `--no-sandbox` where bubblewrap cannot make a sandbox (with a note), so that the limits are
+/// still tested there; nothing where it can (engine/tests/arena/sandbox.rs tests the sandbox).
+fn unsandboxed() -> Option<&'static str> {
+    let why = engine::adapter::sandbox::bwrap().as_ref().err()?;
+    eprintln!("note: no sandbox here ({why}): the class runs with --no-sandbox");
+    Some("--no-sandbox")
+}
+
+fn arena(args: &[&str]) -> Output {
+    let mut cmd = Command::new(ARENA);
+    cmd.args(args);
+    if args.first() == Some(&"class") {
+        cmd.args(unsandboxed());
+    }
+    cmd.output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn report_of(paths: &[PathBuf]) -> ClassReport {
+    let mut records = Vec::new();
+    for p in paths {
+        records.extend(parse_records(&fs::read_to_string(p).unwrap()).unwrap());
+    }
+    ClassReport::from_records(&records).unwrap()
+}
+
+/// The submission table's row of `name`.
+fn row<'a>(out: &'a str, name: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.starts_with(&format!("{name} ")) && l.contains('%') && !l.contains("Elo"))
+        .unwrap_or_else(|| panic!("no row for {name} in:\n{out}"))
+}
+
+#[test]
+fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
+    let s = Scratch::new("full");
+    let mut names = vec!["first.py", "greedy.py", "crash.py", "hog.py"];
+    for file in names.clone() {
+        s.add(file);
+    }
+    if on_path("ghc") {
+        s.add("oska_hs.hs");
+        names.push("oska_hs.hs");
+    } else {
+        eprintln!("note: ghc is not installed: the class is played without its Haskell submission");
+    }
+    if on_path("sbcl") {
+        s.add("oskamaniac.lisp");
+        names.push("oskamaniac.lisp");
+    } else {
+        eprintln!("note: sbcl is not installed: the class is played without its Lisp submission");
+    }
+    let records = s.path("class.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--game",
+        "oska",
+        "--size",
+        "4",
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--memory",
+        "1024",
+        "--move-timeout",
+        "20000",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let n = names.len() as u64;
+    let report = report_of(std::slice::from_ref(&records));
+    assert_eq!(report.games as u64, n * (n - 1), "{all}");
+    let entry = |name: &str| {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap();
+        &report.entries[i]
+    };
+    // The hog loses every game by the memory limit, on its first move.
+    let hog = entry("hog.py");
+    assert_eq!(hog.faults.get("memory"), Some(&(2 * (n - 1))), "{all}");
+    assert_eq!(hog.points, 0.0);
+    // The crashing one raises on its second move of each game (unless the game ended first).
+    let crash = entry("crash.py");
+    assert!(
+        crash.faults.get("exception").is_some_and(|&c| c >= n - 1),
+        "{all}"
+    );
+    let first = crash.first_failure.as_ref().unwrap();
+    assert_eq!(first.fault, "exception");
+    assert!(first.message.contains("IndexError"), "{}", first.message);
+    assert!(first.board.is_some());
+    // Everyone else plays without fault: what `first.py` prints is kept apart from its answer.
+    for good in names.iter().filter(|n| !["hog.py", "crash.py"].contains(n)) {
+        assert!(entry(good).faults.is_empty(), "{good}: {all}");
+        assert!(entry(good).timed_moves > 0);
+    }
+    assert!(row(&all, "hog.py").contains("0.0%"), "{all}");
+    assert!(all.contains("First failures:"), "{all}");
+    assert!(all.contains("[memory]"), "{all}");
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
+    let s = Scratch::new("runaway");
+    for file in [
+        "runaway/steady.py",
+        "runaway/sleeper.py",
+        "runaway/forker.py",
+        "runaway/flooder.py",
+    ] {
+        s.add(file);
+    }
+    let records = s.path("r.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--move-timeout",
+        "3000",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let report = report_of(&[records]);
+    for (name, fault) in [
+        ("sleeper.py", "timeout"),
+        ("forker.py", "processes"),
+        ("flooder.py", "output"),
+    ] {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap();
+        let e = &report.entries[i];
+        // It loses every game in which it has to move (against the steady one always).
+        assert!(
+            e.faults.get(fault).is_some_and(|&c| c >= 2),
+            "{name}: {all}"
+        );
+        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
+    }
+    let steady = report
+        .standings
+        .names
+        .iter()
+        .position(|m| m == "steady.py")
+        .unwrap();
+    assert_eq!(report.entries[steady].points, 6.0, "{all}");
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn runaway_executables_lose_by_the_limits_and_leave_nothing_behind() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("runaway-exe");
+    for file in [
+        "runaway/steady.py",
+        "runaway/hog-program",
+        "runaway/forker-program",
+    ] {
+        s.add(file);
+    }
+    for exe in ["hog-program", "forker-program"] {
+        let path = s.subs().join(exe);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let records = s.path("r.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--memory",
+        "512",
+        "--move-timeout",
+        "20000",
+        "--format",
+        "python",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let report = report_of(&[records]);
+    let entry = |name: &str| {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or_else(|| panic!("no {name} in: {all}"));
+        &report.entries[i]
+    };
+    for (name, fault) in [("hog-program", "memory"), ("forker-program", "processes")] {
+        let e = entry(name);
+        // It loses every game in which it has to move (against the steady one always).
+        assert!(
+            e.faults.get(fault).is_some_and(|&c| c >= 2),
+            "{name}: {all}"
+        );
+        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
+    }
+    assert_eq!(entry("steady.py").points, 4.0, "{all}");
+    assert!(
+        all.contains("[memory]") && all.contains("[processes]"),
+        "{all}"
+    );
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+fn standings_part(out: &str) -> String {
+    out.lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .take_while(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn shards_merged_by_report_equal_one_run() {
+    let s = Scratch::new("shards");
+    for file in ["first.py", "greedy.py", "crash.py"] {
+        s.add(file);
+    }
+    let dir = s.subs();
+    let common = |extra: &[&str]| {
+        let mut a = vec![
+            "class",
+            dir.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--rounds",
+            "2",
+            "--random-plies",
+            "2",
+            "--seed",
+            "5",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    let whole = s.path("whole.rec");
+    let args = common(&["--records", whole.to_str().unwrap()]);
+    let one = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(one.status.success(), "{}", text(&one));
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let p = s.path(&format!("shard-{k}.rec"));
+        let shard = format!("{k}/3");
+        let args = common(&["--shard", &shard, "--records", p.to_str().unwrap()]);
+        let o = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", text(&o));
+        parts.push(p);
+    }
+    let a = report_of(std::slice::from_ref(&whole));
+    let b = report_of(&parts);
+    assert_eq!(a.games, 12);
+    assert_eq!(a.standings, b.standings);
+    let mut args = vec!["report".to_string()];
+    args.extend(parts.iter().map(|p| p.display().to_string()));
+    let merged = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(merged.status.success(), "{}", text(&merged));
+    let merged = text(&merged);
+    assert!(merged.starts_with("12 games from 3 file(s)"), "{merged}");
+    assert_eq!(standings_part(&merged), standings_part(&text(&one)));
+    // A game in two files is refused.
+    let twice = arena(&[
+        "report",
+        whole.to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+    ]);
+    assert!(!twice.status.success());
+    assert!(text(&twice).contains("appears twice"), "{}", text(&twice));
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn the_gnu_parallel_example_runs() {
+    if !on_path("parallel") {
+        eprintln!("note: GNU parallel is not installed: examples/class-parallel.sh is not run");
+        return;
+    }
+    let s = Scratch::new("parallel");
+    for file in ["first.py", "greedy.py", "crash.py"] {
+        s.add(file);
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/class-parallel.sh");
+    let bin = Path::new(ARENA).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let outdir = s.path("out");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg(s.subs())
+        .arg(&outdir)
+        .arg("3")
+        .args(["--depth", "2"])
+        .args(unsandboxed())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(all.contains("6 games from 3 file(s)"), "{all}");
+    let one = arena(&["class", s.subs().to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(standings_part(&all), standings_part(&text(&one)), "{all}");
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn a_missing_toolchain_says_what_to_install() {
+    let s = Scratch::new("toolchain");
+    s.add("oska_hs.hs");
+    let file = format!("{}:oska_t3st", s.subs().join("oska_hs.hs").display());
+    let empty = s.path("empty-path");
+    fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(ENGINE)
+        .args(["board-call", "--", &file])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Haskell submissions need 'ghc'") && err.contains("apt-get install ghc"),
+        "{err}"
+    );
+    let out = Command::new(ENGINE)
+        .args(["board-call", "--", "/no/such/file.py:oskaplayer"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("/no/such/file.py"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,0 +1,601 @@
+//! The sandbox of `arena class` through the real binaries: a hostile class (engine/tests/class/
+//! hostile/: submissions that write into another's file and outside their scratch folder, read
+//! another's source, write the driver cache, open sockets, leave a `setsid` child, fork without
+//! end, flood their output) plays a full class in a folder named with spaces, quotes and
+//! non-ASCII: every attempt fails and is charged to its author as a named fault, the other
+//! files are byte for byte unchanged, nothing is left running or written outside, and the
+//! honest games are those of a class of the honest submissions alone. Also: SIGTERM and SIGINT
+//! of `arena` leave no run folder, cgroup nor process; without bubblewrap `arena class` and a
+//! function engine stop with one line saying how to install it, unless `--no-sandbox`.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::ErrorKind;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use engine::adapter::sandbox;
+use engine::arena::class::ClassReport;
+use engine::record::{GameRecord, RecordResult, parse_records};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+/// The class folder's name: blanks, quotes, a shell substitution and non-ASCII.
+const CLASS: &str = "class ü 'q' $(echo x)";
+
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class")
+}
+
+/// A fresh folder for one test (removed at the end): the class, the temporary folder and the
+/// cache the run uses. Every process of a run names it on its command line.
+struct Base {
+    dir: PathBuf,
+    tag: String,
+}
+
+impl Base {
+    fn new(name: &str) -> Base {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let tag = format!(
+            "{}-{}-{}",
+            name,
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        );
+        let dir = std::env::temp_dir().join(format!("sandbox-test-{tag}"));
+        let _ = fs::remove_dir_all(&dir);
+        for sub in [CLASS, "tmp", "cache"] {
+            fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        Base { dir, tag }
+    }
+
+    fn class(&self) -> PathBuf {
+        self.dir.join(CLASS)
+    }
+
+    fn tmp(&self) -> PathBuf {
+        self.dir.join("tmp")
+    }
+
+    fn cache(&self) -> PathBuf {
+        self.dir.join("cache")
+    }
+
+    /// Copies `file` (relative to engine/tests/class) into `folder`, with the placeholders of
+    /// the hostile submissions filled in.
+    fn add_to(&self, folder: &Path, file: &str, port: u16) {
+        let text = fs::read_to_string(sources().join(file))
+            .unwrap()
+            .replace("@TAG@", &self.tag)
+            .replace("@HOME@", &home())
+            .replace(
+                "@CACHE@",
+                &self.cache().join("engine-board-call").display().to_string(),
+            )
+            .replace("@PORT@", &port.to_string());
+        let name = Path::new(file).file_name().unwrap();
+        fs::write(folder.join(name), text).unwrap();
+    }
+
+    /// `arena ARGS` with the temporary folder and the cache of this test.
+    fn arena(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(ARENA);
+        c.args(args)
+            .env("TMPDIR", self.tmp())
+            .env("XDG_CACHE_HOME", self.cache());
+        c
+    }
+
+    /// Live processes that name this folder, waited for generously (ten seconds).
+    fn leftovers(&self) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let found = common::leftovers(&self.dir);
+            if found.is_empty() || Instant::now() > deadline {
+                return found;
+            }
+        }
+    }
+}
+
+impl Drop for Base {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn home() -> String {
+    std::env::var("HOME").unwrap_or_else(|_| "/root".into())
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                files.insert(p.clone(), fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// Whether bubblewrap works here; if not, the test is skipped with a note.
+fn sandbox_works() -> bool {
+    match sandbox::bwrap() {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("note: no sandbox here, the test is skipped: {e}");
+            false
+        }
+    }
+}
+
+/// `--no-sandbox` where bubblewrap cannot make a sandbox (with a note): what does not need the
+/// sandbox (removing runs on a signal) is tested there too.
+fn unsandboxed() -> Option<&'static str> {
+    let why = sandbox::bwrap().as_ref().err()?;
+    eprintln!("note: no sandbox here ({why}): run with --no-sandbox");
+    Some("--no-sandbox")
+}
+
+/// The cgroups of run `board-call-PID-N` whose adapter process PID has ended: left behind.
+fn stale_cgroups() -> Vec<String> {
+    let Ok(parent) = sandbox::pids_cgroup() else {
+        return Vec::new();
+    };
+    let mut stale = Vec::new();
+    for e in fs::read_dir(parent).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix("board-call-")
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && !Path::new(&format!("/proc/{pid}")).exists()
+        {
+            stale.push(name);
+        }
+    }
+    stale
+}
+
+/// The submission that lost `record` by a fault, if one did.
+fn loser(record: &GameRecord) -> Option<&str> {
+    record.tag("Fault")?;
+    match record.result {
+        RecordResult::White => Some(record.black.as_str()),
+        RecordResult::Black => Some(record.white.as_str()),
+        _ => None,
+    }
+}
+
+/// The hostile submissions and the fault each must be charged with.
+const HOSTILE: [(&str, &str); 7] = [
+    ("tamper.py", "exception"),
+    ("litter.py", "exception"),
+    ("snoop.py", "exception"),
+    ("poison.py", "exception"),
+    ("net.py", "exception"),
+    ("forkbomb.py", "processes"),
+    ("flood.py", "output"),
+];
+
+/// The honest games (between `honest` submissions) of `records`: players, moves and result.
+fn honest_games(records: &[GameRecord], honest: &[&str]) -> Vec<(String, String, Vec<String>)> {
+    let mut games: Vec<_> = records
+        .iter()
+        .filter(|r| honest.contains(&r.white.as_str()) && honest.contains(&r.black.as_str()))
+        .map(|r| {
+            (
+                r.white.clone(),
+                r.black.clone(),
+                r.moves
+                    .iter()
+                    .map(ToString::to_string)
+                    .chain([format!("{:?}", r.result)])
+                    .collect(),
+            )
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+fn a_hostile_class_touches_nothing_but_itself() {
+    if !sandbox_works() {
+        return;
+    }
+    let base = Base::new("hostile");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let class = base.class();
+    let mut honest = vec!["first.py", "greedy.py"];
+    for file in &honest {
+        base.add_to(&class, file, port);
+    }
+    if engine::adapter::function::on_path("ghc") {
+        base.add_to(&class, "oska_hs.hs", port);
+        honest.push("oska_hs.hs");
+    } else {
+        eprintln!("note: ghc is not installed: the class is played without a Haskell submission");
+    }
+    base.add_to(&class, "hostile/setsid.py", port);
+    for (file, _) in HOSTILE {
+        base.add_to(&class, &format!("hostile/{file}"), port);
+    }
+    // A compiled driver in the cache, for the poisoner to try.
+    let cached = base.cache().join("engine-board-call/00112233aabbccdd");
+    fs::create_dir_all(&cached).unwrap();
+    fs::write(cached.join("driver"), "#!/bin/sh\necho cached\n").unwrap();
+    let stale_before = stale_cgroups();
+    let class_before = snapshot(&class);
+    let cache_before = snapshot(&base.cache());
+    let strays: Vec<PathBuf> = [
+        class.clone(),
+        "/tmp".into(),
+        "/var/tmp".into(),
+        "/root".into(),
+        home().into(),
+        "/etc".into(),
+        "/usr".into(),
+        std::env::temp_dir(),
+        base.tmp(),
+    ]
+    .iter()
+    .map(|d| d.join(format!("litter-{}.txt", base.tag)))
+    .collect();
+    let records_path = base.dir.join("hostile.rec");
+    let out = base
+        .arena(&[
+            "class",
+            class.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--concurrency",
+            "2",
+            "--processes",
+            "16",
+            "--move-timeout",
+            "30000",
+            "--records",
+            records_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let records = parse_records(&fs::read_to_string(&records_path).unwrap()).unwrap();
+    let report = ClassReport::from_records(&records).unwrap();
+    let n = (honest.len() + 1 + HOSTILE.len()) as u64;
+    assert_eq!(report.games as u64, n * (n - 1), "{all}");
+    let entry = |name: &str| {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or_else(|| panic!("no {name} in: {all}"));
+        &report.entries[i]
+    };
+    // Each hostile submission loses every game it has to move in against one that does not
+    // fail (the honest ones and the setsid one, both colours), by its own named fault only.
+    for (name, fault) in HOSTILE {
+        let e = entry(name);
+        let wanted = 2 * (honest.len() as u64 + 1);
+        assert!(
+            e.faults.get(fault).is_some_and(|&c| c >= wanted),
+            "{name}: {:?}\n{all}",
+            e.faults
+        );
+        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
+    }
+    // What each attempt met, in its own words: blocked, never escaped.
+    let mut charged = 0;
+    for r in &records {
+        let Some(name) = loser(r) else { continue };
+        let reason = r.tag("Reason").unwrap();
+        assert!(!reason.contains("ESCAPED"), "{name}: {reason}");
+        let Some((_, fault)) = HOSTILE.iter().find(|(h, _)| *h == name) else {
+            panic!("{name} lost by a fault: {reason}");
+        };
+        assert!(
+            reason.contains(&format!("board-call: [{fault}]")),
+            "{reason}"
+        );
+        if *fault == "exception" {
+            assert!(reason.contains("BLOCKED"), "{name}: {reason}");
+        }
+        if name == "forkbomb.py" && sandbox::pids_cgroup().is_ok() {
+            // The hard cap: the kernel refused the fork that would pass 16 processes.
+            assert!(reason.contains("the kernel refused the fork"), "{reason}");
+            let children: u64 = reason
+                .split("fork refused after ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|c| c.parse().ok())
+                .unwrap_or_else(|| panic!("no count of children in: {reason}"));
+            // With the driver itself: at most 16 processes.
+            assert!(children < 16, "{reason}");
+            assert!(children >= 8, "{reason}");
+        }
+        charged += 1;
+    }
+    assert!(charged >= 7 * 6, "{charged} games lost by faults:\n{all}");
+    if sandbox::pids_cgroup().is_err() {
+        eprintln!("note: no pids cgroup here: the process cap was watched, not enforced");
+    }
+    for name in honest.iter().chain(&["setsid.py"]) {
+        assert!(entry(name).faults.is_empty(), "{name}: {all}");
+    }
+    // The other submissions and the cache are byte for byte as they were; nothing was written
+    // outside, nothing connected, nothing runs on, no run folder or cgroup is left.
+    assert!(snapshot(&class) == class_before, "the class folder changed");
+    // The cache: what was there is unchanged; what the class added (the Haskell submission's
+    // compiled driver) holds nothing the poisoner wrote.
+    let cache_after = snapshot(&base.cache());
+    for (path, bytes) in &cache_before {
+        assert!(
+            cache_after.get(path) == Some(bytes),
+            "{} changed",
+            path.display()
+        );
+    }
+    for (path, bytes) in &cache_after {
+        let poisoned = bytes.windows(8).any(|w| w == b"poisoned");
+        assert!(!poisoned, "{} was poisoned", path.display());
+    }
+    for stray in &strays {
+        let found = stray.exists();
+        let _ = fs::remove_file(stray);
+        assert!(!found, "{} was written", stray.display());
+    }
+    match listener.accept() {
+        Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+        other => panic!("a submission reached the host's loopback: {other:?}"),
+    }
+    assert_eq!(base.leftovers(), Vec::<String>::new());
+    assert_eq!(
+        fs::read_dir(base.tmp()).unwrap().count(),
+        0,
+        "run folders left"
+    );
+    // New ones only, looked at twice: another run on this machine may be removing its own.
+    let new_stale = || -> Vec<String> {
+        stale_cgroups()
+            .into_iter()
+            .filter(|c| !stale_before.contains(c))
+            .collect()
+    };
+    let mut stale = new_stale();
+    if !stale.is_empty() {
+        std::thread::sleep(Duration::from_secs(3));
+        stale = new_stale();
+    }
+    assert_eq!(stale, Vec::<String>::new(), "cgroups left");
+    // The honest games are those of the honest submissions alone.
+    let alone = base.dir.join("honest");
+    fs::create_dir_all(&alone).unwrap();
+    for file in &honest {
+        fs::copy(class.join(file), alone.join(file)).unwrap();
+    }
+    let honest_records = base.dir.join("honest.rec");
+    let out = base
+        .arena(&[
+            "class",
+            alone.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--records",
+            honest_records.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let by_themselves = parse_records(&fs::read_to_string(&honest_records).unwrap()).unwrap();
+    let among_hostile = honest_games(&records, &honest);
+    assert_eq!(among_hostile.len(), honest.len() * (honest.len() - 1));
+    assert_eq!(among_hostile, honest_games(&by_themselves, &honest));
+    if honest.contains(&"oska_hs.hs") {
+        // The compiled drivers are read-only in the cache.
+        use std::os::unix::fs::PermissionsExt;
+        for e in fs::read_dir(base.cache().join("engine-board-call"))
+            .unwrap()
+            .flatten()
+        {
+            let driver = e.path().join("driver");
+            if e.path() == cached || !driver.exists() {
+                continue;
+            }
+            let mode = fs::metadata(&driver).unwrap().permissions().mode();
+            assert_eq!(mode & 0o222, 0, "{} is writable", driver.display());
+        }
+    }
+}
+
+#[test]
+fn sigterm_and_sigint_leave_no_run_folder_cgroup_or_process() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let base = Base::new("signal");
+        let class = base.class();
+        base.add_to(&class, "runaway/steady.py", 0);
+        base.add_to(&class, "runaway/sleeper.py", 0);
+        let child = base
+            .arena(&[
+                "class",
+                class.to_str().unwrap(),
+                "--depth",
+                "2",
+                "--move-timeout",
+                "120000",
+            ])
+            .args(unsandboxed())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Until the sleeper's driver runs: a run folder exists and a process names the class.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let runs = loop {
+            let runs: Vec<String> = fs::read_dir(base.tmp())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("board-call-"))
+                .collect();
+            if !runs.is_empty() && !common::leftovers(&class).is_empty() {
+                break runs;
+            }
+            assert!(Instant::now() < deadline, "no driver started");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        std::thread::sleep(Duration::from_millis(500));
+        // SAFETY: kill(2) on our own child.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+        assert_eq!(base.leftovers(), Vec::<String>::new());
+        let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
+        assert!(
+            left.is_empty(),
+            "signal {signal}: left {left:?} (runs were {runs:?})"
+        );
+        if let Ok(parent) = sandbox::pids_cgroup() {
+            for run in &runs {
+                assert!(!parent.join(run).exists(), "cgroup {run} left");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_bubblewrap_a_class_stops_and_says_how_to_install_it() {
+    let base = Base::new("no-bwrap");
+    let class = base.class();
+    for file in ["first.py", "greedy.py"] {
+        base.add_to(&class, file, 0);
+    }
+    // A PATH with Python and no bwrap.
+    let bin = base.dir.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(sandbox::tool("python3"), bin.join("python3")).unwrap();
+    let one_line = |o: &Output| {
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!o.status.success(), "{}", text(o));
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("apt-get install bubblewrap") && err.contains("--no-sandbox"),
+            "{err}"
+        );
+    };
+    let out = base
+        .arena(&["class", class.to_str().unwrap(), "--depth", "2"])
+        .env("PATH", &bin)
+        .output()
+        .unwrap();
+    one_line(&out);
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    let function = format!("{}:oskaplayer", class.join("first.py").display());
+    let out = Command::new(ENGINE)
+        .args(["board-call", "--", &function])
+        .env("PATH", &bin)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    one_line(&out);
+    // With --no-sandbox the class is played, with a warning.
+    let out = base
+        .arena(&[
+            "class",
+            class.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--no-sandbox",
+        ])
+        .env("PATH", &bin)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(all.contains("warning: --no-sandbox"), "{all}");
+    assert!(all.contains("Finished game 2"), "{all}");
+    assert_eq!(base.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn a_function_engine_stopped_by_a_signal_removes_its_runs() {
+    use std::io::Write;
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let base = Base::new("engine-signal");
+        let class = base.class();
+        base.add_to(&class, "runaway/sleeper.py", 0);
+        let function = format!("{}:oskaplayer", class.join("sleeper.py").display());
+        let mut child = Command::new(ENGINE)
+            .arg("board-call")
+            .args(unsandboxed())
+            .args(["--", &function])
+            .env("TMPDIR", base.tmp())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"uci\nnewgame oska 4\ngo depth 2\n")
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let runs = loop {
+            let runs: Vec<String> = fs::read_dir(base.tmp())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if !runs.is_empty() && !common::leftovers(&class).is_empty() {
+                break runs;
+            }
+            assert!(Instant::now() < deadline, "no driver started");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // SAFETY: kill(2) on our own child.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(128 + signal), "{}", text(&out));
+        assert_eq!(base.leftovers(), Vec::<String>::new());
+        let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
+        assert!(left.is_empty(), "signal {signal}: left {left:?}");
+        if let Ok(parent) = sandbox::pids_cgroup() {
+            for run in &runs {
+                assert!(!parent.join(run).exists(), "cgroup {run} left");
+            }
+        }
+    }
+}

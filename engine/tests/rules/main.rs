@@ -1,0 +1,13 @@
+//! The rules, board formats and the reference programs: one test binary.
+//!
+//! The integration tests are grouped into a few binaries, so that the library is linked a few
+//! times rather than once per file; each module was a test binary of its own. Run one module
+//! with `cargo test -p engine --test GROUP MODULE::`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod formats;
+mod long_games;
+mod reference;
+mod rules;

@@ -1,0 +1,14 @@
+//! The search and the evaluators: one test binary.
+//!
+//! The integration tests are grouped into a few binaries, so that the library is linked a few
+//! times rather than once per file; each module was a test binary of its own. Run one module
+//! with `cargo test -p engine --test GROUP MODULE::`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli_search;
+mod eval_match;
+mod evaluators;
+mod multipv;
+mod search;

@@ -1,0 +1,455 @@
+//! Tablebases that cannot mislead, seen through the real binary: every size of every game works
+//! with a tables directory set (one-shot and over the protocol), every entry point refuses a
+//! damaged table, a FIFO or a misnamed file with one error naming it and no value, and a missing
+//! `--tablebase` directory is refused.
+
+use crate::common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use engine::games::format::slash;
+use engine::games::{Game, GameKind, Hexapawn, Oska};
+use engine::tablebase::Retro;
+
+/// Runs the engine binary with `args`, killed if it has not ended after `limit`.
+fn run_for(args: &[&str], limit: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .env_remove("TABLEBASE_PATH")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine binary runs");
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("the output is read"),
+        Err(_) => {
+            // SAFETY: kill(2) on the pid of our own child, which has not been waited for.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("engine {args:?} did not end within {limit:?}");
+        }
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    run_for(args, Duration::from_secs(120))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tb-trust-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Builds the tables of `game` at `size` up to `k` pieces a side into `dir` with the binary.
+fn build(dir: &Path, game: &str, size: usize, k: usize) {
+    let out = run(&[
+        "tablebase",
+        "build",
+        game,
+        &size.to_string(),
+        "--max-pieces",
+        &k.to_string(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "build {game} {size}: {}",
+        text(&out.stderr)
+    );
+}
+
+/// Asserts a refusal: exit status 1 (not a panic's 101), one error line on stderr that contains
+/// every part of `says`, and no value (`win`, `loss`, `draw`) on stdout.
+fn refused(out: &Output, says: &[&str], what: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{what}: status; stderr {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{what}: one error line, got {err:?}");
+    for part in says {
+        assert!(
+            lines[0].contains(part),
+            "{what}: {part:?} missing from {err:?}"
+        );
+    }
+    let stdout = text(&out.stdout);
+    for word in ["win", "loss", "draw"] {
+        assert!(
+            !stdout.contains(word),
+            "{what}: a value was printed: {stdout}"
+        );
+    }
+}
+
+/// The one-shot entry points that read tables, for the Hexapawn 3 start.
+fn entry_points(dir: &str) -> Vec<(&'static str, Vec<String>)> {
+    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    vec![
+        (
+            "probe",
+            owned(&[
+                "tablebase",
+                "probe",
+                "hexapawn",
+                "www/---/bbb",
+                "w",
+                "--dir",
+                dir,
+            ]),
+        ),
+        (
+            "solve",
+            owned(&["solve", "hexapawn", "www/---/bbb", "w", "--tablebase", dir]),
+        ),
+        (
+            "best",
+            owned(&[
+                "best",
+                "hexapawn",
+                "www/---/bbb",
+                "w",
+                "3",
+                "--tablebase",
+                dir,
+            ]),
+        ),
+        (
+            "verify",
+            owned(&["tablebase", "verify", "hexapawn", "3", "--dir", dir]),
+        ),
+    ]
+}
+
+/// Every entry point refuses the set in `dir`, naming `file` and saying `why`; so does the
+/// protocol, which searches on without the tables.
+fn every_entry_refuses(dir: &Path, file: &str, why: &str) {
+    let d = dir.to_str().unwrap();
+    for (name, args) in entry_points(d) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let started = Instant::now();
+        let out = run_for(&args, Duration::from_secs(30));
+        refused(&out, &[file, why], &format!("{name} with {file} ({why})"));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{name} answered late"
+        );
+    }
+    let (mut child, mut stdin, lines) = common::spawn_engine(&[]);
+    writeln!(
+        stdin,
+        "setoption name TablebasePath value {d}\nnewgame hexapawn 3\ngo depth 3"
+    )
+    .unwrap();
+    let mut said = Vec::new();
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the protocol search answers");
+        if line.starts_with("bestmove") {
+            break;
+        }
+        said.push(line);
+    }
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string tablebase not used"))
+        .unwrap_or_else(|| panic!("no note of the refused table in {said:?}"));
+    assert!(note.contains(file) && note.contains(why), "{note}");
+    writeln!(stdin, "isready").unwrap();
+    assert_eq!(
+        lines.recv_timeout(Duration::from_secs(30)).unwrap(),
+        "readyok"
+    );
+    writeln!(stdin, "quit").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "quit ends the engine: {status}");
+}
+
+/// A sound Hexapawn 3 set, its start value as the probe prints it, and the files.
+fn sound_set(name: &str) -> (PathBuf, String) {
+    let dir = scratch(name);
+    build(&dir, "hexapawn", 3, 3);
+    let out = run(&[
+        "tablebase",
+        "probe",
+        "hexapawn",
+        "www/---/bbb",
+        "w",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let value = text(&out.stdout).lines().last().unwrap().to_string();
+    assert_eq!(value, "loss 6", "Hexapawn 3 is lost for White in 6 plies");
+    (dir, value)
+}
+
+/// Flips bits at `offset` of a file.
+fn damage(path: &Path, offset: usize, bits: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[offset] ^= bits;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn damaged_values_are_refused_everywhere() {
+    let (dir, _) = sound_set("values");
+    let file = dir.join("hexapawn-3-w3b3.tb");
+    // Every byte of the start's table changed in turn would be slow; three places, each of which
+    // changes a value the start's probe reads or not, are all caught by the checksum.
+    for offset in [56, 56 + 700, 56 + 1679] {
+        let original = std::fs::read(&file).unwrap();
+        damage(&file, offset, 0x03);
+        every_entry_refuses(&dir, "hexapawn-3-w3b3.tb", "checksum mismatch");
+        std::fs::write(&file, original).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_headers_and_names_are_refused_everywhere() {
+    let (dir, _) = sound_set("headers");
+    let file = dir.join("hexapawn-3-w2b2.tb");
+    let original = std::fs::read(&file).unwrap();
+    // The size, the White and the Black piece counts, the number of values, the magic.
+    for (offset, why) in [
+        (24, "not hexapawn size 3"),
+        (28, "values where material"),
+        (32, "values where material"),
+        (36, "bytes where the header promises"),
+        (0, "no BGTB magic"),
+    ] {
+        damage(&file, offset, 0x01);
+        every_entry_refuses(&dir, "hexapawn-3-w2b2.tb", why);
+        std::fs::write(&file, &original).unwrap();
+    }
+    // A table of one material renamed as another of the same length.
+    std::fs::rename(
+        dir.join("hexapawn-3-w2b3.tb"),
+        dir.join("hexapawn-3-w3b2.tb.keep"),
+    )
+    .unwrap();
+    std::fs::rename(
+        dir.join("hexapawn-3-w3b2.tb"),
+        dir.join("hexapawn-3-w2b3.tb"),
+    )
+    .unwrap();
+    every_entry_refuses(
+        &dir,
+        "hexapawn-3-w2b3.tb",
+        "should be named hexapawn-3-w3b2.tb",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A Hexapawn table renamed as an Oska one.
+    let dir = scratch("renamed");
+    build(&dir, "hexapawn", 3, 1);
+    std::fs::rename(dir.join("hexapawn-3-w1b1.tb"), dir.join("oska-4-w1b1.tb")).unwrap();
+    let out = run(&[
+        "tablebase",
+        "verify",
+        "oska",
+        "4",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    refused(
+        &out,
+        &["oska-4-w1b1.tb", "holds hexapawn size 3, not oska size 4"],
+        "verify",
+    );
+    let out = run(&[
+        "tablebase",
+        "probe",
+        "oska",
+        "wwww/---/--/---/bbbb",
+        "w",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    refused(&out, &["oska-4-w1b1.tb", "holds hexapawn"], "probe");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fifo_or_a_directory_named_like_a_table_is_refused_at_once() {
+    let (dir, _) = sound_set("fifo");
+    let file = dir.join("hexapawn-3-w1b1.tb");
+    std::fs::remove_file(&file).unwrap();
+    let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    every_entry_refuses(&dir, "hexapawn-3-w1b1.tb", "not a regular file");
+    std::fs::remove_file(&file).unwrap();
+    std::fs::create_dir(&file).unwrap();
+    every_entry_refuses(&dir, "hexapawn-3-w1b1.tb", "not a regular file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_or_plain_file_tablebase_is_refused() {
+    let dir = scratch("missing");
+    let missing = dir.join("no-such-dir");
+    let plain = dir.join("plain-file");
+    std::fs::write(&plain, "not a directory").unwrap();
+    for (path, why) in [(&missing, "No such file"), (&plain, "not a directory")] {
+        let p = path.to_str().unwrap();
+        for args in [
+            vec!["solve", "hexapawn", "www/---/bbb", "w", "--tablebase", p],
+            vec![
+                "best",
+                "hexapawn",
+                "www/---/bbb",
+                "w",
+                "2",
+                "--tablebase",
+                p,
+            ],
+            vec![
+                "tablebase",
+                "probe",
+                "hexapawn",
+                "www/---/bbb",
+                "w",
+                "--dir",
+                p,
+            ],
+            vec!["tablebase", "verify", "hexapawn", "3", "--dir", p],
+        ] {
+            refused(&run(&args), &[p, why], &format!("{args:?}"));
+        }
+        // $TABLEBASE_PATH is held to the same rule.
+        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(["best", "hexapawn", "www/---/bbb", "w", "2"])
+            .env("TABLEBASE_PATH", p)
+            .output()
+            .unwrap();
+        refused(
+            &out,
+            &["$TABLEBASE_PATH", p, why],
+            "best with $TABLEBASE_PATH",
+        );
+    }
+    // A build that cannot write its directory says so in one line, before it starts.
+    let inside = plain.join("tables");
+    let out = run(&[
+        "tablebase",
+        "build",
+        "hexapawn",
+        "3",
+        "--dir",
+        inside.to_str().unwrap(),
+    ]);
+    refused(&out, &["cannot make the tablebase directory"], "build");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A position of `G` at `size` with one piece a side: White's on its first square, Black's on the
+/// last, White to move.
+fn one_each<G: Retro>(size: usize) -> G {
+    let squares = G::layout_of(size).squares();
+    G::from_sets(size, 1, 1u128 << (squares - 1))
+}
+
+/// For every size of `G`: the tables of one piece a side built, probed and verified, their value
+/// equal to the solver's (which gets an empty tables directory); `best` on the start with the
+/// tables set; and the same over the protocol.
+fn every_size<G: Retro>(game: &str) {
+    let (lo, hi) = G::KIND.size_range();
+    for size in lo..=hi {
+        let dir = scratch(&format!("{game}-{size}"));
+        let empty = dir.join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let d = dir.to_str().unwrap();
+        build(&dir, game, size, 1);
+        let pos = one_each::<G>(size);
+        let board = slash(&pos);
+        let out = run(&["tablebase", "probe", game, &board, "w", "--dir", d]);
+        assert!(out.status.success(), "{game} {size}: {}", text(&out.stderr));
+        let probed = text(&out.stdout).lines().last().unwrap().to_string();
+        let out = run(&[
+            "solve",
+            game,
+            &board,
+            "w",
+            "--tablebase",
+            empty.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{game} {size}: {}", text(&out.stderr));
+        let solved = text(&out.stdout).lines().last().unwrap().to_string();
+        assert_eq!(
+            probed, solved,
+            "{game} {size}: table against solver on {board}"
+        );
+        let out = run(&["solve", game, &board, "w", "--tablebase", d]);
+        assert_eq!(text(&out.stdout).lines().last(), Some(solved.as_str()));
+        let out = run(&["tablebase", "verify", game, &size.to_string(), "--dir", d]);
+        assert!(out.status.success(), "{game} {size}: {}", text(&out.stderr));
+        let start = slash(&G::start(size).unwrap());
+        let out = run(&["best", game, &start, "w", "1", "--tablebase", d]);
+        assert!(out.status.success(), "{game} {size}: {}", text(&out.stderr));
+        protocol_search(game, size, d);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Over the protocol, with `TablebasePath` set: a depth-2 search of the start answers.
+fn protocol_search(game: &str, size: usize, dir: &str) {
+    let (mut child, mut stdin, lines) = common::spawn_engine(&[]);
+    writeln!(
+        stdin,
+        "setoption name TablebasePath value {dir}\nnewgame {game} {size}\ngo depth 2"
+    )
+    .unwrap();
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{game} {size}: no bestmove over the protocol"));
+        assert!(!line.starts_with("error"), "{game} {size}: {line}");
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success(), "{game} {size}: quit");
+}
+
+#[test]
+fn every_oska_size_works_with_tables() {
+    every_size::<Oska>("oska");
+}
+
+#[test]
+fn every_hexapawn_size_works_with_tables() {
+    every_size::<Hexapawn>("hexapawn");
+}
+
+#[test]
+fn capture_the_flag_ignores_a_tables_directory() {
+    let (dir, _) = sound_set("ctf");
+    let d = dir.to_str().unwrap();
+    let (lo, hi) = GameKind::Ctf.size_range();
+    for size in lo..=hi {
+        let start = slash(&engine::games::Ctf::start(size).unwrap());
+        let out = run(&["best", "ctf", &start, "w", "1", "--tablebase", d]);
+        assert!(out.status.success(), "ctf {size}: {}", text(&out.stderr));
+        protocol_search("ctf", size, d);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
