@@ -2,7 +2,7 @@
 //! the UI thread.
 //!
 //! Each engine process has one task (an "actor") that owns its [`Engine`]. The UI sends it
-//! [`Request`]s through a tokio channel and receives [`Event`]s through a std channel; every
+//! [`Request`]s through a tokio channel and receives [`EngineEvent`]s through a std channel; every
 //! event also asks the UI for a repaint. When the UI changes its mind while an engine thinks
 //! (new position, pause, new game), the actor sends `stop` and waits for the `bestmove`, which
 //! it discards, before it sends anything else. On [`Request::Quit`], or when the UI side of the
@@ -114,24 +114,29 @@ fn tap_into(log: SharedLog) -> Tap {
 /// Something that wants to know when an event arrives (the UI's repaint).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
+/// One search asked of an engine: a position (as a start and the moves played from it) and a
+/// limit.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Identifies the answer.
+    pub id: u64,
+    /// The game and size (`newgame` is sent when they change).
+    pub game: GameKind,
+    /// The size.
+    pub size: u32,
+    /// The start of the game.
+    pub setup: Setup,
+    /// The moves played from it.
+    pub moves: Vec<String>,
+    /// The search limit.
+    pub go: Go,
+}
+
 /// What the UI asks an engine to do.
 #[derive(Clone, Debug)]
 pub enum Request {
     /// Search a position and answer with a move.
-    Think {
-        /// Identifies the answer.
-        id: u64,
-        /// The game and size (`newgame` is sent when they change).
-        game: GameKind,
-        /// The size.
-        size: u32,
-        /// The start of the game.
-        setup: Setup,
-        /// The moves played from it.
-        moves: Vec<String>,
-        /// The search limit.
-        go: Go,
-    },
+    Think(Search),
     /// Set an engine option (`setoption name NAME value VALUE`) before the next search.
     SetOption {
         /// The option's name.
@@ -147,7 +152,7 @@ pub enum Request {
 
 /// What an engine's actor tells the UI.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
+pub enum EngineEvent {
     /// The handshake succeeded (and the launch's options were sent): what the engine said about
     /// itself (its `id name`, or the program's path when it gave none, and its `option` lines).
     Ready(EngineInfo),
@@ -223,7 +228,7 @@ pub struct Launch {
 /// The UI's handle on one engine.
 pub struct EngineHandle {
     requests: mpsc::UnboundedSender<Request>,
-    events: std_mpsc::Receiver<Event>,
+    events: std_mpsc::Receiver<EngineEvent>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -258,7 +263,7 @@ impl EngineHandle {
     }
 
     /// The events that have arrived, without waiting.
-    pub fn poll(&self) -> Vec<Event> {
+    pub fn poll(&self) -> Vec<EngineEvent> {
         self.events.try_iter().collect()
     }
 
@@ -271,17 +276,17 @@ impl EngineHandle {
 }
 
 struct Outbox {
-    tx: std_mpsc::Sender<Event>,
+    tx: std_mpsc::Sender<EngineEvent>,
     waker: Waker,
     log: Option<SharedLog>,
 }
 
 impl Outbox {
-    fn send(&self, event: Event) {
+    fn send(&self, event: EngineEvent) {
         if let Some(log) = &self.log {
             match &event {
-                Event::Failed(why) => log_line(log, format!("# failed: {why}")),
-                Event::Ended => log_line(log, "# ended".into()),
+                EngineEvent::Failed(why) => log_line(log, format!("# failed: {why}")),
+                EngineEvent::Ended => log_line(log, "# ended".into()),
                 _ => {}
             }
         }
@@ -292,31 +297,6 @@ impl Outbox {
 
 /// The last thing the engine was told, so that `newgame` is sent only when needed.
 type Current = Option<(GameKind, u32)>;
-
-fn describe(error: &ClientError, program: &str) -> String {
-    match error {
-        ClientError::Spawn { source, .. } => {
-            format!("the engine '{program}' could not be started: {source}")
-        }
-        ClientError::Crashed { status, stderr, .. } => {
-            let how = match status.and_then(|s| s.code()) {
-                Some(code) => format!("exited with status {code}"),
-                None => "crashed or closed its output".to_string(),
-            };
-            match stderr.last() {
-                Some(line) => format!("the engine {how}; its last message: {line}"),
-                None => format!("the engine {how}"),
-            }
-        }
-        ClientError::Stalled { waiting_for, after } => format!(
-            "the engine stopped answering: no {waiting_for} within {:.1} s",
-            after.as_secs_f64()
-        ),
-        ClientError::Protocol { line, why } => {
-            format!("the engine broke the protocol ({why}): '{line}'")
-        }
-    }
-}
 
 /// How long a search may run before the engine is deemed stalled. Searches that only end on
 /// `stop` (`go infinite`, and `go solve`, which may take as long as it takes) have no limit; a
@@ -354,10 +334,10 @@ async fn actor(
     {
         Ok(e) => e,
         Err(e) => {
-            let why = describe(&e, &program);
+            let why = e.to_string();
             note(format!("failed: {why}"));
-            out.send(Event::Failed(why));
-            out.send(Event::Ended);
+            out.send(EngineEvent::Failed(why));
+            out.send(EngineEvent::Ended);
             return;
         }
     };
@@ -367,7 +347,7 @@ async fn actor(
         log: log.clone(),
     };
     for (name, value) in &launch.options {
-        if let Err(why) = set_option(&mut engine, &out, (name, value), &program).await {
+        if let Err(why) = set_option(&mut engine, &out, (name, value)).await {
             return fail(engine, &out, why).await;
         }
     }
@@ -375,7 +355,7 @@ async fn actor(
     if info.name.is_empty() {
         info.name = program.clone();
     }
-    out.send(Event::Ready(info));
+    out.send(EngineEvent::Ready(info));
     let mut current: Current = None;
     let mut next: Option<Request> = None;
     loop {
@@ -390,24 +370,17 @@ async fn actor(
             Request::Quit => break,
             Request::Stop => {}
             Request::SetOption { name, value } => {
-                if let Err(why) = set_option(&mut engine, &out, (&name, &value), &program).await {
+                if let Err(why) = set_option(&mut engine, &out, (&name, &value)).await {
                     return fail(engine, &out, why).await;
                 }
             }
-            Request::Think {
-                id,
-                game,
-                size,
-                setup,
-                moves,
-                go,
-            } => {
+            Request::Think(search) => {
                 let result = think(
                     &mut engine,
                     &mut current,
                     &mut requests,
                     &out,
-                    (id, game, size, setup, moves, go),
+                    search,
                     launch.patience,
                 )
                 .await;
@@ -415,9 +388,9 @@ async fn actor(
                     Ok(Some(interrupt)) => next = Some(interrupt),
                     Ok(None) => {}
                     Err(message) => {
-                        out.send(Event::Failed(message));
+                        out.send(EngineEvent::Failed(message));
                         let _ = engine.shutdown(GRACE).await;
-                        out.send(Event::Ended);
+                        out.send(EngineEvent::Ended);
                         return;
                     }
                 }
@@ -425,33 +398,26 @@ async fn actor(
         }
     }
     let _ = engine.shutdown(GRACE).await;
-    out.send(Event::Ended);
+    out.send(EngineEvent::Ended);
 }
 
 /// Sends `setoption name NAME value VALUE` and synchronises with `isready`; a refusal (an
-/// `error` reply) is reported as [`Event::Refused`] and is no failure. `Err` is a failure that
+/// `error` reply) is reported as [`EngineEvent::Refused`] and is no failure. `Err` is a failure that
 /// ends the engine, in plain words.
 async fn set_option(
     engine: &mut Engine,
     out: &Outbox,
     (name, value): (&str, &str),
-    program: &str,
 ) -> Result<(), String> {
     let command = Command::SetOption {
         name: name.to_string(),
         value: value.to_string(),
     };
-    engine
-        .send(&command)
-        .await
-        .map_err(|e| describe(&e, program))?;
-    let replies = engine
-        .ping(HANDSHAKE)
-        .await
-        .map_err(|e| describe(&e, program))?;
+    engine.send(&command).await.map_err(|e| e.to_string())?;
+    let replies = engine.ping(HANDSHAKE).await.map_err(|e| e.to_string())?;
     for reply in replies {
         if let Reply::Error { code, message } = reply {
-            out.send(Event::Refused(format!(
+            out.send(EngineEvent::Refused(format!(
                 "the engine refused 'setoption name {name} value {value}': {code} {message}"
             )));
         }
@@ -461,12 +427,10 @@ async fn set_option(
 
 /// Reports a failure, ends the engine and says it has ended.
 async fn fail(engine: Engine, out: &Outbox, why: String) {
-    out.send(Event::Failed(why));
+    out.send(EngineEvent::Failed(why));
     let _ = engine.shutdown(GRACE).await;
-    out.send(Event::Ended);
+    out.send(EngineEvent::Ended);
 }
-
-type Job = (u64, GameKind, u32, Setup, Vec<String>, Go);
 
 /// Runs one search. Returns the request that interrupted it, if any (after the interrupted
 /// search's `bestmove` has been read and discarded), or a plain-words failure.
@@ -475,11 +439,18 @@ async fn think(
     current: &mut Current,
     requests: &mut mpsc::UnboundedReceiver<Request>,
     out: &Outbox,
-    (id, game, size, setup, moves, go): Job,
+    search: Search,
     patience: Duration,
 ) -> Result<Option<Request>, String> {
-    let program = "engine";
-    let fail = |e: ClientError| describe(&e, program);
+    let Search {
+        id,
+        game,
+        size,
+        setup,
+        moves,
+        go,
+    } = search;
+    let fail = |e: ClientError| e.to_string();
     if *current != Some((game, size)) {
         engine
             .send(&Command::NewGame { game, size })
@@ -497,7 +468,7 @@ async fn think(
         .await
         .map_err(fail)?;
     engine.send(&Command::Go(go)).await.map_err(fail)?;
-    out.send(Event::Thinking(id));
+    out.send(EngineEvent::Thinking(id));
     let mut deadline = tokio::time::Instant::now() + limit_time(go, patience);
     // A depth or nodes search has no time of its own, so a long one cannot be told from a hung
     // engine by the clock: after `patience` of silence the engine is asked `isready`, which a
@@ -525,13 +496,13 @@ async fn think(
                     }
                     Reply::BestMove(best) => {
                         let best = best.map(|m| m.to_string());
-                        out.send(Event::BestMove { id, best });
+                        out.send(EngineEvent::BestMove { id, best });
                         return Ok(None);
                     }
-                    Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
-                    Reply::Info(Info::Trace(text)) => out.send(Event::Trace { id, text }),
-                    Reply::Info(Info::String(text)) => out.send(Event::Said { id, text }),
-                    Reply::Info(Info::Progress(info)) => out.send(Event::Progress { id, info }),
+                    Reply::Info(Info::Search(info)) => out.send(EngineEvent::Search { id, info }),
+                    Reply::Info(Info::Trace(text)) => out.send(EngineEvent::Trace { id, text }),
+                    Reply::Info(Info::String(text)) => out.send(EngineEvent::Said { id, text }),
+                    Reply::Info(Info::Progress(info)) => out.send(EngineEvent::Progress { id, info }),
                     Reply::Error { code, message } => {
                         // The position or go was refused: no bestmove will come.
                         *current = None;
@@ -547,12 +518,12 @@ async fn think(
                     let stopped = engine.stop(STOP_WAIT).await.map_err(fail)?;
                     for reply in stopped.replies {
                         match reply {
-                            Reply::Info(Info::Search(info)) => out.send(Event::Search { id, info }),
-                            Reply::Info(Info::String(text)) => out.send(Event::Said { id, text }),
+                            Reply::Info(Info::Search(info)) => out.send(EngineEvent::Search { id, info }),
+                            Reply::Info(Info::String(text)) => out.send(EngineEvent::Said { id, text }),
                             _ => {}
                         }
                     }
-                    out.send(Event::Stopped {
+                    out.send(EngineEvent::Stopped {
                         id,
                         best: stopped.best.map(|m| m.to_string()),
                     });
@@ -590,7 +561,7 @@ mod tests {
 
     /// Asks the engine for a depth-3 search with `patience` and returns the first answer or
     /// failure, and how long it took.
-    fn think(program: PathBuf, patience: Duration) -> (Event, Duration) {
+    fn think(program: PathBuf, patience: Duration) -> (EngineEvent, Duration) {
         let rt = tokio::runtime::Runtime::new().unwrap();
         let launch = Launch {
             program,
@@ -599,19 +570,19 @@ mod tests {
             options: Vec::new(),
         };
         let handle = EngineHandle::spawn(rt.handle(), launch, Arc::new(|| {}), None);
-        handle.send(Request::Think {
+        handle.send(Request::Think(Search {
             id: 1,
             game: GameKind::Hexapawn,
             size: 3,
             setup: Setup::StartPos,
             moves: Vec::new(),
             go: Go::Depth(3),
-        });
+        }));
         let started = Instant::now();
         loop {
             assert!(started.elapsed() < Duration::from_secs(20), "no answer");
             for event in handle.poll() {
-                if matches!(event, Event::BestMove { .. } | Event::Failed(_)) {
+                if matches!(event, EngineEvent::BestMove { .. } | EngineEvent::Failed(_)) {
                     let took = started.elapsed();
                     if let Some(task) = handle.quit() {
                         let _ = rt.block_on(task);
@@ -629,7 +600,7 @@ mod tests {
         let slow = script("slow", "(sleep 1.5; echo bestmove a1a2) &");
         let (event, took) = think(slow, Duration::from_millis(500));
         assert!(
-            matches!(&event, Event::BestMove { best: Some(m), .. } if m == "a1a2"),
+            matches!(&event, EngineEvent::BestMove { best: Some(m), .. } if m == "a1a2"),
             "{event:?}"
         );
         assert!(took >= Duration::from_millis(1400), "{took:?}");
@@ -640,7 +611,7 @@ mod tests {
         let hung = script("hung", "sleep 30");
         let (event, took) = think(hung, Duration::from_millis(500));
         assert!(
-            matches!(&event, Event::Failed(why) if why.contains("stopped answering")),
+            matches!(&event, EngineEvent::Failed(why) if why.contains("the engine stalled")),
             "{event:?}"
         );
         assert!(took < Duration::from_secs(10), "{took:?}");

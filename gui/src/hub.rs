@@ -18,7 +18,7 @@ use engine::games::Side;
 use engine::protocol::Go;
 
 use crate::console::{Console, Role};
-use crate::controller::{EngineHandle, Event, Launch, Request, SharedLog, Waker};
+use crate::controller::{EngineEvent, EngineHandle, Launch, Request, Search, SharedLog, Waker};
 use crate::model::{ANALYSIS, Model, SearchState, Seat, side_name};
 use crate::settings::Settings;
 
@@ -350,7 +350,7 @@ impl Hub {
         let id = self.next_id;
         self.next_id += 1;
         let game = model.game();
-        let request = Request::Think {
+        let request = Request::Think(Search {
             id,
             game: game.kind(),
             size: u32::try_from(game.size()).unwrap_or(u32::MAX),
@@ -359,7 +359,7 @@ impl Hub {
             go: model
                 .clock_go(Instant::now())
                 .unwrap_or_else(|| player.go()),
-        };
+        });
         model.start_search(i, format!("{}'s engine", side_name(side)), ply);
         if let Some(slot) = self.players[i].as_mut() {
             slot.said = None;
@@ -374,11 +374,11 @@ impl Hub {
         });
     }
 
-    fn on_event(&mut self, side: Side, event: Event, model: &mut Model) {
+    fn on_event(&mut self, side: Side, event: EngineEvent, model: &mut Model) {
         let i = side.index();
         let mine = |p: &Option<Pending>, id: u64| p.is_some_and(|p| p.id == id && p.side == side);
         match event {
-            Event::Ready(info) => {
+            EngineEvent::Ready(info) => {
                 if let Some(s) = self.players[i].as_mut() {
                     s.id = Some(info.name);
                     // A search asked before the handshake ended names the engine in full now.
@@ -387,23 +387,26 @@ impl Hub {
                     }
                 }
             }
-            Event::Refused(text) => model.error(format!("{}'s engine: {text}", side_name(side))),
-            Event::Thinking(_) | Event::Trace { .. } | Event::Progress { .. } => {}
-            Event::Said { id, text } => {
+            EngineEvent::Refused(text) => {
+                model.error(format!("{}'s engine: {text}", side_name(side)))
+            }
+            EngineEvent::Thinking(_) | EngineEvent::Trace { .. } | EngineEvent::Progress { .. } => {
+            }
+            EngineEvent::Said { id, text } => {
                 if mine(&self.pending, id)
                     && let Some(s) = self.players[i].as_mut()
                 {
                     s.said = Some(text);
                 }
             }
-            Event::Search { id, info } => {
+            EngineEvent::Search { id, info } => {
                 if mine(&self.pending, id) {
                     model.search_info(i, info);
                 }
             }
-            Event::BestMove { id, best } => self.answer(side, id, best, false, model),
-            Event::Stopped { id, best } => self.answer(side, id, best, true, model),
-            Event::Failed(why) => {
+            EngineEvent::BestMove { id, best } => self.answer(side, id, best, false, model),
+            EngineEvent::Stopped { id, best } => self.answer(side, id, best, true, model),
+            EngineEvent::Failed(why) => {
                 if self.pending.is_some_and(|p| p.side == side) {
                     self.pending = None;
                 }
@@ -415,7 +418,7 @@ impl Hub {
                     None => format!("{who} failed: {why}"),
                 });
             }
-            Event::Ended => {
+            EngineEvent::Ended => {
                 if let Some(slot) = self.players[i].take() {
                     self.end(slot.handle);
                 }
@@ -453,15 +456,15 @@ impl Hub {
         let mut failed = None;
         for event in a.handle.poll() {
             match event {
-                Event::Ready(info) => a.info = Some(info),
-                Event::Refused(text) => model.error(format!("the analysis engine: {text}")),
-                Event::Search { id, info } if a.current.is_some_and(|c| c.0 == id) => {
+                EngineEvent::Ready(info) => a.info = Some(info),
+                EngineEvent::Refused(text) => model.error(format!("the analysis engine: {text}")),
+                EngineEvent::Search { id, info } if a.current.is_some_and(|c| c.0 == id) => {
                     model.search_info(ANALYSIS, info);
                 }
-                Event::BestMove { id, .. } if a.current.is_some_and(|c| c.0 == id) => {
+                EngineEvent::BestMove { id, .. } if a.current.is_some_and(|c| c.0 == id) => {
                     model.finish_search(ANALYSIS, SearchState::Done);
                 }
-                Event::Failed(why) => failed = Some(why),
+                EngineEvent::Failed(why) => failed = Some(why),
                 _ => {}
             }
         }
@@ -508,14 +511,14 @@ impl Hub {
             model.clear_search(ANALYSIS);
             return;
         }
-        a.handle.send(Request::Think {
+        a.handle.send(Request::Think(Search {
             id,
             game: game.kind(),
             size: u32::try_from(game.size()).unwrap_or(u32::MAX),
             setup: game.setup(),
             moves: game.move_names()[..view].to_vec(),
             go: Go::Infinite,
-        });
+        }));
         model.start_search(ANALYSIS, "Analysis".into(), view);
         model.name_search(ANALYSIS, display_name(&a.label, Some(&info.name)));
     }

@@ -12,7 +12,7 @@ use engine::protocol::{Go, ProgressInfo, SearchInfo};
 use engine::score::Score;
 
 use crate::analysis::white_view;
-use crate::controller::{EngineHandle, Event, Request};
+use crate::controller::{EngineEvent, EngineHandle, Request, Search};
 use crate::game::GameState;
 use crate::model::side_name;
 
@@ -203,14 +203,14 @@ impl Solver {
             self.started = None;
             return old;
         };
-        handle.send(Request::Think {
+        handle.send(Request::Think(Search {
             id: 1,
             game: game.kind(),
             size: u32::try_from(game.size()).unwrap_or(u32::MAX),
             setup: game.setup(),
             moves,
             go: Go::Solve,
-        });
+        }));
         self.engine = Some(handle);
         self.state = SolveState::Running;
         self.started = Some(Instant::now());
@@ -241,14 +241,14 @@ impl Solver {
         let mut done = false;
         for event in events {
             match event {
-                Event::Search { info, .. } => self.last = Some(info),
-                Event::Progress { info, .. } => {
+                EngineEvent::Search { info, .. } => self.last = Some(info),
+                EngineEvent::Progress { info, .. } => {
                     if let Some((b, side)) = info.bound.zip(self.side) {
                         self.bound = Some(white_view(b, side));
                     }
                     self.progress = Some(info);
                 }
-                Event::BestMove { .. } => {
+                EngineEvent::BestMove { .. } => {
                     done = true;
                     let proven = self
                         .last
@@ -266,15 +266,15 @@ impl Solver {
                         }
                     };
                 }
-                Event::Stopped { .. } => {
+                EngineEvent::Stopped { .. } => {
                     done = true;
                     self.state = SolveState::Stopped;
                 }
-                Event::Failed(why) => {
+                EngineEvent::Failed(why) => {
                     done = true;
                     self.state = SolveState::Failed(why);
                 }
-                Event::Ended => {
+                EngineEvent::Ended => {
                     done = true;
                     if self.running() {
                         self.state =

@@ -7,7 +7,7 @@ use engine::protocol::Go;
 use engine::search::trace::{NodeKind, TraceNode, TraceTree, rebuild};
 
 use crate::board;
-use crate::controller::{EngineHandle, Event, Request};
+use crate::controller::{EngineEvent, EngineHandle, Request, Search};
 use crate::game::GameState;
 
 /// The most trace lines kept; a search that prints more is stopped and the last complete
@@ -122,14 +122,14 @@ impl TreeExplorer {
             name: "Trace".into(),
             value: "true".into(),
         });
-        handle.send(Request::Think {
+        handle.send(Request::Think(Search {
             id: 1,
             game: game.kind(),
             size: u32::try_from(game.size()).unwrap_or(u32::MAX),
             setup: game.setup(),
             moves: game.move_names()[..ply.min(game.len())].to_vec(),
             go: Go::Depth(self.depth.max(1)),
-        });
+        }));
         self.engine = Some(handle);
         old
     }
@@ -196,22 +196,22 @@ impl TreeExplorer {
         let mut done = false;
         for event in events {
             match event {
-                Event::Trace { text, .. } => {
+                EngineEvent::Trace { text, .. } => {
                     self.add_line(&text);
                     if self.capped && !done {
                         done = true;
                         self.finish();
                     }
                 }
-                Event::BestMove { .. } if !done => {
+                EngineEvent::BestMove { .. } if !done => {
                     done = true;
                     self.finish();
                 }
-                Event::Failed(why) => {
+                EngineEvent::Failed(why) => {
                     done = true;
                     self.shown = Shown::Failed(format!("the engine failed: {why}"));
                 }
-                Event::Ended => {
+                EngineEvent::Ended => {
                     done = true;
                     if self.running() {
                         self.shown = Shown::Failed("the engine ended without answering".into());

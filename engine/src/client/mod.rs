@@ -100,6 +100,19 @@ pub enum ClientError {
     },
 }
 
+impl ClientError {
+    /// What went wrong, in words that do not repeat the kind of failure, for reports that name
+    /// the kind apart (the arena's faults): the protocol violation without its `protocol
+    /// violation:` prefix, every other failure as its message. The one wording of a client
+    /// failure: the arena, the GUI and the conformance suite all use this or the message.
+    pub fn detail(&self) -> String {
+        match self {
+            ClientError::Protocol { line, why } => format!("{why}: '{line}'"),
+            e => e.to_string(),
+        }
+    }
+}
+
 /// An exit status in words: `exit status: 3`, `signal: 9 (SIGKILL)`, or `status unknown` when it
 /// was not collected (the engine closed its output but did not exit).
 pub fn status_text(status: Option<ExitStatus>) -> String {
@@ -126,11 +139,16 @@ impl Pipe {
 }
 
 /// What happened to an engine that can no longer be talked to: `the engine closed its standard
-/// output (still running)`, or `the engine crashed or exited (STATUS)`.
+/// output (still running)`, `the engine exited (exit status: 3)`, `the engine crashed (signal: 11
+/// (SIGSEGV))`, or `the engine crashed or exited (status unknown)`.
 pub fn crash_text(status: Option<ExitStatus>, closed: Option<Pipe>) -> String {
     match closed {
         Some(p) => format!("the engine closed its {} (still running)", p.as_str()),
-        None => format!("the engine crashed or exited ({})", status_text(status)),
+        None => match status {
+            Some(s) if s.code().is_some() => format!("the engine exited ({s})"),
+            Some(s) => format!("the engine crashed ({s})"),
+            None => "the engine crashed or exited (status unknown)".into(),
+        },
     }
 }
 

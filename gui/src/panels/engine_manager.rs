@@ -10,7 +10,7 @@ use eframe::egui::{self, RichText};
 use engine::client::EngineInfo;
 use engine::protocol::{OptionDecl, OptionKind};
 
-use crate::controller::{EngineHandle, Event, Launch};
+use crate::controller::{EngineEvent, EngineHandle, Launch};
 use crate::settings::SavedEngine;
 
 /// What the window asks the app for.
@@ -95,15 +95,15 @@ impl EngineManager {
         let mut done = false;
         for event in handle.poll() {
             match event {
-                Event::Ready(info) => {
+                EngineEvent::Ready(info) => {
                     self.declared.insert(name.clone(), info);
                     done = true;
                 }
-                Event::Failed(why) => {
+                EngineEvent::Failed(why) => {
                     self.error = Some(format!("reading the options of '{name}' failed: {why}"));
                     done = true;
                 }
-                Event::Ended => done = true,
+                EngineEvent::Ended => done = true,
                 _ => {}
             }
         }

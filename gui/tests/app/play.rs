@@ -177,7 +177,7 @@ fn an_engine_that_cannot_start_or_plays_an_illegal_move_is_reported() {
             .model()
             .halted()
             .unwrap_or_default()
-            .contains("could not be started"),
+            .contains("cannot start engine"),
         "{:?}",
         h.state().model().halted()
     );
