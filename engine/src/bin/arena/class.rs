@@ -28,7 +28,7 @@ pub struct ClassArgs {
     /// hexapawn, capture) and executable programs (board in, board out).
     dir: PathBuf,
     #[command(flatten)]
-    board: GameArgs,
+    game: GameArgs,
     /// The depth every function is called with.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     depth: u32,
@@ -98,8 +98,8 @@ fn print_report(report: &ClassReport) {
 
 /// `arena class`.
 pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
-    let game = args.board.kind()?;
-    let size = args.board.size;
+    let game = args.game.kind()?;
+    let size = args.game.size;
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
     }

@@ -75,7 +75,7 @@ enum Cmd {
 #[derive(Args, Debug)]
 struct MatchArgs {
     #[command(flatten)]
-    board: GameArgs,
+    game: GameArgs,
     /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE
     /// depth=N|nodes=N|movetime=MS|tc=[MOVES/]TIME[+INC] timemargin=MS timeout=MS (default
     /// 10000), or boardcall="PROGRAM ARGS" format=python ... (PROGRAM ARGS split as a shell does,
@@ -154,8 +154,8 @@ fn result_text(r: RecordResult) -> &'static str {
 }
 
 fn config(args: &MatchArgs) -> Result<MatchConfig> {
-    let game = args.board.kind()?;
-    let size = args.board.size;
+    let game = args.game.kind()?;
+    let size = args.game.size;
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
     let engines = args

@@ -1,6 +1,10 @@
 //! The `engine-tune` binary: the developer tools that make labelled position sets, measure the
 //! evaluators' blunder rates on them, and fit and refine the evaluators' weights (see
 //! docs/development.md, "The evaluator tools"). They are kept out of the user's `engine`.
+//!
+//! What the tools write (the line of a weights file naming the command that fitted it, the
+//! `made by` line of a set, their messages) still names them `engine COMMAND`, as the committed
+//! files do, so that a rerun remakes those files byte for byte.
 
 #[path = "../common/cli.rs"]
 mod cli;

@@ -2,7 +2,6 @@
 //! refinement of Capture the Flag's weights.
 
 use std::fmt::Write as _;
-
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -117,7 +116,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     let started = std::time::Instant::now();
-    // Always from the weights of `engine tune`, so that a rerun remakes the committed file.
+    // Always from the weights of `engine-tune tune`, so that a rerun remakes the committed file.
     let fitted = Ctf::weights();
     let taught = taught::<Ctf>(games, fitted, teacher_depth, options.threads);
     // The piece-square term starts at 0.
