@@ -641,6 +641,8 @@ fn short_help_lists_the_user_commands_on_one_line_each() {
         "refine-patterns",
         "refine-weights",
     ];
+    let err = fails_with(1, &["tune"]);
+    assert!(err.contains("unrecognized subcommand 'tune'"), "{err}");
     for tool in tools {
         let err = fails_with(1, &[tool, "--help"]);
         assert!(
