@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Refits the pattern weights of the Hexapawn and Oska evaluators (engine/data/patterns/*.bin):
 # makes the training sets with the exact solver (fixed seeds, so the same sets every run), then
-# fits each size, leaving out the positions of the committed sets that `engine blunders`
+# fits each size, leaving out the positions of the committed sets that `engine-tune blunders`
 # measures on, and the positions one move after them. Oska 5 needs its whole tablebase (2.5 GB,
 # built first into WORKDIR/tb, about 3 CPU-minutes and 4 GB of memory) so that the solver can
 # label positions from the start of the game; the other sets are solved directly (Hexapawn 5
@@ -20,18 +20,19 @@ work="${1:-target/patterns}"
 mkdir -p "$work"
 cargo build --release -q -p engine
 engine=target/release/engine
+tune=target/release/engine-tune
 set_of() { # GAME SIZE ARGS...: makes WORKDIR/GAME-SIZE-train.txt unless it exists
     local game="$1" size="$2"
     shift 2
     [ -s "$work/$game-$size-train.txt" ] ||
-        "$engine" positions "$game" "$size" "$@" --out "$work/$game-$size-train.txt"
+        "$tune" positions "$game" "$size" "$@" --out "$work/$game-$size-train.txt"
 }
 set_of hexapawn 5 --count 300000 --seed 102 --budget 500000
 set_of hexapawn 6 --count 100000 --seed 103 --budget 3000000 --hash 1024
 # A second Hexapawn 6 set, twice as large (about 2 minutes: the solver's table carries over from
 # one position to the next, so the set goes faster as it grows).
 [ -s "$work/hexapawn-6-more-train.txt" ] ||
-    "$engine" positions hexapawn 6 --count 200000 --seed 104 --budget 3000000 --hash 1024 \
+    "$tune" positions hexapawn 6 --count 200000 --seed 104 --budget 3000000 --hash 1024 \
         --out "$work/hexapawn-6-more-train.txt"
 set_of oska 4 --count 150000 --seed 201 --budget 500000
 if [ ! -s "$work/oska-5-train.txt" ]; then
@@ -47,13 +48,13 @@ fi
 # (about 20 minutes) and 25 000 with a budget of 1 000 000 nodes, which reaches positions earlier
 # in the game (about 30 minutes).
 [ -s "$work/oska-6-endgames-train.txt" ] ||
-    "$engine" positions oska 6 --count 80000 --seed 209 --budget 200000 --tablebase "$work/tb6" \
+    "$tune" positions oska 6 --count 80000 --seed 209 --budget 200000 --tablebase "$work/tb6" \
         --out "$work/oska-6-endgames-train.txt"
 [ -s "$work/oska-6-deeper-train.txt" ] ||
-    "$engine" positions oska 6 --count 25000 --seed 210 --budget 1000000 --tablebase "$work/tb6" \
+    "$tune" positions oska 6 --count 25000 --seed 210 --budget 1000000 --tablebase "$work/tb6" \
         --out "$work/oska-6-deeper-train.txt"
 [ -s "$work/oska-6-results-train.txt" ] ||
-    "$engine" positions oska 6 --count 400000 --seed 204 \
+    "$tune" positions oska 6 --count 400000 --seed 204 \
         --results legacy,material,classic-advance,classic-race --out "$work/oska-6-results-train.txt"
 # The seed of each fit: the one scripts/select-patterns.sh chose by matches among seeds 1 to 8
 # (Oska 4, 5 and 6, Hexapawn 6) and 1 to 6 (Hexapawn 5). Seeds 9 to 16 of Oska 4 were tried later
@@ -61,7 +62,7 @@ fi
 for gss in "hexapawn 5 4" "hexapawn 6 6" "oska 4 7" "oska 5 1" "oska 6 7"; do
     set -- $gss
     sets_of "$1" "$2" "$work"
-    "$engine" tune-patterns "$1" "$2" "${sets[@]}" "${exclude[@]}" --seed "$3" \
+    "$tune" tune-patterns "$1" "$2" "${sets[@]}" "${exclude[@]}" --seed "$3" \
         --write "engine/data/patterns/$1-$2.bin"
 done
 # Oska 4's fitted weights are then refined with the search (docs/research/2026-11-24-strength.md,
@@ -69,9 +70,9 @@ done
 # (built first into WORKDIR/tb4, under a second), leaving out the measured set: about 15 minutes.
 [ -s "$work/tb4/oska-4-w4b4.tb" ] || "$engine" tablebase build oska 4 --dir "$work/tb4"
 [ -s "$work/oska-4-opening-train.txt" ] ||
-    "$engine" positions oska 4 --opening 12 --count 200000 --tablebase "$work/tb4" \
+    "$tune" positions oska 4 --opening 12 --count 200000 --tablebase "$work/tb4" \
         --out "$work/oska-4-opening-train.txt"
-"$engine" refine-patterns oska 4 "$work/oska-4-opening-train.txt" \
+"$tune" refine-patterns oska 4 "$work/oska-4-opening-train.txt" \
     --exclude engine/data/positions/oska-4.txt --from engine/data/patterns/oska-4.bin \
     --epochs 200 --write engine/data/patterns/oska-4.bin
 echo "rebuild (cargo build --release) for the engine to use the new weights"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the labelled position sets in engine/data/positions (used by `engine blunders` and
-# `engine tune`). Each is reproducible from its seed by the same engine; the whole run takes about
-# an hour and a half on one core. Usage: scripts/make-positions.sh [ENGINE_BINARY]
+# Regenerates the labelled position sets in engine/data/positions (used by `engine-tune blunders`
+# and `engine-tune tune`). Each is reproducible from its seed by the same engine; the whole run
+# takes about an hour and a half on one core. Usage: scripts/make-positions.sh [ENGINE_TUNE_BINARY]
 #
 # The committed sets were made while the evaluators were being written, by engines whose
 # shallow-search player used the evaluators of the day, so this script makes sets of the same
@@ -10,7 +10,7 @@
 # --results all include the tuned evaluator and so follow its weights.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-E=${1:-target/release/engine}
+E=${1:-target/release/engine-tune}
 D=engine/data/positions
 mkdir -p "$D"
 "$E" positions oska 4 --count 3000 --seed 1 --budget 500000 --out "$D/oska-4.txt"

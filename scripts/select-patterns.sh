@@ -25,7 +25,7 @@ for data in "${sets[@]}"; do
 done
 weights="engine/data/patterns/$game-$size.bin"
 fit() { # SEED: writes the weights of that seed
-    target/release/engine tune-patterns "$game" "$size" "${sets[@]}" "${exclude[@]}" \
+    target/release/engine-tune tune-patterns "$game" "$size" "${sets[@]}" "${exclude[@]}" \
         --seed "$1" --write "$weights" >/dev/null
     cargo build --release -q -p engine --bins --examples
 }

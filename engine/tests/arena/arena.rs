@@ -934,7 +934,7 @@ fn board_call_shorthand_takes_a_quoted_path_with_blanks() {
 /// `arena -h` sums up each command on one line.
 #[test]
 fn short_help_fits_one_line_a_command() {
-    let names = common::short_help_commands(ARENA);
+    let names = common::short_help_commands(ARENA, &[]);
     let expected = ["match", "class", "report", "check", "help"];
     assert_eq!(names, expected.into_iter().map(String::from).collect());
 }

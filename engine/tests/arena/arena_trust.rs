@@ -2,7 +2,7 @@
 //! and bytes outside ASCII in its `id name`, `info string`, `bestmove` and stderr; one that closes
 //! its output and keeps running), hostile names, openings and record files, and a hostile class
 //! submission, in `arena match`, `arena check`, `arena class` and `arena report` (and a set of
-//! positions for `engine blunders`): no raw control byte reaches the terminal or a record. And `arena report` fuzzed with damaged real records:
+//! positions for `engine-tune blunders`): no raw control byte reaches the terminal or a record. And `arena report` fuzzed with damaged real records:
 //! it never panics or hangs, and either refuses with the file and line or prints the standings
 //! of records that the rules accept.
 
@@ -20,7 +20,7 @@ use engine::protocol::shown as escaped;
 use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+const TUNE: &str = env!("CARGO_BIN_EXE_engine-tune");
 
 /// A fresh directory for one test (see [`common::Scratch`]).
 fn scratch(name: &str) -> Scratch {
@@ -296,17 +296,17 @@ fn hostile_files_are_quoted_escaped_in_errors() {
         )
     );
 
-    // A set of positions for `engine blunders`, with a side that is none.
+    // A set of positions for `engine-tune blunders`, with a side that is none.
     let set = s.write(
         "set.txt",
         format!("# oska size 4: 1 position\n----/b--/--/--w/-w-- b{EVIL} w1 a2a1=w1\n").as_bytes(),
     );
-    let o = Command::new(ENGINE)
+    let o = Command::new(TUNE)
         .args(["blunders", &set])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert_clean(&o.stderr, "engine blunders stderr");
+    assert_clean(&o.stderr, "engine-tune blunders stderr");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("line 2: side must be"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

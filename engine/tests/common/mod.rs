@@ -385,14 +385,15 @@ impl Drop for Scratch {
     }
 }
 
-/// The commands `BINARY -h` lists, checking that each is summed up on one line of at most 100
-/// characters (a summary that wraps onto a second line fails).
-pub fn short_help_commands(binary: &str) -> BTreeSet<String> {
+/// The commands `BINARY COMMAND... -h` lists, checking that each is summed up on one line of at
+/// most 100 characters (a summary that wraps onto a second line fails).
+pub fn short_help_commands(binary: &str, command: &[&str]) -> BTreeSet<String> {
     let out = Command::new(binary)
+        .args(command)
         .arg("-h")
         .output()
         .expect("the binary runs");
-    assert!(out.status.success(), "{binary} -h");
+    assert!(out.status.success(), "{binary} {command:?} -h");
     let text = String::from_utf8(out.stdout).expect("UTF-8 help");
     let lines: Vec<&str> = text.lines().collect();
     let start = lines

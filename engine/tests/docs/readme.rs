@@ -1,5 +1,6 @@
 //! The command-line examples of README.md and of the user pages of `docs/`, run as written:
-//! every `$ engine ...` line of their `sh` blocks is run through the real binary and its output
+//! every `$ engine ...` line of their `sh` blocks (and `$ engine-tune ...`, the developer tools')
+//! is run through the real binary and its output
 //! compared with the lines the page shows under it, so no page can drift from the code unnoticed.
 //! Not replayed here: `docs/rules.md`, whose examples `tests/docs.rs` replays as multisets, and
 //! `docs/research/`, whose dated notes record how past figures were made.
@@ -26,11 +27,38 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// One `$ engine ...` example: its line number, its arguments and the output lines shown.
+/// One `$ engine ...` example: its line number, its binary, its arguments and the output lines
+/// shown.
 struct Example {
     line: usize,
+    binary: Binary,
     args: Vec<String>,
     shown: Vec<String>,
+}
+
+/// The binaries the examples run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Binary {
+    Engine,
+    Tune,
+}
+
+impl Binary {
+    /// The binary's name, as the pages write it.
+    fn name(self) -> &'static str {
+        match self {
+            Binary::Engine => "engine",
+            Binary::Tune => "engine-tune",
+        }
+    }
+
+    /// The path of the binary built for the tests.
+    fn path(self) -> &'static str {
+        match self {
+            Binary::Engine => env!("CARGO_BIN_EXE_engine"),
+            Binary::Tune => env!("CARGO_BIN_EXE_engine-tune"),
+        }
+    }
 }
 
 /// The command without its trailing comment (`   # 2 s`), which the pages set off by blanks.
@@ -55,11 +83,18 @@ fn examples(page: &str, readme: &str) -> Vec<Example> {
         if !in_sh {
             continue;
         }
-        if let Some(command) = line.strip_prefix("$ engine ") {
+        let command = [Binary::Engine, Binary::Tune]
+            .into_iter()
+            .find_map(|binary| {
+                line.strip_prefix(&format!("$ {} ", binary.name()))
+                    .map(|command| (binary, command))
+            });
+        if let Some((binary, command)) = command {
             let args = split_words(without_comment(command))
                 .unwrap_or_else(|e| panic!("{page}:{}: {e}", i + 1));
             out.push(Example {
                 line: i + 1,
+                binary,
                 args,
                 shown: Vec::new(),
             });
@@ -77,19 +112,22 @@ fn examples(page: &str, readme: &str) -> Vec<Example> {
 }
 
 /// Why an example is not run, or `None` to run it.
-fn skipped(args: &[String]) -> Option<&'static str> {
+fn skipped(ex: &Example) -> Option<&'static str> {
+    let args = &ex.args;
     let has = |word: &str| args.iter().any(|a| a == word);
-    match args[0].as_str() {
+    match (ex.binary, args[0].as_str()) {
         // They write the committed weights and need training sets made by scripts.
-        "tune" | "tune-patterns" | "refine-patterns" | "refine-weights" => {
+        (Binary::Tune, "tune" | "tune-patterns" | "refine-patterns" | "refine-weights") => {
             Some("writes committed weights")
         }
         // A set of 3 000 solved positions takes minutes in a debug build.
-        "positions" => Some("minutes in a debug build"),
+        (Binary::Tune, "positions") => Some("minutes in a debug build"),
         // The set the previous example makes.
-        "blunders" if args[1] == "oska-4.txt" => Some("needs the set of `positions`"),
+        (Binary::Tune, "blunders") if args[1] == "oska-4.txt" => {
+            Some("needs the set of `positions`")
+        }
         // The 5-piece solve: minutes even in a release build.
-        "solve" if has("--threads") => Some("minutes"),
+        (Binary::Engine, "solve") if has("--threads") => Some("minutes"),
         _ => None,
     }
 }
@@ -182,6 +220,13 @@ fn command_line_examples_print_what_their_pages_show() {
         "only {} examples found",
         examples.len()
     );
+    // The developer tools' pages show examples that run too (`engine-tune blunders`).
+    assert!(
+        examples
+            .iter()
+            .any(|(_, ex)| ex.binary == Binary::Tune && skipped(ex).is_none()),
+        "no engine-tune example is run"
+    );
     let mut run = 0;
     let mut wrong = Vec::new();
     let mut dirs = Vec::new();
@@ -197,7 +242,7 @@ fn command_line_examples_print_what_their_pages_show() {
             std::fs::create_dir_all(&dir).expect("a temporary directory");
             dirs.push(dir.clone());
         }
-        if skipped(&ex.args).is_some() {
+        if skipped(ex).is_some() {
             continue;
         }
         // Paths into the repository are given from its root.
@@ -212,7 +257,7 @@ fn command_line_examples_print_what_their_pages_show() {
                 }
             })
             .collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        let out = Command::new(ex.binary.path())
             .args(&args)
             .current_dir(&dir)
             .output()
@@ -228,8 +273,9 @@ fn command_line_examples_print_what_their_pages_show() {
         let lines: Vec<&str> = text.trim_end().lines().collect();
         if !ex.shown.is_empty() && !output_matches(&ex.shown, &lines) {
             wrong.push(format!(
-                "{page}:{}: `engine {}` shows\n{}\nbut prints ({})\n{}",
+                "{page}:{}: `{} {}` shows\n{}\nbut prints ({})\n{}",
                 ex.line,
+                ex.binary.name(),
                 ex.args.join(" "),
                 ex.shown.join("\n"),
                 out.status,

@@ -1,7 +1,7 @@
 //! The `engine` binary, driven as a user would: `movegen` answers in the format of its input
 //! (and prints nothing for a forced pass), `perft` prints `MOVE COUNT` lines then `nodes TOTAL`
 //! agreeing with the library, and bad arguments fail with a non-zero status, one clear message
-//! on stderr and nothing on stdout.
+//! on stderr and nothing on stdout. The developer tools of `engine-tune` are driven the same way.
 //!
 //! Evidence: the real binary, built by Cargo for the tests, run on the seeds' board spellings.
 
@@ -15,11 +15,22 @@ use engine::games::notation::move_name;
 use engine::games::perft::{perft, perft_divide};
 use engine::games::{Ctf, Game, Hexapawn, Oska, Side};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine"))
+/// The user's binary.
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+/// The developer tools' binary.
+const TUNE: &str = env!("CARGO_BIN_EXE_engine-tune");
+
+/// Runs `binary` with `args`.
+fn run_in(binary: &str, args: &[&str]) -> Output {
+    Command::new(binary)
         .args(args)
         .output()
-        .expect("the engine binary runs")
+        .expect("the binary runs")
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(ENGINE, args)
 }
 
 fn stdout_lines(out: &Output) -> Vec<String> {
@@ -32,7 +43,13 @@ fn stdout_lines(out: &Output) -> Vec<String> {
 
 /// Runs a command that must succeed and returns its stdout lines.
 fn ok(args: &[&str]) -> Vec<String> {
-    let out = run(args);
+    ok_in(ENGINE, args)
+}
+
+/// Runs a command of `binary` that must succeed, with nothing on stderr; returns its stdout
+/// lines.
+fn ok_in(binary: &str, args: &[&str]) -> Vec<String> {
+    let out = run_in(binary, args);
     assert!(
         out.status.success(),
         "{args:?} failed: {}",
@@ -44,7 +61,12 @@ fn ok(args: &[&str]) -> Vec<String> {
 
 /// Runs a command that must fail; checks stdout is empty and returns stderr.
 fn fails(args: &[&str]) -> String {
-    let out = run(args);
+    fails_in(ENGINE, args)
+}
+
+/// Runs a command of `binary` that must fail; checks stdout is empty and returns stderr.
+fn fails_in(binary: &str, args: &[&str]) -> String {
+    let out = run_in(binary, args);
     assert!(!out.status.success(), "{args:?} should fail");
     assert!(
         out.stdout.is_empty(),
@@ -258,7 +280,12 @@ fn bad_arguments_fail_cleanly() {
 /// Runs a command that must fail with exit status `status`, nothing on stdout and exactly one
 /// line on stderr; returns that line.
 fn fails_with(status: i32, args: &[&str]) -> String {
-    let out = run(args);
+    fails_with_in(ENGINE, status, args)
+}
+
+/// [`fails_with`] for a command of `binary`.
+fn fails_with_in(binary: &str, status: i32, args: &[&str]) -> String {
+    let out = run_in(binary, args);
     let err = String::from_utf8(out.stderr).expect("utf-8");
     assert_eq!(out.status.code(), Some(status), "{args:?}: {err}");
     assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
@@ -269,7 +296,7 @@ fn fails_with(status: i32, args: &[&str]) -> String {
 #[test]
 fn every_bad_argument_is_one_line_and_exit_status_1() {
     const START: &str = "wwww/---/--/---/bbbb";
-    for (args, needle) in [
+    let engine_cases = [
         (
             &["best", "oska", START, "w", "-1"][..],
             "'-1' is not a whole number from 1 to 100",
@@ -341,6 +368,9 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
             "0 is out of range: a whole number from 1 to 64",
         ),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'"),
+    ];
+    // The developer tools spell their arguments the same way.
+    let tune_cases = [
         (
             &[
                 "positions",
@@ -387,8 +417,10 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
             &["tune", "oska", "x.txt", "--seed", "-1"][..],
             "'-1' is not a whole number from 0",
         ),
-    ] {
-        let err = fails_with(1, args);
+    ];
+    let cases = engine_cases.iter().map(|c| (ENGINE, c));
+    for (binary, (args, needle)) in cases.chain(tune_cases.iter().map(|c| (TUNE, c))) {
+        let err = fails_with_in(binary, 1, args);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(
             err.contains(needle),
@@ -418,9 +450,9 @@ fn best_on_a_finished_game_says_so_with_exit_status_3() {
     );
 }
 
-/// Runs a command that must succeed and may report progress on stderr.
-fn succeeds(args: &[&str]) {
-    let out = run(args);
+/// Runs a command of `binary` that must succeed and may report progress on stderr.
+fn succeeds_in(binary: &str, args: &[&str]) {
+    let out = run_in(binary, args);
     assert!(
         out.status.success(),
         "{args:?} failed: {}",
@@ -428,11 +460,14 @@ fn succeeds(args: &[&str]) {
     );
 }
 
-/// `engine positions`, `engine blunders` and `engine tune` through the binary: a small set made
-/// and read back, blunder rates printed for each evaluator asked, a fit printed for each feature;
-/// bad input named.
+/// `engine-tune positions`, `blunders` and `tune` through the binary: a small set made and read
+/// back, blunder rates printed for each evaluator asked, a fit printed for each feature; bad
+/// input named.
 #[test]
 fn positions_blunders_and_tune() {
+    let ok = |args: &[&str]| ok_in(TUNE, args);
+    let fails = |args: &[&str]| fails_in(TUNE, args);
+    let succeeds = |args: &[&str]| succeeds_in(TUNE, args);
     let dir = std::env::temp_dir().join(format!("cli-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let set = dir.join("hex4.txt");
@@ -552,7 +587,7 @@ fn positions_blunders_and_tune() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A one-shot command whose output is already closed (`engine tune-patterns ... | true`) ends
+/// A one-shot command whose output is already closed (`engine-tune tune-patterns ... | true`) ends
 /// quietly by SIGPIPE, as other Unix tools do, instead of panicking; the weights file it was
 /// asked for is written before anything is printed, so it is not lost.
 #[test]
@@ -563,7 +598,7 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
     let weights = std::env::temp_dir().join(format!("closed-output-{}.bin", std::process::id()));
     let _ = std::fs::remove_file(&weights);
     let set = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/oska-4.txt");
-    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+    let out = Command::new(TUNE)
         .args(["tune-patterns", "oska", "4", set, "--seed", "1", "--write"])
         .arg(&weights)
         .stdout(writer)
@@ -578,11 +613,12 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
         .expect("a whole weights file");
 }
 
-/// `engine -h` lists the user's commands only, each summed up on one line; the developer tools
-/// are left out of it but still run and have their own help.
+/// `engine -h` lists the user's commands only, each summed up on one line, as does `engine
+/// tablebase -h` its actions; the developer tools are not `engine` commands at all but those of
+/// `engine-tune`, whose `-h` lists them, one line each.
 #[test]
 fn short_help_lists_the_user_commands_on_one_line_each() {
-    let names = common::short_help_commands(env!("CARGO_BIN_EXE_engine"));
+    let names = common::short_help_commands(ENGINE, &[]);
     let user = [
         "movegen",
         "perft",
@@ -594,15 +630,35 @@ fn short_help_lists_the_user_commands_on_one_line_each() {
         "help",
     ];
     assert_eq!(names, user.into_iter().map(String::from).collect());
-    for tool in [
+    let actions = common::short_help_commands(ENGINE, &["tablebase"]);
+    let want = ["build", "probe", "verify", "help"];
+    assert_eq!(actions, want.into_iter().map(String::from).collect());
+    let tools = [
         "positions",
         "blunders",
         "tune",
         "tune-patterns",
         "refine-patterns",
         "refine-weights",
-    ] {
-        let help = ok(&[tool, "--help"]);
+    ];
+    let err = fails_with(1, &["tune"]);
+    assert!(err.contains("unrecognized subcommand 'tune'"), "{err}");
+    for tool in tools {
+        let err = fails_with(1, &[tool, "--help"]);
+        assert!(
+            err.contains(&format!("unrecognized subcommand '{tool}'")),
+            "{tool}: {err}"
+        );
+    }
+    let names = common::short_help_commands(TUNE, &[]);
+    let want = tools
+        .into_iter()
+        .chain(["help"])
+        .map(String::from)
+        .collect();
+    assert_eq!(names, want);
+    for tool in tools {
+        let help = ok_in(TUNE, &[tool, "--help"]);
         assert!(
             help[0].starts_with("Developer tool: "),
             "{tool}: {:?}",

@@ -14,13 +14,11 @@ use engine::arena::class::{
 };
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
-use engine::games::GameKind;
-use engine::games::openings::random_openings;
-use engine::games::setup::Setup;
 use engine::protocol::shown;
 use engine::record::{GameRecord, file_text, referee_records};
-use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::schedule::{GameArgs, ScheduleArgs};
 
 /// `arena class`.
 #[derive(Args, Debug)]
@@ -29,12 +27,8 @@ pub struct ClassArgs {
     /// --function, else the seed's name for the game: oskaplayer, oska_XXXX, oskamaniac,
     /// hexapawn, capture) and executable programs (board in, board out).
     dir: PathBuf,
-    /// oska, hexapawn or ctf.
-    #[arg(long, default_value = "oska")]
-    game: String,
-    /// Pieces a side (Oska) or board width (Hexapawn, ctf).
-    #[arg(long, default_value_t = 4)]
-    size: usize,
+    #[command(flatten)]
+    game: GameArgs,
     /// The depth every function is called with.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     depth: u32,
@@ -44,22 +38,8 @@ pub struct ClassArgs {
     /// Rounds of each pairing: two games per round, one opening, colours swapped.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
-    /// Openings file: one position per line (startpos, or BOARD SIDE [history ...]).
-    #[arg(long, conflicts_with = "random_plies")]
-    openings: Option<PathBuf>,
-    /// Openings of N random plies from the start (one per round).
-    #[arg(long)]
-    random_plies: Option<usize>,
-    /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Plies after which a game is adjudicated a draw (Capture the Flag has no draw of its own:
-    /// raise this, to 10000 say, to play its long games to their end).
-    #[arg(long, default_value_t = 400)]
-    max_plies: usize,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
     /// Write every game record (with thinking times) to this file.
     #[arg(long)]
     records: Option<PathBuf>,
@@ -104,25 +84,6 @@ pub struct ReportArgs {
     sprt: Option<Vec<String>>,
 }
 
-fn openings(args: &ClassArgs, game: GameKind) -> Result<Vec<Setup>> {
-    if let Some(path) = &args.openings {
-        return super::openings_file(path, game, args.size);
-    }
-    if let Some(plies) = args.random_plies {
-        let found =
-            with_game!(game, G => random_openings::<G>(args.size, plies, args.rounds, args.seed));
-        if found.is_empty() {
-            bail!(
-                "--random-plies {plies}: no unfinished position of {} {} is {plies} plies from the start",
-                game.name(),
-                args.size
-            );
-        }
-        return Ok(found);
-    }
-    Ok(vec![Setup::StartPos])
-}
-
 fn print_report(report: &ClassReport) {
     out!("{}", report.standings.table());
     out!();
@@ -137,8 +98,8 @@ fn print_report(report: &ClassReport) {
 
 /// `arena class`.
 pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
-    let game = GameKind::parse(&args.game).context("--game")?;
-    game.check_size(args.size).context("--size")?;
+    let game = args.game.kind()?;
+    let size = args.game.size;
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
@@ -169,13 +130,13 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     };
     let config = MatchConfig {
         game,
-        size: args.size,
+        size,
         engines: engines(&subs, &engine_exe, &limits),
         tournament: Tournament::RoundRobin,
         games_per_pairing: 2 * args.rounds,
-        openings: openings(&args, game)?,
-        concurrency: args.concurrency,
-        max_plies: args.max_plies,
+        openings: args.schedule.openings(game, size, args.rounds)?,
+        concurrency: args.schedule.concurrency,
+        max_plies: args.schedule.max_plies,
         sprt: None,
     };
     let all = schedule(&config)?;
@@ -191,7 +152,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         "Class of {} submissions, {} {}, depth {}: {} games{}",
         subs.len(),
         game.name(),
-        args.size,
+        size,
         args.depth,
         jobs.len(),
         args.shard.as_ref().map_or_else(String::new, |s| format!(

@@ -20,6 +20,7 @@ macro_rules! out {
 static OUTPUT_CLOSED: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
 mod class;
+mod schedule;
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -28,16 +29,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use engine::arena::openings::read_openings;
 use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
-use engine::games::GameKind;
-use engine::games::openings::random_openings;
-use engine::games::setup::Setup;
 use engine::protocol::shown;
 use engine::record::RecordResult;
-use engine::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use schedule::{GameArgs, ScheduleArgs};
 
 /// Match runner for engines that speak the protocol of protocol.md.
 ///
@@ -76,12 +74,8 @@ enum Cmd {
 
 #[derive(Args, Debug)]
 struct MatchArgs {
-    /// oska, hexapawn or ctf.
-    #[arg(long, default_value = "oska")]
-    game: String,
-    /// Pieces a side (Oska) or board width (Hexapawn, ctf).
-    #[arg(long, default_value_t = 4)]
-    size: usize,
+    #[command(flatten)]
+    game: GameArgs,
     /// An engine: cmd=PATH name=NAME arg=ARG... option.NAME=VALUE
     /// depth=N|nodes=N|movetime=MS|tc=[MOVES/]TIME[+INC] timemargin=MS timeout=MS (default
     /// 10000), or boardcall="PROGRAM ARGS" format=python ... (PROGRAM ARGS split as a shell does,
@@ -107,22 +101,8 @@ struct MatchArgs {
     /// Rounds of each pairing: two games per round, one opening, colours swapped.
     #[arg(long)]
     rounds: Option<usize>,
-    /// Openings file: one position per line (startpos, or BOARD SIDE [history ...]).
-    #[arg(long, conflicts_with = "random_plies")]
-    openings: Option<PathBuf>,
-    /// Openings of N random plies from the start (one per round).
-    #[arg(long)]
-    random_plies: Option<usize>,
-    /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Plies after which a game is adjudicated a draw (Capture the Flag has no draw of its own:
-    /// raise this, to 10000 say, to play its long games to their end).
-    #[arg(long, default_value_t = 400)]
-    max_plies: usize,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
     /// Write every game record to this file.
     #[arg(long)]
     records: Option<PathBuf>,
@@ -173,19 +153,9 @@ fn result_text(r: RecordResult) -> &'static str {
     }
 }
 
-/// The openings of an `--openings` file, checked by the rules; errors name the file and line.
-fn openings_file(path: &std::path::Path, game: GameKind, size: usize) -> Result<Vec<Setup>> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-    let text = engine::record::file_text(&bytes)
-        .map_err(|e| anyhow::anyhow!("--openings {}: openings {e}", path.display()))?;
-    with_game!(game, G => read_openings::<G>(text, size))
-        .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))
-}
-
 fn config(args: &MatchArgs) -> Result<MatchConfig> {
-    let game = GameKind::parse(&args.game).context("--game")?;
-    game.check_size(args.size).context("--size")?;
+    let game = args.game.kind()?;
+    let size = args.game.size;
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
     let engines = args
@@ -204,42 +174,28 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
         (None, None) => 2,
     };
     let rounds = games_per_pairing.div_ceil(2);
-    let openings = if let Some(path) = &args.openings {
-        openings_file(path, game, args.size)?
-    } else if let Some(plies) = args.random_plies {
-        let found =
-            with_game!(game, G => random_openings::<G>(args.size, plies, rounds, args.seed));
-        if found.is_empty() {
-            bail!(
-                "--random-plies {plies}: no unfinished position of {} {} is {plies} plies from the start",
-                game.name(),
-                args.size
-            );
-        }
-        if found.len() < rounds {
-            eprintln!(
-                "warning: --random-plies {plies} found {} distinct openings of {} {} for {rounds} \
-                 rounds: openings are reused (about {:.1} rounds each)",
-                found.len(),
-                game.name(),
-                args.size,
-                rounds as f64 / found.len() as f64
-            );
-        }
-        found
-    } else {
-        vec![Setup::StartPos]
-    };
+    let openings = args.schedule.openings(game, size, rounds)?;
+    if let Some(plies) = args.schedule.random_plies
+        && openings.len() < rounds
+    {
+        eprintln!(
+            "warning: --random-plies {plies} found {} distinct openings of {} {size} for {rounds} \
+             rounds: openings are reused (about {:.1} rounds each)",
+            openings.len(),
+            game.name(),
+            rounds as f64 / openings.len() as f64
+        );
+    }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     Ok(MatchConfig {
         game,
-        size: args.size,
+        size,
         engines,
         tournament,
         games_per_pairing,
         openings,
-        concurrency: args.concurrency,
-        max_plies: args.max_plies,
+        concurrency: args.schedule.concurrency,
+        max_plies: args.schedule.max_plies,
         sprt,
     })
 }

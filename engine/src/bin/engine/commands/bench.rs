@@ -1,0 +1,72 @@
+//! `engine bench`: fixed positions of every game searched to fixed depths.
+
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Result;
+use engine::games::{Game, GameKind};
+use engine::search::{Evaluate, Limits, Searcher};
+use engine::with_game;
+
+use super::common::read;
+use crate::cli::emit;
+
+/// Search fixed positions: the node count and the speed.
+///
+/// Search fixed positions of every game to fixed depths; the last line is `nodes N nps M`
+/// (N is a signature of the search, checked against engine/bench.sig).
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+/// The bench positions: game, board, side, depth.
+const BENCH: &[(GameKind, &str, char, u32)] = &[
+    (GameKind::Oska, "wwww/---/--/---/bbbb", 'w', 10),
+    (GameKind::Oska, "wwwww/----/---/--/---/----/bbbbb", 'w', 13),
+    (
+        GameKind::Oska,
+        "wwwwww/-----/----/---/--/---/----/-----/bbbbbb",
+        'w',
+        10,
+    ),
+    (GameKind::Oska, "w-ww-/-w--/---/--/-b-/b---/b-b-b", 'b', 12),
+    (GameKind::Hexapawn, "wwww/----/----/bbbb", 'w', 12),
+    (GameKind::Hexapawn, "wwwww/-----/-----/-----/bbbbb", 'w', 10),
+    (
+        GameKind::Hexapawn,
+        "wwwwww/------/------/------/------/bbbbbb",
+        'w',
+        8,
+    ),
+    (GameKind::Ctf, "-wWw-/-www-/-----/-bbb-/-bBb-", 'w', 7),
+    (GameKind::Ctf, "wWw/---/bBb", 'w', 14),
+];
+
+fn bench_one<G: Game + Evaluate>(board: &str, side: char, depth: u32) -> Result<u64> {
+    let parsed = read::<G>(board, &side.to_string())?;
+    let mut searcher = Searcher::<G>::new(16);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |_| {});
+    Ok(result.nodes)
+}
+
+/// Searches the positions and prints each one's node count, then the total and the speed.
+pub fn run(_args: Args) -> Result<()> {
+    let start = std::time::Instant::now();
+    let mut total = 0u64;
+    let mut out = String::new();
+    for &(kind, board, side, depth) in BENCH {
+        let nodes = with_game!(kind, G => bench_one::<G>(board, side, depth))?;
+        out.push_str(&format!(
+            "{kind} {board} {side} depth {depth} nodes {nodes}\n"
+        ));
+        total += nodes;
+    }
+    let us = start.elapsed().as_micros().max(1);
+    out.push_str(&format!(
+        "nodes {total} nps {}\n",
+        total as u128 * 1_000_000 / us
+    ));
+    emit(out)
+}

@@ -1,0 +1,111 @@
+//! `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--eval NAME]
+//! [--tablebase DIR]`.
+
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Result;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use engine::games::format::print_board;
+use engine::games::{Game, GameKind};
+use engine::search::{EvalKind, Event, Limits, Searcher};
+use engine::tablebase::MEMORY_LIMIT;
+use engine::with_game;
+
+use super::common::{Position, TablebaseArg, tables};
+use crate::cli::{board_size, digits, emit, hash_mib};
+
+/// Print the board after SIDE's best move, searched to exactly DEPTH plies.
+///
+/// Search SIDE's best move to exactly DEPTH plies and print the board after it, in the
+/// input's format, as the last line (the board unchanged when SIDE must pass). On a finished
+/// game: prints "the game is over: ..." on stderr, nothing on stdout, and exits with status 3.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    position: Position,
+    /// Plies to search, 1 to 100 (2: SIDE's move and the reply).
+    #[arg(allow_hyphen_values = true, value_parser = depth)]
+    depth: u32,
+    /// Print one line per searched node before the answer (format: see the search module).
+    #[arg(long)]
+    trace: bool,
+    /// The board size, which must agree with the board (Hexapawn's size argument).
+    #[arg(long, allow_hyphen_values = true, value_parser = board_size)]
+    size: Option<usize>,
+    /// Transposition table size in MiB, 1 to 4096.
+    #[arg(long, default_value_t = 16, allow_hyphen_values = true, value_parser = hash_mib)]
+    hash: usize,
+    /// The static evaluator: tuned (the game's own, fitted to exact values), legacy (the
+    /// first version's), or one of the seeds' classic ones: material, classic-advance
+    /// (material and rows advanced), classic-race (the race count). Any case.
+    #[arg(long, value_name = "NAME", default_value = "tuned", ignore_case = true,
+          value_parser = eval_kind())]
+    eval: EvalKind,
+    #[command(flatten)]
+    tablebase: TablebaseArg,
+}
+
+/// DEPTH: 1 to 100.
+fn depth(text: &str) -> Result<u32, String> {
+    digits(text, 1, 100)
+}
+
+/// Reads an evaluator's name; `--help` and errors list every name.
+fn eval_kind() -> impl TypedValueParser<Value = EvalKind> {
+    PossibleValuesParser::new(EvalKind::ALL.map(EvalKind::name))
+        .map(|name| EvalKind::parse(&name).expect("a listed name"))
+}
+
+/// `engine best` was given a finished game: there is no move to make. The binary exits with a
+/// status of its own (3) so that a caller can tell it from a bad argument (1).
+#[derive(Debug, thiserror::Error)]
+#[error("the game is over: {0}")]
+pub struct GameOver(String);
+
+/// Prints the board after the best move (after a trace of the search with `--trace`), or fails
+/// with [`GameOver`] on a finished game.
+pub fn run(args: Args) -> Result<()> {
+    let Args {
+        position,
+        depth,
+        trace,
+        size,
+        hash,
+        eval,
+        tablebase,
+    } = args;
+    let kind = GameKind::parse(&position.game)?;
+    let tablebase = tablebase.dir()?;
+    let tablebase = tablebase.as_deref();
+    if depth == 0 {
+        anyhow::bail!("the depth must be at least 1");
+    }
+    with_game!(kind, G => {
+        let parsed = position.read::<G>()?;
+        let pos = *parsed.line.current();
+        if let Some(o) = parsed.line.outcome() {
+            return Err(GameOver(o.to_string()).into());
+        }
+        if let Some(n) = size
+            && n != pos.size()
+        {
+            anyhow::bail!("--size {n} does not agree with the board, which has size {}", pos.size());
+        }
+        let mut searcher = Searcher::<G>::new(hash);
+        searcher.set_trace(trace);
+        searcher.set_evaluator(eval.function::<G>());
+        searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
+        let mut out = String::new();
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
+            if let Event::Trace(node) = e {
+                out.push_str(&format!("trace {node}"));
+                out.push('\n');
+            }
+        });
+        let after = result.best.map_or(pos, |m| pos.play(m));
+        out.push_str(&print_board(&after, &parsed.format));
+        out.push('\n');
+        emit(out)
+    })
+}

@@ -1,0 +1,118 @@
+//! What several `engine` commands share: the position arguments GAME BOARD SIDE, the
+//! `--tablebase DIR` option and where its directory comes from, and the value parsers of their
+//! numbers.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use clap::Args;
+use engine::games::format::{Parsed, parse_board};
+use engine::games::{Game, Side};
+use engine::search::Probe;
+
+use crate::cli::{digits, game_name};
+
+/// The position a command reads: GAME BOARD SIDE.
+#[derive(Args, Debug, Clone)]
+pub struct Position {
+    /// oska, hexapawn or ctf.
+    #[arg(value_parser = game_name)]
+    pub game: String,
+    /// The board, in any seed format.
+    #[arg(allow_hyphen_values = true)]
+    pub board: String,
+    /// The side to move: w or b.
+    #[arg(value_parser = side_name)]
+    pub side: String,
+}
+
+impl Position {
+    /// The board and side read as a position of `G`.
+    pub fn read<G: Game>(&self) -> Result<Parsed<G>> {
+        read::<G>(&self.board, &self.side)
+    }
+}
+
+/// Reads BOARD with SIDE to move.
+pub fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
+    let side = Side::parse(side)?;
+    Ok(parse_board::<G>(board, side)?)
+}
+
+/// `--tablebase DIR`: the tables a search or the solver probes.
+#[derive(Args, Debug, Clone)]
+pub struct TablebaseArg {
+    /// Tablebase directory: positions its tables cover get their exact values (default:
+    /// $TABLEBASE_PATH, else ./tablebases if it exists; a named directory must exist; see
+    /// `engine tablebase`).
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
+}
+
+impl TablebaseArg {
+    /// The directory to probe: `--tablebase DIR` or else `$TABLEBASE_PATH`, either of which must
+    /// name a directory (a missing one or a file is an error, as the protocol's `TablebasePath`
+    /// refuses it); else `./tablebases` when it is a directory; else none.
+    pub fn dir(self) -> Result<Option<PathBuf>> {
+        let named = self
+            .tablebase
+            .map(|dir| (dir, "--tablebase".to_string()))
+            .or_else(env_dir);
+        match named {
+            Some((dir, what)) => existing_dir(dir, &what).map(Some),
+            None => {
+                let default = PathBuf::from(DEFAULT_DIR);
+                Ok(default.is_dir().then_some(default))
+            }
+        }
+    }
+}
+
+/// The environment variable naming the default tablebase directory.
+pub const DIR_VARIABLE: &str = "TABLEBASE_PATH";
+
+/// The tablebase directory when neither an option nor [`DIR_VARIABLE`] names one.
+pub const DEFAULT_DIR: &str = "tablebases";
+
+/// `$TABLEBASE_PATH` when it is set and not empty, with its name for messages.
+pub fn env_dir() -> Option<(PathBuf, String)> {
+    std::env::var_os(DIR_VARIABLE)
+        .filter(|v| !v.is_empty())
+        .map(|v| (PathBuf::from(v), format!("${DIR_VARIABLE}")))
+}
+
+/// `dir` if it is a directory, else an error naming `what` gave it.
+pub fn existing_dir(dir: PathBuf, what: &str) -> Result<PathBuf> {
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => Ok(dir),
+        Ok(_) => bail!("{what} {}: not a directory", dir.display()),
+        Err(e) => bail!("{what} {}: {e}", dir.display()),
+    }
+}
+
+/// The tables of `G` at `size` in `dir`, if a directory is given and holds any; tables up to
+/// `memory_limit` bytes are read into memory (see `Tablebase::open`). A table that fails its
+/// checks is an error, never used.
+pub fn tables<G: Game>(
+    dir: Option<&Path>,
+    size: usize,
+    memory_limit: u64,
+) -> Result<Option<Probe<G>>> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    Ok(engine::tablebase::probe_for::<G>(dir, size, memory_limit)?)
+}
+
+/// SIDE as the protocol spells it: `w` or `b`.
+pub fn side_name(text: &str) -> Result<String, String> {
+    match text {
+        "w" | "b" => Ok(text.to_string()),
+        _ => Err(format!("'{text}' is not a side: write w or b")),
+    }
+}
+
+/// Threads, 1 to 64.
+pub fn threads(text: &str) -> Result<u32, String> {
+    digits(text, 1, 64)
+}

@@ -1,0 +1,46 @@
+//! `engine perft GAME BOARD SIDE DEPTH`.
+
+use anyhow::Result;
+use engine::games::GameKind;
+use engine::games::notation::move_name;
+use engine::games::perft::{perft as count, perft_divide};
+use engine::with_game;
+
+use super::common::Position;
+use crate::cli::{digits, emit};
+
+/// Count the move sequences of exactly DEPTH plies.
+///
+/// Count move sequences of exactly DEPTH plies: one line `MOVE COUNT` per legal move, then
+/// `nodes TOTAL`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    position: Position,
+    /// Plies to count, 0 to 30 (a forced pass counts as a ply).
+    #[arg(allow_hyphen_values = true, value_parser = depth)]
+    depth: u32,
+}
+
+/// DEPTH: 0 to 30.
+fn depth(text: &str) -> Result<u32, String> {
+    digits(text, 0, 30)
+}
+
+/// Prints the count below each move, then the total.
+pub fn run(args: Args) -> Result<()> {
+    let depth = args.depth;
+    let kind = GameKind::parse(&args.position.game)?;
+    with_game!(kind, G => {
+        let mut parsed = args.position.read::<G>()?;
+        let pos = *parsed.line.current();
+        let divide = perft_divide(&mut parsed.line, depth);
+        let total = if depth == 0 { count(&mut parsed.line, 0) } else { divide.iter().map(|d| d.1).sum() };
+        let mut out = String::new();
+        for (m, n) in divide {
+            out.push_str(&format!("{} {n}\n", move_name(&pos, m)));
+        }
+        out.push_str(&format!("nodes {total}\n"));
+        emit(out)
+    })
+}

@@ -1,0 +1,159 @@
+//! `engine tablebase build GAME SIZE [--max-pieces K] [--dir DIR] [--threads N]`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use engine::games::{GameKind, Hexapawn, Oska};
+use engine::tablebase::build::{Plan, Progress, build as run_build, materials, memory};
+use engine::tablebase::index::Shape;
+use engine::tablebase::{Retro, Tablebase, file};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::{dir_of, table_game};
+use crate::cli::{board_size, digits, emit, game_name};
+use crate::commands::common::threads;
+
+/// Compute the exact tables of GAME at SIZE and write them, one file per material.
+///
+/// Compute the value (win or loss with its distance in plies, or draw) of every position of
+/// GAME at SIZE with at most K pieces a side, both sides to move, and write one file per
+/// material. Memory: one byte per position with White to move (Black to move is its mirror),
+/// plus a second copy of the largest materials while they are built (the start says how much).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// oska or hexapawn.
+    #[arg(value_parser = game_name)]
+    game: String,
+    /// The size (pieces a side for Oska, board width for Hexapawn).
+    #[arg(allow_hyphen_values = true, value_parser = board_size)]
+    size: usize,
+    /// Build only positions with at most this many pieces a side, 1 to 8 and at most SIZE
+    /// (default: the whole game).
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = max_pieces)]
+    max_pieces: Option<usize>,
+    /// The directory for the table files.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Worker threads, 1 to 64.
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = threads)]
+    threads: u32,
+}
+
+/// K of `--max-pieces`: 1 to the most pieces a side a table holds.
+fn max_pieces(text: &str) -> Result<usize, String> {
+    digits(text, 1, engine::tablebase::index::MAX_PIECES)
+}
+
+/// Builds the tables, then prints their size and the start position's value.
+pub fn run(args: Args) -> Result<()> {
+    let Args {
+        game,
+        size,
+        max_pieces,
+        dir,
+        threads,
+    } = args;
+    let dir = &dir_of(dir);
+    let threads = threads as usize;
+    let kind = table_game(&game)?;
+    kind.check_size(size)?;
+    let max_pieces = max_pieces.unwrap_or(size);
+    if max_pieces == 0 || max_pieces > size {
+        bail!("--max-pieces {max_pieces}: use 1 to {size} (the pieces a side of {kind} {size})");
+    }
+    if max_pieces > engine::tablebase::index::MAX_PIECES {
+        bail!(
+            "--max-pieces {max_pieces}: tables hold at most {} pieces a side",
+            engine::tablebase::index::MAX_PIECES
+        );
+    }
+    writable_dir(dir)?;
+    let plan = Plan {
+        size,
+        max_pieces,
+        threads,
+    };
+    match kind {
+        GameKind::Oska => build_game::<Oska>(plan, dir),
+        _ => build_game::<Hexapawn>(plan, dir),
+    }
+}
+
+fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
+    let shape = Shape::new(G::layout_of(plan.size));
+    let total: u64 = materials(plan.max_pieces)
+        .iter()
+        .map(|&(w, b)| shape.len(w, b))
+        .sum();
+    eprintln!(
+        "building {} {} up to {} pieces a side: {} materials, {total} positions (up to {:.1} GiB in memory), {} threads",
+        G::KIND,
+        plan.size,
+        plan.max_pieces,
+        materials(plan.max_pieces).len(),
+        memory(&plan, &shape) as f64 / (1u64 << 30) as f64,
+        plan.threads
+    );
+    let started = Instant::now();
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {percent}% {msg} {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = |p: &Progress| {
+        bar.set_position(p.done);
+        bar.set_message(format!(
+            "w{}b{} level {}/{}",
+            p.material.0, p.material.1, p.level, p.levels
+        ));
+    };
+    let mut bytes = 0u64;
+    run_build::<G>(plan, &report, &mut |header, values| {
+        let path = file::write(dir, header, values)?;
+        bytes += values.len() as u64 + file::HEADER_LEN as u64;
+        bar.suspend(|| eprintln!("wrote {} ({} positions)", path.display(), header.count));
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let start = G::start(plan.size)?;
+    let tb = Tablebase::open::<G>(dir, plan.size, 0)?;
+    let start_value = tb.probe(&start).map_or(
+        "not covered (fewer pieces a side than the start)".to_string(),
+        |s| s.to_string(),
+    );
+    emit(format!(
+        "built {total} positions in {:.1} s, {bytes} bytes on disk in {}, peak memory {}; start position: {start_value}\n",
+        started.elapsed().as_secs_f64(),
+        dir.display(),
+        peak_memory()
+    ))
+}
+
+/// The process's peak resident memory, from /proc (Linux), or "unknown".
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l["VmHWM:".len()..].trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Makes `dir` (and its parents) if missing and checks that a file can be written in it, so a
+/// build that cannot write its tables stops before it starts.
+fn writable_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot make the tablebase directory {}", dir.display()))?;
+    let check = dir.join(format!(".write-check-{}", std::process::id()));
+    std::fs::File::create(&check)
+        .with_context(|| format!("cannot write in the tablebase directory {}", dir.display()))?;
+    let _ = std::fs::remove_file(&check);
+    Ok(())
+}

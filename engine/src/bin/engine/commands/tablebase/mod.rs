@@ -1,0 +1,68 @@
+//! `engine tablebase build | probe | verify`: the exact tables of Oska and Hexapawn.
+
+mod build;
+mod probe;
+mod verify;
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+use engine::games::GameKind;
+use engine::tablebase::Tablebase;
+
+use super::common::{DEFAULT_DIR, env_dir};
+
+/// Build, probe and verify the exact tables of Oska and Hexapawn.
+///
+/// Exact tables of Oska and Hexapawn (every position, or every position with at most K
+/// pieces a side), built by retrograde analysis: `build`, `probe`, `verify`. The directory is
+/// --dir, else $TABLEBASE_PATH, else ./tablebases.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+/// What `engine tablebase` does.
+#[derive(Subcommand, Debug)]
+enum Action {
+    Build(build::Args),
+    Probe(probe::Args),
+    Verify(verify::Args),
+}
+
+/// Runs the action.
+pub fn run(args: Args) -> Result<()> {
+    match args.action {
+        Action::Build(args) => build::run(args),
+        Action::Probe(args) => probe::run(args),
+        Action::Verify(args) => verify::run(args),
+    }
+}
+
+/// `--dir DIR` of `probe` and `verify`: the tables to read.
+#[derive(clap::Args, Debug)]
+struct DirArg {
+    /// The directory of the table files.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+/// The directory to use: `--dir`, else `$TABLEBASE_PATH` (when set and not empty), else
+/// `./tablebases`.
+fn dir_of(dir: Option<PathBuf>) -> PathBuf {
+    dir.or_else(|| env_dir().map(|(dir, _)| dir))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DIR))
+}
+
+/// The game kind, refusing Capture the Flag (its history rule has no table).
+fn table_game(game: &str) -> Result<GameKind> {
+    let kind = GameKind::parse(game)?;
+    if !Tablebase::supports(kind) {
+        bail!(
+            "{kind} has no tablebases: its no-repetition rule makes a position's value depend on the history (oska and hexapawn only)"
+        );
+    }
+    Ok(kind)
+}

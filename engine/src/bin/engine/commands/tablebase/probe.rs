@@ -1,0 +1,85 @@
+//! `engine tablebase probe GAME BOARD SIDE [--dir DIR]`: every move with its value, best first,
+//! then the position's value.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use engine::games::notation::move_name;
+use engine::games::{GameKind, Hexapawn, Oska};
+use engine::tablebase::{Retro, Tablebase};
+
+use super::{DirArg, dir_of, table_game};
+use crate::cli::{emit, game_name};
+use crate::commands::common::{existing_dir, read, side_name};
+
+/// Print each move of a position with its exact value, then the position's value.
+///
+/// Print every legal move of the position with its exact value for SIDE, best first, then
+/// the position's value (`win K`, `loss K` or `draw`) as the last line.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// oska or hexapawn.
+    #[arg(value_parser = game_name)]
+    game: String,
+    /// The board, in any seed format.
+    #[arg(allow_hyphen_values = true)]
+    board: String,
+    /// The side to move: w or b.
+    #[arg(value_parser = side_name)]
+    side: String,
+    #[command(flatten)]
+    dir: DirArg,
+}
+
+/// Prints the moves and the value from the tables, which must cover the position.
+pub fn run(args: Args) -> Result<()> {
+    let Args {
+        game,
+        board,
+        side,
+        dir,
+    } = args;
+    let dir = &dir_of(dir.dir);
+    let kind = table_game(&game)?;
+    existing_dir(dir.to_path_buf(), "the tablebase directory")?;
+    match kind {
+        GameKind::Oska => probe_game::<Oska>(&board, &side, dir),
+        _ => probe_game::<Hexapawn>(&board, &side, dir),
+    }
+}
+
+fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
+    let parsed = read::<G>(board, side)?;
+    let pos = *parsed.line.current();
+    let tb = open::<G>(dir, pos.size())?;
+    let (Some(value), Some(moves)) = (tb.probe(&pos), tb.probe_moves(&pos)) else {
+        bail!(
+            "no table in {} covers this position ({} White and {} Black pieces)",
+            dir.display(),
+            pos.piece_count(engine::games::Side::White),
+            pos.piece_count(engine::games::Side::Black)
+        );
+    };
+    let mut out = String::new();
+    for (mv, score) in moves {
+        out.push_str(&format!("{} {score}\n", move_name(&pos, mv)));
+    }
+    out.push_str(&format!("{value}\n"));
+    emit(out)
+}
+
+/// Opens the tables of `G` at the board's size in `dir`, with a message when there are none.
+fn open<G: Retro>(dir: &Path, size: usize) -> Result<Tablebase> {
+    // Errors name the file or directory at fault.
+    let tb = Tablebase::open::<G>(dir, size, 0)?;
+    if tb.materials().is_empty() {
+        bail!(
+            "no {} {size} tables in {} (build them with: engine tablebase build {} {size} --dir {})",
+            G::KIND,
+            dir.display(),
+            G::KIND,
+            dir.display()
+        );
+    }
+    Ok(tb)
+}
