@@ -7,6 +7,7 @@
 //! of the protocol's messages, nor of the rules (a game's result does not depend on time).
 
 use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
 
 use crate::protocol::Clock;
@@ -23,25 +24,46 @@ pub struct TimeControl {
     pub increment: Duration,
 }
 
+/// Why a time control could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// `inf` or `infinite`: games without a clock are played on other limits.
+    #[error(
+        "an unlimited time control is not supported: use depth=, nodes= or movetime= for games \
+         without a clock"
+    )]
+    Unlimited,
+    /// The MOVES of `MOVES/TIME` is not a positive whole number.
+    #[error("'{0}' is not a number of moves (1 or more)")]
+    Moves(String),
+    /// A TIME or INC that is not a number of seconds.
+    #[error("'{0}' is not a number of seconds (such as 60, 0.5 or 1:30)")]
+    Seconds(String),
+    /// A time beyond what a clock can hold.
+    #[error("'{0}' is too long a time")]
+    TooLong(String),
+    /// A TIME of 0.
+    #[error("the time must be more than 0 seconds")]
+    NoTime,
+}
+
 /// Reads seconds (`60`, `0.5`) or minutes and seconds (`1:30`) to the millisecond.
-fn seconds(text: &str) -> Result<Duration, String> {
+fn seconds(text: &str) -> Result<Duration, TimeControlError> {
     let (minutes, secs) = match text.split_once(':') {
         Some((m, s)) => (m, s),
         None => ("0", text),
     };
     let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
     if !ok(minutes) || !ok(secs) || minutes.contains('.') {
-        return Err(format!(
-            "'{text}' is not a number of seconds (such as 60, 0.5 or 1:30)"
-        ));
+        return Err(TimeControlError::Seconds(text.into()));
     }
     let (m, s): (f64, f64) = match (minutes.parse(), secs.parse()) {
         (Ok(m), Ok(s)) => (m, s),
-        _ => return Err(format!("'{text}' is not a number of seconds")),
+        _ => return Err(TimeControlError::Seconds(text.into())),
     };
     let ms = ((m * 60.0 + s) * 1000.0).round();
     if !(0.0..=1e12).contains(&ms) {
-        return Err(format!("'{text}' is too long a time"));
+        return Err(TimeControlError::TooLong(text.into()));
     }
     Ok(Duration::from_millis(ms as u64))
 }
@@ -60,13 +82,9 @@ fn write_seconds(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
 impl TimeControl {
     /// Reads `[MOVES/]TIME[+INC]` (TIME and INC in seconds, TIME may be `M:SS`), such as
     /// `40/60+0.6`, `10+0.1` or `300`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         if matches!(text, "inf" | "infinite") {
-            return Err(
-                "an unlimited time control is not supported: use depth=, nodes= or \
-                        movetime= for games without a clock"
-                    .into(),
-            );
+            return Err(TimeControlError::Unlimited);
         }
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => {
@@ -74,7 +92,7 @@ impl TimeControl {
                     .parse()
                     .ok()
                     .filter(|&n| n > 0 && m.bytes().all(|b| b.is_ascii_digit()))
-                    .ok_or_else(|| format!("'{m}' is not a number of moves (1 or more)"))?;
+                    .ok_or_else(|| TimeControlError::Moves(m.into()))?;
                 (Some(n), rest)
             }
             None => (None, text),
@@ -84,13 +102,21 @@ impl TimeControl {
             None => (seconds(rest)?, Duration::ZERO),
         };
         if time.is_zero() {
-            return Err("the time must be more than 0 seconds".into());
+            return Err(TimeControlError::NoTime);
         }
         Ok(TimeControl {
             moves,
             time,
             increment: inc,
         })
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
+        TimeControl::parse(text)
     }
 }
 

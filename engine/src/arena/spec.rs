@@ -87,7 +87,9 @@ impl EngineSpec {
                 "nodes" => limit = Some(Go::Nodes(number(word, value)?)),
                 "movetime" => limit = Some(Go::MoveTime(number(word, value)?)),
                 "timeout" => timeout = Some(Duration::from_millis(number(word, value)?)),
-                "tc" => tc = Some(TimeControl::parse(value).map_err(|why| bad(word, why))?),
+                "tc" => {
+                    tc = Some(TimeControl::parse(value).map_err(|why| bad(word, why.to_string()))?)
+                }
                 "timemargin" => {
                     let ms = value
                         .parse::<u64>()

@@ -30,14 +30,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
-use super::index::{Set, Shape, subsets};
+use super::index::{Geometry, Set, subsets};
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
 use crate::games::{Bits, MoveList, Side, bit};
 
 /// How far a build has got, reported after every stage.
 #[derive(Clone, Debug)]
-pub struct Progress {
+pub struct BuildProgress {
     /// The material being built (White, Black pieces; its mirror is built with it).
     pub material: (usize, usize),
     /// Stages of this material done, out of `levels` (one stage per Black progress).
@@ -78,7 +78,7 @@ pub fn materials(max_pieces: usize) -> Vec<(usize, usize)> {
 /// The most bytes of tables a build of `plan` on `shape` holds at once: one byte a position of
 /// every material built so far, plus the second copy (numbered Black set first) of the pair
 /// being built and of the pairs of the total below it.
-pub fn memory(plan: &Plan, shape: &Shape) -> u64 {
+pub fn memory(plan: &Plan, shape: &Geometry) -> u64 {
     let mut tables = 0;
     let mut copies: Vec<(usize, u64)> = Vec::new();
     let mut peak = 0;
@@ -116,10 +116,10 @@ fn unset(len: usize) -> Values {
 /// mirror are complete (to write it); the tables stay in memory for the larger materials.
 pub fn build<G: Retro>(
     plan: Plan,
-    report: &(dyn Fn(&Progress) + Sync),
+    report: &(dyn Fn(&BuildProgress) + Sync),
     finished: &mut Finished<'_>,
 ) -> Result<(), TablebaseError> {
-    let shape = Shape::new(G::layout_of(plan.size));
+    let shape = Geometry::new(G::layout_of(plan.size));
     let k = plan.max_pieces;
     let squares = shape.squares();
     // The rankers hold binomials C(n, j), n below the number of squares and j up to k, in 32
@@ -224,7 +224,7 @@ pub fn build<G: Retro>(
                 });
             }
             done += per_set * sets.len() as u64;
-            report(&Progress {
+            report(&BuildProgress {
                 material: (w, b),
                 level: step + 1,
                 levels,
@@ -359,13 +359,13 @@ struct Rankers {
 
 impl Rankers {
     /// Forgets every ranker.
-    fn clear(&mut self, shape: &Shape) {
+    fn clear(&mut self, shape: &Geometry) {
         self.squares = shape.squares();
         self.used = 0;
     }
 
     /// A ranker for sets of up to `k` squares among those not in `skip`.
-    fn add(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+    fn add(&mut self, shape: &Geometry, skip: u128, k: usize) -> usize {
         // Checked to fit in u32 before the build.
         self.add_with(skip, k, |c, j| shape.choose(c, j + 1) as u32)
     }
@@ -373,7 +373,7 @@ impl Rankers {
     /// A table of the changes of rank when one square below the rest of the set leaves the
     /// skipped squares (see [`Pair::row`]): `C(c - 1, j)` for a square numbered c among those
     /// not in `skip` when it is the set's j-th lowest, for sets of up to `k` squares.
-    fn add_shift(&mut self, shape: &Shape, skip: u128, k: usize) -> usize {
+    fn add_shift(&mut self, shape: &Geometry, skip: u128, k: usize) -> usize {
         self.add_with(skip, k, |c, j| {
             if c == 0 {
                 0
@@ -452,7 +452,7 @@ struct Scratch {
 
 /// What the threads building one pair of materials share.
 struct Pair<'a, G> {
-    shape: &'a Shape,
+    shape: &'a Geometry,
     size: usize,
     w: usize,
     b: usize,
@@ -724,7 +724,7 @@ impl<G: Retro> Pair<'_, G> {
 /// Copies the table of `(w, b)` numbered Black set first (`from`) into the file's order, White
 /// set first (`to`), a row of White sets at a time on `threads` threads.
 fn transpose(
-    shape: &Shape,
+    shape: &Geometry,
     (w, b): (usize, usize),
     from: &[AtomicU8],
     to: &[AtomicU8],
@@ -779,7 +779,7 @@ mod tests {
     #[test]
     fn memory_counts_the_second_copies() {
         use crate::games::{Game, Oska};
-        let shape = Shape::new(Oska::layout_of(5));
+        let shape = Geometry::new(Oska::layout_of(5));
         let plan = Plan {
             size: 5,
             max_pieces: 5,

@@ -14,7 +14,7 @@ pub const MAX_PIECES: usize = 8;
 
 /// The board geometry a table is indexed by.
 #[derive(Clone, Debug)]
-pub struct Shape {
+pub struct Geometry {
     squares: usize,
     rows: usize,
     /// `mirror[sq]`: the square in the same column of the mirrored row (top and bottom swapped).
@@ -22,14 +22,14 @@ pub struct Shape {
     /// `row[sq]`: the row of a square, 0 at the top (White's home).
     row: Vec<u8>,
     /// `binomial[n][k]` = C(n, k) for n up to 128 and k up to `MAX_PIECES` (16 columns, so that
-    /// the masked column indices of [`Shape::index`] need no bounds checks).
+    /// the masked column indices of [`Geometry::index`] need no bounds checks).
     binomial: Box<[[u64; 16]; 129]>,
 }
 
-impl Shape {
+impl Geometry {
     /// The shape of a board layout (at most 128 squares: a set of squares is a `u128`, as in
     /// every layout of the games).
-    pub fn new(layout: &Layout) -> Shape {
+    pub fn new(layout: &Layout) -> Geometry {
         let squares = layout.squares();
         let rows = layout.rows();
         debug_assert!(squares <= 128, "a board's squares fit a u128");
@@ -54,7 +54,7 @@ impl Shape {
                     as u8
             })
             .collect();
-        Shape {
+        Geometry {
             squares,
             rows,
             mirror,
@@ -87,7 +87,7 @@ impl Shape {
     }
 
     /// The colex rank of `set` among all squares: the number of the row a set of its size heads
-    /// in [`Shape::index`].
+    /// in [`Geometry::index`].
     #[inline]
     pub fn rank(&self, set: u128) -> u64 {
         if self.squares <= 64 {
@@ -276,7 +276,7 @@ mod tests {
             (Oska::layout_of(11), &large[..]),
             (Hexapawn::layout_of(11), &large[..]),
         ] {
-            let shape = Shape::new(layout);
+            let shape = Geometry::new(layout);
             assert_eq!(shape.squares(), layout.squares());
             for &(w, b) in materials {
                 let mut seen = vec![false; shape.len(w, b) as usize];
@@ -292,12 +292,12 @@ mod tests {
                 assert!(seen.iter().all(|&s| s), "every number is a placement");
             }
         }
-        assert_eq!(Shape::new(Oska::layout_of(11)).len(1, 1), 128 * 127);
+        assert_eq!(Geometry::new(Oska::layout_of(11)).len(1, 1), 128 * 127);
     }
 
     #[test]
     fn mirror_swaps_progress() {
-        let shape = Shape::new(Oska::layout_of(5));
+        let shape = Geometry::new(Oska::layout_of(5));
         for set in shape.sets_by_progress(3, true).concat() {
             let m = shape.mirror(set);
             assert_eq!(shape.mirror(m), set);

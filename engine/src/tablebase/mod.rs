@@ -25,7 +25,7 @@ use std::sync::Arc;
 use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
 use crate::score::Score;
 use crate::search::Probe;
-use index::Shape;
+use index::Geometry;
 
 /// The default for [`Tablebase::open`]'s `memory_limit` when a search probes the tables at its
 /// nodes: tables up to this many bytes are read into memory.
@@ -162,7 +162,7 @@ enum Table {
 pub struct Tablebase {
     game: GameKind,
     size: usize,
-    shape: Shape,
+    shape: Geometry,
     /// `tables[w][b]`.
     tables: Vec<Vec<Option<Table>>>,
 }
@@ -173,7 +173,7 @@ impl Tablebase {
         Tablebase {
             game: G::KIND,
             size,
-            shape: Shape::new(G::layout_of(size)),
+            shape: Geometry::new(G::layout_of(size)),
             tables: (0..=size)
                 .map(|_| (0..=size).map(|_| None).collect())
                 .collect(),

@@ -10,7 +10,7 @@ use engine::score::Score;
 use engine::search::{Evaluate, Limits, Searcher};
 use engine::tablebase::build::{Plan, build};
 use engine::tablebase::file::Header;
-use engine::tablebase::index::Shape;
+use engine::tablebase::index::Geometry;
 use engine::tablebase::{Retro, Tablebase};
 
 /// The exact value by plain recursion over every move, remembered per position.
@@ -64,7 +64,7 @@ fn tables<G: Retro>(size: usize) -> (Vec<(Header, Vec<u8>)>, Tablebase) {
 /// Every position of every material, both sides to move, against the naive solver.
 fn every_position<G: Retro>(size: usize) -> usize {
     let (_, tb) = tables::<G>(size);
-    let shape = Shape::new(G::layout_of(size));
+    let shape = Geometry::new(G::layout_of(size));
     let mut memo = HashMap::new();
     let mut checked = 0;
     for w in 1..=size {
@@ -98,7 +98,7 @@ fn hexapawn_4_every_position_matches_a_naive_solver() {
 /// A sample of positions against the alpha-beta solver, and the start values docs/cli.md gives.
 fn sample_against_solver<G: Retro + Evaluate>(size: usize, start: Score) {
     let (_, tb) = tables::<G>(size);
-    let shape = Shape::new(G::layout_of(size));
+    let shape = Geometry::new(G::layout_of(size));
     assert_eq!(tb.probe(&G::start(size).unwrap()), Some(start));
     let mut searcher = Searcher::<G>::new(16);
     let limits = Limits {

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use engine::games::{GameKind, Hexapawn, Oska};
-use engine::tablebase::build::{Plan, Progress, build as run_build, materials, memory};
-use engine::tablebase::index::Shape;
+use engine::tablebase::build::{BuildProgress, Plan, build as run_build, materials, memory};
+use engine::tablebase::index::Geometry;
 use engine::tablebase::{Retro, Tablebase, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
-    let shape = Shape::new(G::layout_of(plan.size));
+    let shape = Geometry::new(G::layout_of(plan.size));
     let total: u64 = materials(plan.max_pieces)
         .iter()
         .map(|&(w, b)| shape.len(w, b))
@@ -105,7 +105,7 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {percent}% {msg} {elapsed_precise} (eta {eta})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = |p: &Progress| {
+    let report = |p: &BuildProgress| {
         bar.set_position(p.done);
         bar.set_message(format!(
             "w{}b{} level {}/{}",
