@@ -3,6 +3,8 @@
 //! - [`games`]: the rules of the three games behind one [`games::Game`] trait, board formats,
 //!   move notation and perft.
 //! - [`protocol`]: the line protocol's messages as types.
+//! - [`process`]: running child processes (their groups, output, run folders and cgroups), for
+//!   the client and the adapter.
 //! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
 //! - [`client`]: drives an engine process over the protocol (tokio).
 //! - [`clock`]: time controls and game clocks, shared by the match runner and the GUI.
@@ -25,6 +27,7 @@ pub mod conformance;
 pub mod games;
 #[cfg(test)]
 mod layers;
+pub mod process;
 pub mod protocol;
 pub mod record;
 pub mod score;

@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::table::Standings;
 use super::{ArenaError, EngineSpec, GameJob, GameOutcome};
 use crate::adapter::Fault;
-use crate::adapter::function::{Language, seed_function};
+use crate::adapter::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
 use crate::protocol::{Go, shown};
