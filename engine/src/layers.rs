@@ -5,7 +5,10 @@
 //! the rules and the score, never the search or anything above it; only the match runner's own
 //! files (`arena/` and `bin/arena/`) import [`crate::arena`]; [`crate::process`] (running child
 //! processes) imports nothing from the crate, and the client uses it, never the adapter; the
-//! files of the adapter's folder import each other one way only. The checks read the source
+//! files of the adapter's folder import each other one way only. The evaluators
+//! ([`crate::eval`]) sit beside the search and below it: the search imports them, they never
+//! import the search, and their shared helpers (`eval/common.rs`) import no other evaluation
+//! file. The checks read the source
 //! files and look at their code lines (comments are skipped), as a reader would.
 
 use std::fs;
@@ -245,4 +248,24 @@ fn imports_are_read_from_groups() {
     let names = names_after("use super::{fault::Fault, limits};", "super::");
     assert_eq!(names, ["fault", "limits"]);
     assert_eq!(names_after("use super::*;", "super::"), ["*"]);
+}
+
+#[test]
+fn the_evaluators_do_not_import_the_search() {
+    only_imports("eval", &["eval", "games", "splitmix"]);
+}
+
+#[test]
+fn the_evaluator_files_import_each_other_one_way_and_the_helpers_nothing() {
+    one_way("eval", "eval", false);
+    let bad: Vec<String> = folder_imports("eval", "eval")
+        .into_iter()
+        .filter(|(from, to, _)| from == "common" && to != "*")
+        .map(|(_, to, place)| format!("{place}: {to}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "eval/common.rs may import no other evaluation file, but names:\n{}",
+        bad.join("\n")
+    );
 }

@@ -15,7 +15,9 @@
 //!   an engine.
 //! - [`score`]: a position's score (won, lost, drawn or heuristic) and its integer values,
 //!   below the protocol, the search and the tablebase, which all use it.
-//! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
+//! - [`eval`]: the static evaluators of the three games, their fitted weights and pattern terms,
+//!   beside the search, which uses them.
+//! - [`search`]: alpha-beta search, the search trace and exact solving.
 //! - [`splitmix`]: the crate's one small deterministic random generator.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
 
@@ -24,6 +26,7 @@ pub mod arena;
 pub mod client;
 pub mod clock;
 pub mod conformance;
+pub mod eval;
 pub mod games;
 #[cfg(test)]
 mod layers;

@@ -15,12 +15,12 @@ use super::format::SeedFormat;
 use super::limits::Limits;
 use super::sandbox::Jail;
 use super::watch::{Watch, cap_reached};
+use crate::eval::EvalKind;
 use crate::games::Move;
 use crate::games::format::{print_board, print_history};
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::process::capture::{self, Capture};
 use crate::protocol::{Go, Info, OptionDecl};
-use crate::search::EvalKind;
 use crate::session::AnyLine;
 use crate::session::backend::Backend;
 

@@ -13,11 +13,11 @@ use super::driver::Driver;
 use super::fault::{Failed, Fault};
 use super::limits::Limits;
 use super::spec::{FunctionError, FunctionSpec};
+use crate::eval::EvalKind;
 use crate::games::Move;
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::process::capture::escape;
 use crate::protocol::{Go, Info, OptionDecl};
-use crate::search::EvalKind;
 use crate::session::AnyLine;
 use crate::session::backend::Backend;
 

@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, SeedFormat};
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::format::{Parsed, parse_board, print_board};
 use engine::games::notation::move_name;
 use engine::games::perft::{perft as count, perft_divide};
 use engine::games::{Game, GameKind, MoveList, Side};
 use engine::score::Score;
-use engine::search::{EvalKind, Evaluate, Event, Limits, Probe, Searcher};
+use engine::search::{Event, Limits, Probe, Searcher};
 use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 use std::sync::atomic::AtomicBool;

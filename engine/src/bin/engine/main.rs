@@ -13,8 +13,8 @@ use std::str::FromStr;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
+use engine::eval::EvalKind;
 use engine::games::GameKind;
-use engine::search::EvalKind;
 use engine::tuning::teach::Games;
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
@@ -329,7 +329,7 @@ enum Command {
         /// Seed deciding the held-out fifth.
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
-        /// Write the weights to this file (engine/src/search/weights_GAME.rs).
+        /// Write the weights to this file (engine/src/eval/weights_GAME.rs).
         #[arg(long)]
         write: Option<PathBuf>,
     },
@@ -424,7 +424,7 @@ enum Command {
         exact_weight: f64,
         #[command(flatten)]
         refine: RefineArgs,
-        /// Write the weights to this file (engine/src/search/weights_ctf_refined.rs, which the
+        /// Write the weights to this file (engine/src/eval/weights_ctf_refined.rs, which the
         /// evaluator uses at the size it names).
         #[arg(long)]
         write: Option<PathBuf>,

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 
+use engine::eval::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
+use engine::eval::{EvalKind, Evaluate, ctf};
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, GameKind, Hexapawn, Oska};
-use engine::search::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
-use engine::search::{EvalKind, Evaluate, eval_ctf};
 use engine::tuning::blunders::blunders_in;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::tuning::patterns::fit_patterns;
@@ -540,7 +540,7 @@ pub fn refine_weights(
     let taught = taught::<Ctf>(games, fitted, teacher_depth, options.threads);
     // The piece-square term starts at 0.
     let mut start = fitted.to_vec();
-    start.resize(fitted.len() + eval_ctf::piece_square_len(games.size), 0);
+    start.resize(fitted.len() + ctf::piece_square_len(games.size), 0);
     eprintln!(
         "ctf {}: {} positions from {} games, taught at depth {teacher_depth}, {:.0} s",
         games.size,
@@ -569,7 +569,7 @@ pub fn refine_weights(
             "{}, then engine refine-weights ctf {} --openings {} --plies {} --seed {} --depth {} \
              --opponents {} --max-ply {} --teacher-depth {teacher_depth}{} --depths {} --epochs {} \
              --rate {} --temperature {}",
-            engine::search::weights_ctf::FITTED_BY,
+            engine::eval::weights_ctf::FITTED_BY,
             games.size,
             games.openings,
             games.plies,
@@ -608,7 +608,7 @@ pub fn refine_weights(
         "piece-square term (rows from the home row, each from the edge to the middle):"
     );
     let half = games.size.div_ceil(2);
-    let per_kind = eval_ctf::square_classes(games.size);
+    let per_kind = ctf::square_classes(games.size);
     for (kind, w) in ["own pawn", "own flag", "enemy pawn", "enemy flag"]
         .iter()
         .zip(weights[k..].chunks(per_kind))
