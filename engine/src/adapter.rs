@@ -17,7 +17,7 @@
 //! killed and the first legal move is played (with an `info string` saying so). When the program
 //! ends, its group is killed too, so nothing it started outlives the call.
 //!
-//! With [`BoardCall::limits`] set, each call runs under those [`Limits`] as a function's driver
+//! With [`BoardCall::limits`] set, each call runs under those [`ResourceLimits`] as a function's driver
 //! does: in the sandbox ([`sandbox`]: bubblewrap, its own file read-only, a scratch folder, no
 //! network, its own PID namespace, a pids cgroup as the process cap), with resource limits and
 //! a watch on the move's time and its output. A broken limit ends the program and names the
@@ -48,8 +48,8 @@ mod watch;
 pub use answer::{Answer, find_answer};
 pub use board_call::{BoardCall, InputMode};
 pub use fault::Fault;
-pub use format::SeedFormat;
+pub use format::{SeedFormat, UnknownFormat};
 pub use function::FunctionCall;
 pub use language::{Language, seed_function};
-pub use limits::Limits;
+pub use limits::ResourceLimits;
 pub use spec::{FunctionError, FunctionSpec};

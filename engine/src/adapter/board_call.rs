@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::answer::{Answer, find_answer};
 use super::fault::{Fault, ended_fault};
 use super::format::SeedFormat;
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use super::sandbox::Jail;
 use super::watch::{Watch, cap_reached};
 use crate::eval::EvalKind;
@@ -50,7 +50,7 @@ pub struct BoardCall {
     /// program runs in a fresh scratch folder (in the sandbox unless `limits.sandbox` is off),
     /// so a relative `program` path is taken from the adapter's directory; it sees its own file
     /// and the files its arguments name by absolute paths, read-only.
-    pub limits: Option<Limits>,
+    pub limits: Option<ResourceLimits>,
 }
 
 /// What a call of the program gave.

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::fault::{Failed, Fault};
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use super::sandbox::{self, Jail};
 use super::spec::FunctionSpec;
 use crate::games::GameKind;
@@ -88,7 +88,7 @@ fn haskell_call(game: GameKind, function: &str) -> String {
 pub(super) fn compile_haskell(
     spec: &FunctionSpec,
     game: GameKind,
-    limits: &Limits,
+    limits: &ResourceLimits,
 ) -> Result<PathBuf, Failed> {
     let source = std::fs::read_to_string(&spec.file).map_err(|e| {
         (

@@ -3,7 +3,7 @@
 //! `DEPTH`, `SIZE`, separated by tabs), calls the function with the seed's argument order for
 //! the game, and writes the result on file descriptor 3 (`=` and the value, or `!` and the
 //! error), so that whatever the function prints stays apart from its answer. It runs under
-//! [`Limits`], in the sandbox ([`super::sandbox`]): the driver and the submission's file
+//! [`ResourceLimits`], in the sandbox ([`super::sandbox`]): the driver and the submission's file
 //! read-only, a scratch folder as its working directory.
 
 use std::fmt;
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::compile::compile_haskell;
 use super::fault::{Failed, Fault, about_memory, ended_fault};
 use super::language::Language;
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use super::sandbox::{self, Jail};
 use super::spec::FunctionSpec;
 use super::watch::{Watch, cap_reached};
@@ -64,7 +64,7 @@ impl Driver {
     /// is loaded.
     pub(super) fn start(
         spec: &FunctionSpec,
-        limits: &Limits,
+        limits: &ResourceLimits,
         game: GameKind,
         stop: &AtomicBool,
     ) -> Result<Driver, Failed> {
@@ -212,7 +212,7 @@ impl Driver {
         side: char,
         depth: u32,
         size: usize,
-        limits: &Limits,
+        limits: &ResourceLimits,
         stop: &AtomicBool,
     ) -> Result<Option<String>, Failed> {
         let _ = self.out.take();
@@ -268,7 +268,12 @@ impl Driver {
     }
 
     /// Waits for the next answer line, watching the limits and `stop`.
-    fn wait(&mut self, limits: &Limits, timeout: Option<Duration>, stop: &AtomicBool) -> Waited {
+    fn wait(
+        &mut self,
+        limits: &ResourceLimits,
+        timeout: Option<Duration>,
+        stop: &AtomicBool,
+    ) -> Waited {
         let mut watch = Watch::new(timeout, self.out.total() + self.err.total());
         loop {
             match self.answers.recv_timeout(Duration::from_millis(5)) {

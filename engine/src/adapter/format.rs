@@ -19,20 +19,21 @@ pub enum SeedFormat {
     Flat,
 }
 
+/// A board format [`SeedFormat::parse`] does not know: the text given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown board format '{0}': use slash, python, haskell, lisp or flat")]
+pub struct UnknownFormat(pub String);
+
 impl SeedFormat {
     /// Reads `slash`, `python`, `haskell`, `lisp` or `flat`.
-    pub fn parse(text: &str) -> Result<SeedFormat, String> {
+    pub fn parse(text: &str) -> Result<SeedFormat, UnknownFormat> {
         Ok(match text {
             "slash" => SeedFormat::Slash,
             "python" => SeedFormat::Python,
             "haskell" => SeedFormat::Haskell,
             "lisp" => SeedFormat::Lisp,
             "flat" => SeedFormat::Flat,
-            _ => {
-                return Err(format!(
-                    "unknown board format '{text}': use slash, python, haskell, lisp or flat"
-                ));
-            }
+            _ => return Err(UnknownFormat(text.to_string())),
         })
     }
 

@@ -3,7 +3,7 @@
 //!
 //! Each move is one call of the function by its driver ([`super::driver`]). The driver lives
 //! for one game (it is started at the game's first move and ended by `newgame`), unless reuse
-//! is turned off, when it lives one move. It runs under [`Limits`], in the sandbox
+//! is turned off, when it lives one move. It runs under [`ResourceLimits`], in the sandbox
 //! ([`super::sandbox`]).
 
 use std::sync::atomic::AtomicBool;
@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use super::board_call::{BoardCall, InputMode, adapter_options};
 use super::driver::Driver;
 use super::fault::{Failed, Fault};
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use super::spec::{FunctionError, FunctionSpec};
 use crate::eval::EvalKind;
 use crate::games::Move;
@@ -29,7 +29,7 @@ pub struct FunctionCall {
     /// The depth when `go` gives none.
     pub depth: u32,
     /// The limits the driver runs under.
-    pub limits: Limits,
+    pub limits: ResourceLimits,
     /// Keep the driver for the whole game (else one driver a move).
     pub reuse: bool,
     driver: Option<Driver>,
@@ -41,7 +41,7 @@ impl FunctionCall {
     pub fn new(
         spec: FunctionSpec,
         depth: u32,
-        limits: Limits,
+        limits: ResourceLimits,
         reuse: bool,
     ) -> Result<FunctionCall, FunctionError> {
         spec.check_toolchain()?;

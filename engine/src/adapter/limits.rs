@@ -1,4 +1,4 @@
-//! Limits for untrusted programs: resource limits set in the child before it runs
+//! ResourceLimits for untrusted programs: resource limits set in the child before it runs
 //! (`setrlimit`), a private network namespace where the system allows one, a watch on how many
 //! processes the program's group holds, time and output of a move (`watch.rs`), and a private
 //! working directory (`sandbox.rs`).
@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// The limits one submission runs under.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct ResourceLimits {
     /// CPU seconds of each process (`RLIMIT_CPU`; `SIGXCPU` at the limit, `SIGKILL` a second
     /// later). A driver lives one game, so this bounds a game's thinking.
     pub cpu_seconds: Option<u64>,
@@ -35,10 +35,10 @@ pub struct Limits {
     pub sandbox: bool,
 }
 
-impl Limits {
+impl ResourceLimits {
     /// No limit at all.
-    pub fn none() -> Limits {
-        Limits {
+    pub fn none() -> ResourceLimits {
+        ResourceLimits {
             cpu_seconds: None,
             memory_mib: None,
             processes: None,
@@ -53,8 +53,8 @@ impl Limits {
     /// The defaults of a function adapter: 300 CPU seconds a game, 2048 MiB, 32 processes,
     /// 64 MiB of output a move, 64 MiB files, no network, the sandbox; no move timeout (the
     /// referee's).
-    pub fn untrusted() -> Limits {
-        Limits {
+    pub fn untrusted() -> ResourceLimits {
+        ResourceLimits {
             cpu_seconds: Some(300),
             memory_mib: Some(2048),
             processes: Some(32),
@@ -214,7 +214,8 @@ impl NetMaps {
 
 /// Whether programs can be run without network here, and how: tried once, by running `true` in
 /// a private network namespace (directly, then inside a user namespace). The error says why
-/// not; programs then run with the network, and the adapter says so once.
+/// not; programs then run with the network, and the adapter says so once. It stays a message:
+/// callers only pass it on to the user (a note), and act on whether there is isolation at all.
 pub fn network_isolation() -> &'static Result<NetMode, String> {
     static PROBE: OnceLock<Result<NetMode, String>> = OnceLock::new();
     PROBE.get_or_init(|| {
@@ -225,7 +226,7 @@ pub fn network_isolation() -> &'static Result<NetMode, String> {
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
-            // SAFETY: as in `Limits::apply`: system calls only.
+            // SAFETY: as in `ResourceLimits::apply`: system calls only.
             unsafe {
                 cmd.pre_exec(move || maps.enter(mode));
             }

@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use crate::process::cgroup::{Cgroup, clean_after, run_prefix};
 use crate::process::find_on_path;
 
@@ -272,7 +272,7 @@ impl Jail {
     /// `scratch`), and a cgroup capped at `limits.processes` (plus `bwrap`'s own) where one can
     /// be made. With `limits.sandbox` the program runs under `bwrap` (else directly, in the
     /// scratch folder), with the network only when `limits.no_network` is off.
-    pub fn new(limits: &Limits) -> io::Result<Jail> {
+    pub fn new(limits: &ResourceLimits) -> io::Result<Jail> {
         let (processes, sandboxed) = (limits.processes, limits.sandbox);
         if ENDING.load(Ordering::SeqCst) {
             return Err(io::Error::other("the adapter is ending"));
@@ -347,7 +347,7 @@ impl Jail {
     /// The command that runs `program` with `args` in this jail: under `bwrap` with `files`
     /// (the program's own, absolute) bound read-only at their paths, or directly in the scratch
     /// folder. The process joins the cgroup before it runs. The caller adds the limits
-    /// ([`Limits::apply`], given [`Jail::sandboxed`]) and the standard streams.
+    /// ([`ResourceLimits::apply`], given [`Jail::sandboxed`]) and the standard streams.
     pub fn command(
         &self,
         program: &Path,
@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn limits_reach_the_child() {
-        let mut limits = Limits::untrusted();
+        let mut limits = ResourceLimits::untrusted();
         limits.sandbox = false;
         let jail = Jail::new(&limits).unwrap();
         limits.cpu_seconds = Some(7);

@@ -4,13 +4,13 @@
 use std::time::{Duration, Instant};
 
 use super::fault::{Failed, Fault};
-use super::limits::Limits;
+use super::limits::ResourceLimits;
 use super::sandbox::Jail;
 
 /// How often the process count is looked at while a move runs, where no cgroup caps it.
 const GROUP_WATCH: Duration = Duration::from_millis(100);
 
-/// The watch over one move of a program started by [`Limits::apply`]: its wall-clock time,
+/// The watch over one move of a program started by [`ResourceLimits::apply`]: its wall-clock time,
 /// what it printed since the move began, and how many processes its group holds.
 #[derive(Debug)]
 pub struct Watch {
@@ -39,7 +39,7 @@ impl Watch {
     /// that in its tree, looked at every 100 ms). Called often while the move runs.
     pub fn check(
         &mut self,
-        limits: &Limits,
+        limits: &ResourceLimits,
         jail: &Jail,
         pid: u32,
         printed: u64,

@@ -34,6 +34,7 @@ pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
     })
 }
 
+/// The pids cgroup parent of [`pids_cgroup`], or why there is none (a message for the user).
 fn find_pids_parent() -> Result<PathBuf, String> {
     let mounts = std::fs::read_to_string("/proc/self/mountinfo")
         .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;

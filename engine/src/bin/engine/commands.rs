@@ -76,13 +76,13 @@ pub fn board_call(
     command: Vec<String>,
 ) -> Result<()> {
     let some = |v: u64| (v > 0).then_some(v);
-    let limits = engine::adapter::Limits {
+    let limits = engine::adapter::ResourceLimits {
         cpu_seconds: some(args.cpu),
         memory_mib: some(args.memory),
         processes: some(args.processes),
         move_timeout: some(args.move_timeout).map(std::time::Duration::from_millis),
         output_bytes: some(args.output).map(|m| m << 20),
-        file_mib: engine::adapter::Limits::untrusted().file_mib,
+        file_mib: engine::adapter::ResourceLimits::untrusted().file_mib,
         no_network: !args.allow_network,
         sandbox: !args.no_sandbox,
     };
