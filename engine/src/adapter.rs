@@ -1,5 +1,5 @@
-//! The board-call adapter: a [`Backend`] that lets a seed-shaped program (board in, board out)
-//! act as an engine.
+//! The board-call adapter: a [`Backend`](crate::session::backend::Backend) that lets a
+//! seed-shaped program (board in, board out) act as an engine.
 //!
 //! For each `go`, [`BoardCall`] runs the program once, in its own process group, with the
 //! position's board in a seed format, the side to move (`w` or `b`) and the depth (from
@@ -17,13 +17,12 @@
 //! killed and the first legal move is played (with an `info string` saying so). When the program
 //! ends, its group is killed too, so nothing it started outlives the call.
 //!
-//! With [`BoardCall::limits`] set, each call runs under those [`ResourceLimits`] as a function's driver
-//! does: in the sandbox ([`sandbox`]: bubblewrap, its own file read-only, a scratch folder, no
-//! network, its own PID namespace, a pids cgroup as the process cap), with resource limits and
-//! a watch on the move's time and its output. A broken limit ends the program and names the
-//! fault as a function adapter does (`board-call: [timeout] ...`, `[output]`, `[processes]`,
-//! `[cpu]`, `[memory]`).
-
+//! With [`BoardCall::limits`] set, each call runs under those [`ResourceLimits`] as a function's
+//! driver does: in the sandbox ([`sandbox`]: bubblewrap, its own file read-only, a scratch folder,
+//! no network, its own PID namespace, a pids cgroup as the process cap), with resource limits and a
+//! watch on the move's time and its output. A broken limit ends the program and names the fault as
+//! a function adapter does (`board-call: [timeout] ...`, `[output]`, `[processes]`, `[cpu]`,
+//! `[memory]`).
 //!
 //! The files, each importing only those listed before it: `fault.rs` (the named faults),
 //! `format.rs` (the seed board formats), `language.rs` (the languages of seed functions),

@@ -1,7 +1,7 @@
 //! Function adapters: a seed *function* (`FILE.py:FUNCTION`, `FILE.hs:FUNCTION`,
 //! `FILE.lisp:FUNCTION`) as an engine ([`FunctionCall`]).
 //!
-//! Each move is one call of the function by its driver ([`super::driver`]). The driver lives
+//! Each move is one call of the function by its driver (`driver.rs`). The driver lives
 //! for one game (it is started at the game's first move and ended by `newgame`), unless reuse
 //! is turned off, when it lives one move. It runs under [`ResourceLimits`], in the sandbox
 //! ([`super::sandbox`]).
