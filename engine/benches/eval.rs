@@ -2,8 +2,8 @@
 //! set (the first 200), so the cost of the tuned evaluators can be compared with the first
 //! version's (`legacy`) and the classic ones.
 
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::{Ctf, Game, Hexapawn, Oska};
-use engine::search::{EvalKind, Evaluate};
 use engine::tuning::positions::read;
 
 fn main() {
@@ -61,11 +61,9 @@ fn hexapawn6_parts(bencher: divan::Bencher, part: &str) {
             .map(|p| {
                 let p = divan::black_box(p);
                 i64::from(if part == "features" {
-                    engine::search::eval_hexapawn::features(p)
-                        .iter()
-                        .sum::<i32>()
+                    engine::eval::hexapawn::features(p).iter().sum::<i32>()
                 } else {
-                    engine::search::patterns::score(p)
+                    engine::eval::patterns::score(p)
                 })
             })
             .sum::<i64>()

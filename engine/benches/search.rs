@@ -2,8 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use engine::eval::Evaluate;
 use engine::games::{Game, Hexapawn, Line, Oska};
-use engine::search::{Evaluate, Limits, SearchResult, Searcher};
+use engine::search::{Limits, SearchResult, Searcher};
 
 fn main() {
     divan::main();

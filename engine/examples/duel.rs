@@ -16,10 +16,11 @@
 
 use std::sync::atomic::AtomicBool;
 
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::format::slash;
 use engine::games::{GameKind, Line, MoveList, Side};
 use engine::score::Score;
-use engine::search::{EvalKind, Evaluate, Limits, Probe, Searcher};
+use engine::search::{Limits, Probe, Searcher};
 use engine::splitmix::SplitMix64;
 use engine::with_game;
 

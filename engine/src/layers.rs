@@ -3,8 +3,13 @@
 //! From the bottom: [`crate::splitmix`] and [`crate::score`] import nothing from the crate;
 //! [`crate::games`] (the rules) imports only itself and `splitmix`; [`crate::protocol`] imports
 //! the rules and the score, never the search or anything above it; only the match runner's own
-//! files (`arena/` and `bin/arena/`) import [`crate::arena`]. The checks read the source files
-//! and look at their code lines (comments are skipped), as a reader would.
+//! files (`arena/` and `bin/arena/`) import [`crate::arena`]; [`crate::process`] (running child
+//! processes) imports nothing from the crate, and the client uses it, never the adapter; the
+//! files of the adapter's folder import each other one way only. The evaluators
+//! ([`crate::eval`]) sit beside the search and below it: the search imports them, they never
+//! import the search, and their shared helpers (`eval/common.rs`) import no other evaluation
+//! file. The checks read the source
+//! files and look at their code lines (comments are skipped), as a reader would.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -72,6 +77,116 @@ fn only_imports(path: &str, allowed: &[&str]) {
     );
 }
 
+/// The names a code line gives after `prefix` (`super::`, `crate::adapter::`): one identifier,
+/// or each of a `{a, b}` group's first identifiers.
+fn names_after(code: &str, prefix: &str) -> Vec<String> {
+    let ident = |text: &str| {
+        let end = text
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        text[..end].to_string()
+    };
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let rest = &code[at + prefix.len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                out.extend(group.split(',').map(|g| ident(g.trim())));
+            }
+            None if rest.starts_with('*') => out.push("*".into()),
+            None => out.push(ident(rest)),
+        }
+    }
+    out
+}
+
+/// The imports between the files directly in the folder `folder` (relative to `src`; its
+/// module is `module`, e.g. `crate::adapter`): for each file (by its name without `.rs`,
+/// `mod.rs` left out), the names it gives after `super::` or `crate::MODULE::`, each with its
+/// place.
+fn folder_imports(folder: &str, module: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(src().join(folder)).unwrap() {
+        let file = entry.unwrap().path();
+        let Some(stem) = file.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        if file.extension().is_none_or(|e| e != "rs") || stem == "mod" {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            let own = format!("crate::{module}::");
+            let named = names_after(code, "super::")
+                .into_iter()
+                .chain(names_after(code, &own));
+            for name in named {
+                out.push((stem.clone(), name, format!("{}:{}", file.display(), i + 1)));
+            }
+        }
+    }
+    out
+}
+
+/// Fails when the files directly in `folder` (module `module`) import each other in a cycle,
+/// or (with `parent_free`) when one names something of the folder's parent module rather than a
+/// file of the folder (`*`, a test module's own file, is allowed).
+fn one_way(folder: &str, module: &str, parent_free: bool) {
+    let imports = folder_imports(folder, module);
+    let files: Vec<String> = fs::read_dir(src().join(folder))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension().is_some_and(|x| x == "rs") && !p.ends_with("mod.rs"))
+                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+        })
+        .collect();
+    if parent_free {
+        let bad: Vec<String> = imports
+            .iter()
+            .filter(|(_, to, _)| to != "*" && !files.contains(to))
+            .map(|(_, to, place)| format!("{place}: {to}"))
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "{folder}'s files may import only each other, but name:\n{}",
+            bad.join("\n")
+        );
+    }
+    let edges: Vec<(&str, &str)> = imports
+        .iter()
+        .filter(|(from, to, _)| from != to && files.contains(to))
+        .map(|(from, to, _)| (from.as_str(), to.as_str()))
+        .collect();
+    // Depth-first from each file: reaching it again is a cycle.
+    for start in &files {
+        let mut stack: Vec<Vec<&str>> = vec![vec![start.as_str()]];
+        while let Some(path) = stack.pop() {
+            let last = *path.last().unwrap();
+            for &(from, to) in &edges {
+                if from != last {
+                    continue;
+                }
+                assert!(
+                    to != start,
+                    "{folder}: a cycle of imports: {} -> {to}",
+                    path.join(" -> ")
+                );
+                if !path.contains(&to) {
+                    let mut longer = path.clone();
+                    longer.push(to);
+                    stack.push(longer);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_bottom_modules_import_nothing_from_the_crate() {
     only_imports("score.rs", &[]);
@@ -100,6 +215,57 @@ fn only_the_match_runner_imports_the_arena() {
     assert!(
         bad.is_empty(),
         "arena named outside it:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_process_module_imports_nothing_from_the_crate() {
+    only_imports("process", &["process"]);
+}
+
+#[test]
+fn the_client_does_not_import_the_adapter() {
+    let bad: Vec<String> = named_modules("client")
+        .into_iter()
+        .filter(|(module, _)| module == "adapter")
+        .map(|(_, place)| place)
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "the client names the adapter:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_adapter_files_import_each_other_one_way() {
+    one_way("adapter", "adapter", true);
+}
+
+#[test]
+fn imports_are_read_from_groups() {
+    let names = names_after("use super::{fault::Fault, limits};", "super::");
+    assert_eq!(names, ["fault", "limits"]);
+    assert_eq!(names_after("use super::*;", "super::"), ["*"]);
+}
+
+#[test]
+fn the_evaluators_do_not_import_the_search() {
+    only_imports("eval", &["eval", "games", "splitmix"]);
+}
+
+#[test]
+fn the_evaluator_files_import_each_other_one_way_and_the_helpers_nothing() {
+    one_way("eval", "eval", false);
+    let bad: Vec<String> = folder_imports("eval", "eval")
+        .into_iter()
+        .filter(|(from, to, _)| from == "common" && to != "*")
+        .map(|(_, to, place)| format!("{place}: {to}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "eval/common.rs may import no other evaluation file, but names:\n{}",
         bad.join("\n")
     );
 }

@@ -3,6 +3,8 @@
 //! - [`games`]: the rules of the three games behind one [`games::Game`] trait, board formats,
 //!   move notation and perft.
 //! - [`protocol`]: the line protocol's messages as types.
+//! - [`process`]: running child processes (their groups, output, run folders and cgroups), for
+//!   the client and the adapter.
 //! - [`session`]: the engine side of the protocol (the `engine` binary with no arguments).
 //! - [`client`]: drives an engine process over the protocol (tokio).
 //! - [`clock`]: time controls and game clocks, shared by the match runner and the GUI.
@@ -13,7 +15,9 @@
 //!   an engine.
 //! - [`score`]: a position's score (won, lost, drawn or heuristic) and its integer values,
 //!   below the protocol, the search and the tablebase, which all use it.
-//! - [`search`]: alpha-beta search, static evaluators, the search trace and exact solving.
+//! - [`eval`]: the static evaluators of the three games, their fitted weights and pattern terms,
+//!   beside the search, which uses them.
+//! - [`search`]: alpha-beta search, the search trace and exact solving.
 //! - [`splitmix`]: the crate's one small deterministic random generator.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
 
@@ -22,9 +26,11 @@ pub mod arena;
 pub mod client;
 pub mod clock;
 pub mod conformance;
+pub mod eval;
 pub mod games;
 #[cfg(test)]
 mod layers;
+pub mod process;
 pub mod protocol;
 pub mod record;
 pub mod score;

@@ -1,23 +1,17 @@
-//! Limits for untrusted programs: resource limits set in the child before it runs
+//! ResourceLimits for untrusted programs: resource limits set in the child before it runs
 //! (`setrlimit`), a private network namespace where the system allows one, a watch on how many
-//! processes the program's group holds, time and output of a move ([`Watch`]), and a private
-//! working directory.
+//! processes the program's group holds, time and output of a move (`watch.rs`), and a private
+//! working directory (`sandbox.rs`).
 
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
-
-use super::function::Fault;
-use super::sandbox::Jail;
-
-/// How often the process count is looked at while a move runs, where no cgroup caps it.
-const GROUP_WATCH: Duration = Duration::from_millis(100);
+use std::time::Duration;
 
 /// The limits one submission runs under.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct ResourceLimits {
     /// CPU seconds of each process (`RLIMIT_CPU`; `SIGXCPU` at the limit, `SIGKILL` a second
     /// later). A driver lives one game, so this bounds a game's thinking.
     pub cpu_seconds: Option<u64>,
@@ -41,10 +35,10 @@ pub struct Limits {
     pub sandbox: bool,
 }
 
-impl Limits {
+impl ResourceLimits {
     /// No limit at all.
-    pub fn none() -> Limits {
-        Limits {
+    pub fn none() -> ResourceLimits {
+        ResourceLimits {
             cpu_seconds: None,
             memory_mib: None,
             processes: None,
@@ -59,8 +53,8 @@ impl Limits {
     /// The defaults of a function adapter: 300 CPU seconds a game, 2048 MiB, 32 processes,
     /// 64 MiB of output a move, 64 MiB files, no network, the sandbox; no move timeout (the
     /// referee's).
-    pub fn untrusted() -> Limits {
-        Limits {
+    pub fn untrusted() -> ResourceLimits {
+        ResourceLimits {
             cpu_seconds: Some(300),
             memory_mib: Some(2048),
             processes: Some(32),
@@ -82,7 +76,7 @@ impl Limits {
         {
             notes.push(why.clone());
         }
-        if let (Some(max), Err(why)) = (self.processes, super::sandbox::pids_cgroup()) {
+        if let (Some(max), Err(why)) = (self.processes, crate::process::cgroup::pids_cgroup()) {
             notes.push(format!(
                 "{why}: the cap of {max} processes is watched every 100 ms, not enforced by the kernel"
             ));
@@ -90,10 +84,11 @@ impl Limits {
         notes
     }
 
-    /// Sets up `cmd` (made by [`Jail::command`]) to run under these limits: its own process
-    /// group, the resource limits, killed when the adapter dies, and, outside the sandbox (which
-    /// has its own), no network when [`network_isolation`] says it works.
-    pub fn apply(&self, cmd: &mut Command, jail: &Jail) {
+    /// Sets up `cmd` (made by `Jail::command`) to run under these limits: its own process
+    /// group, the resource limits, killed when the adapter dies, and, outside the sandbox
+    /// (`sandboxed` off; the sandbox has its own), no network when [`network_isolation`] says it
+    /// works.
+    pub fn apply(&self, cmd: &mut Command, sandboxed: bool) {
         let rlimit = |secs: Option<u64>, scale: u64| {
             secs.map(|v| {
                 let v = v.saturating_mul(scale);
@@ -109,7 +104,7 @@ impl Limits {
             let n = (user_processes() + p) as libc::rlim_t;
             (n, n)
         });
-        let net = if self.no_network && !jail.sandboxed() {
+        let net = if self.no_network && !sandboxed {
             network_isolation().as_ref().ok().copied()
         } else {
             None
@@ -139,7 +134,7 @@ impl Limits {
                 set(libc::RLIMIT_FSIZE, fsize)?;
                 set(libc::RLIMIT_NPROC, nproc)?;
                 set(libc::RLIMIT_CORE, Some((0, 0)))?;
-                crate::client::orphans::die_with_parent(parent)?;
+                crate::process::orphans::die_with_parent(parent)?;
                 if let Some(mode) = net {
                     maps.enter(mode)?;
                 }
@@ -147,82 +142,6 @@ impl Limits {
             });
         }
     }
-}
-
-/// The watch over one move of a program started by [`Limits::apply`]: its wall-clock time,
-/// what it printed since the move began, and how many processes its group holds.
-#[derive(Debug)]
-pub struct Watch {
-    started: Instant,
-    timeout: Option<Duration>,
-    printed: u64,
-    watched: Instant,
-}
-
-impl Watch {
-    /// Starts watching a move that may take `timeout`, when the program has printed `printed`
-    /// bytes so far (standard output and error together).
-    pub fn new(timeout: Option<Duration>, printed: u64) -> Watch {
-        let now = Instant::now();
-        Watch {
-            started: now,
-            timeout,
-            printed,
-            watched: now,
-        }
-    }
-
-    /// The limit the program `pid`, run in `jail`, broke, if any, now that it has printed
-    /// `printed` bytes in all: the move's time, its output (`limits.output_bytes`), or the
-    /// process cap (`limits.processes`: a fork the cgroup refused, else more processes than
-    /// that in its tree, looked at every 100 ms). Called often while the move runs.
-    pub fn check(
-        &mut self,
-        limits: &Limits,
-        jail: &Jail,
-        pid: u32,
-        printed: u64,
-    ) -> Option<(Fault, String)> {
-        if let Some(t) = self.timeout
-            && self.started.elapsed() > t
-        {
-            return Some((
-                Fault::Timeout,
-                format!("no answer within {} ms", t.as_millis()),
-            ));
-        }
-        if let Some(max) = limits.output_bytes
-            && printed.saturating_sub(self.printed) > max
-        {
-            return Some((
-                Fault::Output,
-                format!("printed more than {} MiB during one move", max >> 20),
-            ));
-        }
-        let max = limits.processes?;
-        if jail.cap_reached() == Some(true) {
-            return Some(cap_reached(max));
-        }
-        if !jail.capped() && self.watched.elapsed() >= GROUP_WATCH {
-            self.watched = Instant::now();
-            let n = tree_size(pid);
-            if n > max {
-                return Some((
-                    Fault::Processes,
-                    format!("{n} processes, more than the limit of {max}"),
-                ));
-            }
-        }
-        None
-    }
-}
-
-/// The fault of a program whose fork the cgroup refused, at the cap of `max` processes.
-pub(super) fn cap_reached(max: u64) -> (Fault, String) {
-    (
-        Fault::Processes,
-        format!("tried to run more than {max} processes at once (the kernel refused the fork)"),
-    )
 }
 
 /// How a private network namespace is entered.
@@ -295,7 +214,8 @@ impl NetMaps {
 
 /// Whether programs can be run without network here, and how: tried once, by running `true` in
 /// a private network namespace (directly, then inside a user namespace). The error says why
-/// not; programs then run with the network, and the adapter says so once.
+/// not; programs then run with the network, and the adapter says so once. It stays a message:
+/// callers only pass it on to the user (a note), and act on whether there is isolation at all.
 pub fn network_isolation() -> &'static Result<NetMode, String> {
     static PROBE: OnceLock<Result<NetMode, String>> = OnceLock::new();
     PROBE.get_or_init(|| {
@@ -306,7 +226,7 @@ pub fn network_isolation() -> &'static Result<NetMode, String> {
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
-            // SAFETY: as in `Limits::apply`: system calls only.
+            // SAFETY: as in `ResourceLimits::apply`: system calls only.
             unsafe {
                 cmd.pre_exec(move || maps.enter(mode));
             }
@@ -357,75 +277,4 @@ fn user_processes() -> u64 {
         }
     }
     count
-}
-
-/// How many processes `pid` and its descendants are, from `/proc` (field 4 of
-/// `/proc/PID/stat`, the parent); `bwrap`'s own processes included.
-pub fn tree_size(pid: u32) -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    let mut parents = Vec::new();
-    for entry in dir.flatten() {
-        let Some(child) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // After the command name in parentheses: state, ppid.
-        let parent = stat
-            .rfind(')')
-            .and_then(|i| stat[i + 1..].split_whitespace().nth(1)?.parse::<u32>().ok());
-        if let Some(p) = parent {
-            parents.push((child, p));
-        }
-    }
-    let mut tree = vec![pid];
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for &(child, parent) in &parents {
-            if tree.contains(&parent) && !tree.contains(&child) {
-                tree.push(child);
-                grew = true;
-            }
-        }
-    }
-    tree.len() as u64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn limits_reach_the_child() {
-        let mut limits = Limits::untrusted();
-        limits.sandbox = false;
-        let jail = Jail::new(&limits).unwrap();
-        limits.cpu_seconds = Some(7);
-        limits.memory_mib = Some(512);
-        let args = ["-c", "ulimit -t; ulimit -v; pwd"].map(std::ffi::OsString::from);
-        let mut cmd = jail
-            .command(std::path::Path::new("sh"), &args, &[])
-            .unwrap();
-        limits.apply(&mut cmd, &jail);
-        let out = cmd.output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "7");
-        assert_eq!(lines[1], (512 * 1024).to_string());
-        assert_eq!(
-            std::path::Path::new(lines[2]).canonicalize().unwrap(),
-            jail.scratch().canonicalize().unwrap()
-        );
-        let kept = jail.scratch();
-        drop(jail);
-        assert!(!kept.exists());
-    }
 }

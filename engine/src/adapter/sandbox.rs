@@ -15,7 +15,6 @@
 //! [`Unavailable`].
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
@@ -23,9 +22,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::Limits;
+use super::limits::ResourceLimits;
+use crate::process::cgroup::{Cgroup, clean_after, run_prefix};
+use crate::process::find_on_path;
+
+pub use crate::process::cgroup::pids_cgroup;
 
 /// Where the driver folder is inside the sandbox (read-only).
 pub const DRIVER: &str = "/sandbox/driver";
@@ -64,7 +67,7 @@ pub struct Unavailable(pub String);
 pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
     static PROBE: OnceLock<Result<PathBuf, Unavailable>> = OnceLock::new();
     PROBE.get_or_init(|| {
-        let path = super::function::find_on_path("bwrap").ok_or_else(|| {
+        let path = find_on_path("bwrap").ok_or_else(|| {
             Unavailable(
                 "the sandbox needs bubblewrap ('bwrap' is not on PATH): install it \
                      (Debian/Ubuntu: apt-get install bubblewrap), or give --no-sandbox to run \
@@ -168,8 +171,7 @@ fn tools() -> &'static [Tool] {
             }
         }
         for name in ["sbcl", "ghc"] {
-            let Some(exe) = super::function::find_on_path(name).and_then(|p| p.canonicalize().ok())
-            else {
+            let Some(exe) = find_on_path(name).and_then(|p| p.canonicalize().ok()) else {
                 continue;
             };
             let mut roots: Vec<PathBuf> = exe
@@ -211,175 +213,6 @@ pub fn tool(name: &str) -> PathBuf {
         .iter()
         .find(|t| t.name == name)
         .map_or_else(|| PathBuf::from(name), |t| t.exe.clone())
-}
-
-/// The pids cgroup parent under which each run gets a cgroup of its own: found from
-/// `/proc/self/mountinfo` and `/proc/self/cgroup` (cgroup v1's `pids` hierarchy, else cgroup
-/// v2 where `pids` is enabled for children), and checked once by creating and removing one.
-/// The error says why there is none.
-pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
-    static PROBE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    PROBE.get_or_init(|| {
-        let parent = find_pids_parent()?;
-        let probe = parent.join(format!("board-call-probe-{}", std::process::id()));
-        let _ = std::fs::remove_dir(&probe);
-        std::fs::create_dir(&probe)
-            .and_then(|()| std::fs::write(probe.join("pids.max"), "8"))
-            .map_err(|e| {
-                let _ = std::fs::remove_dir(&probe);
-                format!("cannot make a pids cgroup in {}: {e}", parent.display())
-            })?;
-        let _ = std::fs::remove_dir(&probe);
-        Ok(parent)
-    })
-}
-
-fn find_pids_parent() -> Result<PathBuf, String> {
-    let mounts = std::fs::read_to_string("/proc/self/mountinfo")
-        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
-    let groups = std::fs::read_to_string("/proc/self/cgroup")
-        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
-    // `ID:CONTROLLERS:PATH` lines: the path of this process in each hierarchy.
-    let own = |v2: bool| {
-        groups.lines().find_map(|l| {
-            let mut f = l.splitn(3, ':');
-            let (id, ctl, path) = (f.next()?, f.next()?, f.next()?);
-            let wanted = if v2 {
-                id == "0" && ctl.is_empty()
-            } else {
-                ctl.split(',').any(|c| c == "pids")
-            };
-            wanted.then(|| path.trim_start_matches('/').to_string())
-        })
-    };
-    let mut v2_dirs = Vec::new();
-    for line in mounts.lines() {
-        let Some((left, right)) = line.split_once(" - ") else {
-            continue;
-        };
-        let point = left.split(' ').nth(4).unwrap_or("");
-        let mut r = right.split(' ');
-        let (kind, _source, options) = (r.next(), r.next(), r.next().unwrap_or(""));
-        match kind {
-            Some("cgroup") if options.split(',').any(|o| o == "pids") => {
-                if let Some(path) = own(false) {
-                    return Ok(Path::new(point).join(path));
-                }
-            }
-            Some("cgroup2") => {
-                if let Some(path) = own(true) {
-                    v2_dirs.push(Path::new(point).join(path));
-                }
-            }
-            _ => {}
-        }
-    }
-    for dir in v2_dirs {
-        let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control"))
-            .is_ok_and(|t| t.split_whitespace().any(|c| c == "pids"));
-        if enabled {
-            return Ok(dir);
-        }
-    }
-    Err("no pids cgroup controller is mounted where this process may create groups".into())
-}
-
-/// A cgroup of one run, with its process cap; its processes are killed and it is removed when
-/// dropped.
-#[derive(Debug)]
-struct Cgroup {
-    dir: PathBuf,
-    procs: File,
-}
-
-impl Cgroup {
-    fn new(parent: &Path, name: &str, max: u64) -> io::Result<Cgroup> {
-        let dir = parent.join(name);
-        std::fs::create_dir(&dir)?;
-        let made = std::fs::write(dir.join("pids.max"), max.to_string()).and_then(|()| {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(dir.join("cgroup.procs"))
-        });
-        match made {
-            Ok(procs) => Ok(Cgroup { dir, procs }),
-            Err(e) => {
-                let _ = std::fs::remove_dir(&dir);
-                Err(e)
-            }
-        }
-    }
-
-    /// How many times a fork was refused because the cap was reached (`max` in `pids.events`).
-    fn refused(&self) -> u64 {
-        std::fs::read_to_string(self.dir.join("pids.events"))
-            .ok()
-            .and_then(|t| {
-                t.lines()
-                    .find_map(|l| l.strip_prefix("max ").and_then(|n| n.trim().parse().ok()))
-            })
-            .unwrap_or(0)
-    }
-}
-
-impl Drop for Cgroup {
-    fn drop(&mut self) {
-        remove_cgroup(&self.dir);
-    }
-}
-
-/// Kills every process of the cgroup `dir` until it is empty (two seconds at most), then
-/// removes it.
-fn remove_cgroup(dir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    loop {
-        let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| l.trim().parse().ok())
-            .collect();
-        for &pid in &pids {
-            // SAFETY: kill(2) has no memory effects.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
-        if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// The prefix of every run folder and cgroup of the process `pid`.
-fn run_prefix(pid: u32) -> String {
-    format!("board-call-{pid}-")
-}
-
-/// Removes what the adapter process `pid` left when it was killed: its run folders in the
-/// temporary directory and its cgroups (their processes killed first). For the process that
-/// started the adapter, once the adapter is gone.
-pub fn clean_after(pid: u32) {
-    let prefix = run_prefix(pid);
-    let mut parents = vec![std::env::temp_dir()];
-    if let Ok(p) = pids_cgroup() {
-        parents.push(p.clone());
-    }
-    for (i, parent) in parents.iter().enumerate() {
-        let Ok(entries) = std::fs::read_dir(parent) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            if !e.file_name().to_string_lossy().starts_with(&prefix) {
-                continue;
-            }
-            if i == 0 {
-                let _ = std::fs::remove_dir_all(e.path());
-            } else {
-                remove_cgroup(&e.path());
-            }
-        }
-    }
 }
 
 /// Set when this process is ending on a signal: no new run may start.
@@ -439,7 +272,7 @@ impl Jail {
     /// `scratch`), and a cgroup capped at `limits.processes` (plus `bwrap`'s own) where one can
     /// be made. With `limits.sandbox` the program runs under `bwrap` (else directly, in the
     /// scratch folder), with the network only when `limits.no_network` is off.
-    pub fn new(limits: &Limits) -> io::Result<Jail> {
+    pub fn new(limits: &ResourceLimits) -> io::Result<Jail> {
         let (processes, sandboxed) = (limits.processes, limits.sandbox);
         if ENDING.load(Ordering::SeqCst) {
             return Err(io::Error::other("the adapter is ending"));
@@ -514,7 +347,7 @@ impl Jail {
     /// The command that runs `program` with `args` in this jail: under `bwrap` with `files`
     /// (the program's own, absolute) bound read-only at their paths, or directly in the scratch
     /// folder. The process joins the cgroup before it runs. The caller adds the limits
-    /// ([`Limits::apply`]) and the standard streams.
+    /// ([`ResourceLimits::apply`], given [`Jail::sandboxed`]) and the standard streams.
     pub fn command(
         &self,
         program: &Path,
@@ -585,5 +418,36 @@ impl Drop for Jail {
         // The cgroup first: nothing may still write into the folder.
         self.cgroup = None;
         let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_reach_the_child() {
+        let mut limits = ResourceLimits::untrusted();
+        limits.sandbox = false;
+        let jail = Jail::new(&limits).unwrap();
+        limits.cpu_seconds = Some(7);
+        limits.memory_mib = Some(512);
+        let args = ["-c", "ulimit -t; ulimit -v; pwd"].map(std::ffi::OsString::from);
+        let mut cmd = jail
+            .command(std::path::Path::new("sh"), &args, &[])
+            .unwrap();
+        limits.apply(&mut cmd, jail.sandboxed());
+        let out = cmd.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "7");
+        assert_eq!(lines[1], (512 * 1024).to_string());
+        assert_eq!(
+            std::path::Path::new(lines[2]).canonicalize().unwrap(),
+            jail.scratch().canonicalize().unwrap()
+        );
+        let kept = jail.scratch();
+        drop(jail);
+        assert!(!kept.exists());
     }
 }

@@ -1,5 +1,5 @@
 //! A class of submissions: every seed function (or seed-shaped program) in a folder plays every
-//! other, both colours, through the board-call adapter under limits ([`crate::adapter::Limits`]).
+//! other, both colours, through the board-call adapter under limits ([`crate::adapter::ResourceLimits`]).
 //!
 //! - [`discover`]: the submissions of a folder, by extension, with the function's name given or
 //!   found from the seed's names.
@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::table::Standings;
 use super::{ArenaError, EngineSpec, GameJob, GameOutcome};
 use crate::adapter::Fault;
-use crate::adapter::function::{Language, seed_function};
+use crate::adapter::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
 use crate::protocol::{Go, shown};

@@ -36,10 +36,10 @@ use tokio::time::timeout;
 
 use crate::games::GameKind;
 use crate::games::notation::MoveText;
-use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
-
+use crate::process::cgroup::clean_after;
 #[cfg(target_os = "linux")]
-pub(crate) mod orphans;
+use crate::process::orphans;
+use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
 
 /// The margin added to an engine's own time limit before it counts as stalled, unless the user
 /// says otherwise (`arena`'s `timeout=`, the GUI's engine settings). It also bounds the
@@ -288,7 +288,7 @@ pub fn kill_all() {
         while !gone(pid) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        crate::adapter::sandbox::clean_after(pid);
+        clean_after(pid);
     }
 }
 
@@ -321,8 +321,7 @@ async fn wait_exit_task(
     if let Some(pid) = pgid {
         live().retain(|&p| p != pid);
         // A board-call adapter that was killed leaves its run folders and cgroups.
-        let _ =
-            tokio::task::spawn_blocking(move || crate::adapter::sandbox::clean_after(pid)).await;
+        let _ = tokio::task::spawn_blocking(move || clean_after(pid)).await;
     }
     tx.send_replace(Exit::Exited(status));
 }

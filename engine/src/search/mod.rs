@@ -37,29 +37,19 @@
 //! search (the session's, the solver's helpers) get [`SEARCH_STACK`]; the tests measure the
 //! stack a line of [`MAX_PLY`] plies takes on the largest board of each game.
 
-pub mod eval;
-pub mod eval_ctf;
-pub mod eval_hexapawn;
-pub mod eval_oska;
-pub mod legacy;
-pub mod patterns;
 mod solve;
 pub mod trace;
 mod tt;
-pub mod weights_ctf;
-pub mod weights_ctf_refined;
-pub mod weights_hexapawn;
-pub mod weights_oska;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::eval::{EVAL_LIMIT, Evaluate, SearchStyle};
 use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
 use crate::score::{DECIDED, MAX_PLY, Score, WIN};
-pub use eval::{EvalKind, Evaluate, SearchStyle, material};
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
@@ -78,8 +68,6 @@ pub const INFINITY: i32 = WIN + 1;
 /// debug build takes under 2 MiB for them), set explicitly so that it does not depend on the
 /// platform's default or on `RUST_MIN_STACK`.
 pub const SEARCH_STACK: usize = 16 << 20;
-/// Static evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT`.
-pub const EVAL_LIMIT: i32 = 100_000;
 
 /// The ordering key of the moves whose place is fixed: the table move first, then captures (when
 /// `captures_first`, see [`SearchStyle`]), then the two killers; a pass last. `None` for the other

@@ -3,9 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::eval::EvalKind;
 use crate::games::Move;
 use crate::protocol::{Go, Info, OptionDecl};
-use crate::search::EvalKind;
 
 use super::AnyLine;
 

@@ -23,6 +23,7 @@ use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 pub use backend::Backend;
 pub use searcher::SearchBackend;
 
+use crate::eval::EvalKind;
 use crate::games::format::slash;
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{
@@ -32,7 +33,6 @@ use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful, printable,
 };
-use crate::search::EvalKind;
 
 /// A line of any of the three games.
 #[derive(Clone, Debug)]

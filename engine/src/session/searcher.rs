@@ -6,11 +6,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{AnyLine, Backend};
+use crate::eval::{EvalKind, Evaluate};
 use crate::games::Move;
 use crate::games::notation::line_names;
 use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, ProgressInfo, SearchInfo};
-use crate::search::{EvalKind, Evaluate, Event, Limits, Probe, Searcher};
+use crate::search::{Event, Limits, Probe, Searcher};
 
 /// The engine's own search.
 pub struct SearchBackend {

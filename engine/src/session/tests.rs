@@ -562,16 +562,14 @@ fn tablebase_path_option() {
 }
 
 /// A library searcher as the session makes it (the default table size) with evaluator `kind`.
-fn library_searcher<G: Game + crate::search::Evaluate>(
-    kind: EvalKind,
-) -> crate::search::Searcher<G> {
+fn library_searcher<G: Game + crate::eval::Evaluate>(kind: EvalKind) -> crate::search::Searcher<G> {
     let mut s = crate::search::Searcher::<G>::new(HASH_MIB.0 as usize);
     s.set_evaluator(kind.function());
     s
 }
 
 /// The move a fresh library searcher with evaluator `kind` chooses at `depth`.
-fn library_move<G: Game + crate::search::Evaluate>(
+fn library_move<G: Game + crate::eval::Evaluate>(
     line: &Line<G>,
     kind: EvalKind,
     depth: u32,
@@ -580,7 +578,7 @@ fn library_move<G: Game + crate::search::Evaluate>(
 }
 
 /// The move `s` chooses at `depth`.
-fn searcher_move<G: Game + crate::search::Evaluate>(
+fn searcher_move<G: Game + crate::eval::Evaluate>(
     s: &mut crate::search::Searcher<G>,
     line: &Line<G>,
     depth: u32,

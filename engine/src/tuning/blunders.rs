@@ -4,9 +4,10 @@
 use std::sync::atomic::AtomicBool;
 
 use super::positions::{Labelled, Wdl};
+use crate::eval::{EvalKind, Evaluate};
 use crate::games::{Game, Move};
 use crate::score::Score;
-use crate::search::{EvalKind, Evaluate, Limits, Searcher};
+use crate::search::{Limits, Searcher};
 
 /// Blunders at one depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

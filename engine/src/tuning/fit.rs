@@ -9,7 +9,7 @@
 //! its data and seed.
 
 use super::positions::{Labelled, Wdl};
-use crate::search::Evaluate;
+use crate::eval::Evaluate;
 use crate::splitmix::SplitMix64;
 
 /// The score that means a 73 % expectation (one logistic unit).
@@ -196,7 +196,7 @@ pub fn weights_file<G: Evaluate>(weights: &[i32], fitted_by: &str, size: Option<
             ),
             format!("/// The board size these weights serve.\npub const SIZE: usize = {n};\n\n"),
             format!(
-                "\n/// The piece-square term's weights (see `eval_{game}::piece_square_len`).\n\
+                "\n/// The piece-square term's weights (see `eval::{game}::piece_square_len`).\n\
                  #[rustfmt::skip]\n\
                  pub const SQUARES: [i32; {}] = [{}];\n",
                 weights.len().saturating_sub(k),

@@ -1,5 +1,5 @@
 //! Fitting the pattern weights of the Hexapawn and Oska evaluators
-//! ([`crate::search::patterns`]) to exact values, or to game results where exact values are out
+//! ([`crate::eval::patterns`]) to exact values, or to game results where exact values are out
 //! of reach.
 //!
 //! The model is the one of [`super::fit`], `P(win) = 1 / (1 + exp(-score / SCALE))`, with the
@@ -17,11 +17,10 @@ use std::collections::HashSet;
 
 use super::fit::SCALE;
 use super::positions::{Labelled, Wdl};
+use crate::eval::patterns::{PatternBoard, Shape};
+use crate::eval::{Evaluate, dot};
 use crate::games::Game;
 use crate::score::Score;
-use crate::search::Evaluate;
-use crate::search::eval::dot;
-use crate::search::patterns::{PatternBoard, Shape};
 use crate::splitmix::SplitMix64;
 
 /// Passes over the training examples.

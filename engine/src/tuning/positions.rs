@@ -14,11 +14,12 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
+use crate::eval::{EvalKind, Evaluate, SearchStyle};
 use crate::games::format::{parse_board, print_history, slash};
 use crate::games::notation::{move_name, parse_move};
 use crate::games::{Game, Line, Move, MoveList, Side};
 use crate::score::Score;
-use crate::search::{EvalKind, Evaluate, Limits, Probe, SearchStyle, Searcher};
+use crate::search::{Limits, Probe, Searcher};
 use crate::splitmix::SplitMix64;
 
 /// Win, draw or loss: the part of a value that a blunder throws away.

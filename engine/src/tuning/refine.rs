@@ -20,11 +20,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::in_parts;
 use super::positions::{Labelled, Wdl};
+use crate::eval::patterns::{PatternBoard, score_with};
+use crate::eval::{EVAL_LIMIT, Evaluate, dot};
 use crate::games::{Game, Line, Move, Side};
 use crate::score::Score;
-use crate::search::eval::dot;
-use crate::search::patterns::{PatternBoard, score_with};
-use crate::search::{EVAL_LIMIT, Evaluate, Evaluator, Event, Limits, Searcher};
+use crate::search::{Evaluator, Event, Limits, Searcher};
 
 /// How a refinement runs.
 #[derive(Clone, Debug, PartialEq)]

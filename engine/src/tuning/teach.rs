@@ -6,9 +6,10 @@ use std::sync::atomic::AtomicBool;
 
 use super::in_parts;
 use super::refine::{Taught, linear_evaluator};
+use crate::eval::{EvalKind, Evaluate};
 use crate::games::openings::random_openings;
 use crate::games::{Line, Side};
-use crate::search::{EvalKind, Evaluate, Evaluator, Limits, Searcher};
+use crate::search::{Evaluator, Limits, Searcher};
 
 /// Which games are played and which of their positions are kept.
 #[derive(Clone, Debug, PartialEq)]

@@ -512,7 +512,7 @@ fn clock_games_end_without_time_forfeits() {
 }
 
 /// The move our library chooses at depth 1 with evaluator `kind` (what the engine must play).
-fn depth1_move(board: &str, kind: engine::search::EvalKind) -> String {
+fn depth1_move(board: &str, kind: engine::eval::EvalKind) -> String {
     use engine::games::{Oska, Side};
     let line = engine::games::format::parse_board::<Oska>(board, Side::White)
         .unwrap()
@@ -534,7 +534,7 @@ fn depth1_move(board: &str, kind: engine::search::EvalKind) -> String {
 
 #[test]
 fn evaluator_option_reaches_the_engine() {
-    use engine::search::EvalKind;
+    use engine::eval::EvalKind;
     // White can jump b3b5 (material's choice at depth 1) or race (the race count's choice).
     let board = "ww--/--w/-w/bbb/---b";
     let race_move = depth1_move(board, EvalKind::ClassicRace);

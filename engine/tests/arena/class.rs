@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use engine::adapter::function::on_path;
 use engine::arena::class::ClassReport;
+use engine::process::on_path;
 use engine::record::parse_records;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");

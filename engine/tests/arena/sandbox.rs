@@ -237,7 +237,7 @@ fn a_hostile_class_touches_nothing_but_itself() {
     for file in &honest {
         base.add_to(&class, file, port);
     }
-    if engine::adapter::function::on_path("ghc") {
+    if engine::process::on_path("ghc") {
         base.add_to(&class, "oska_hs.hs", port);
         honest.push("oska_hs.hs");
     } else {

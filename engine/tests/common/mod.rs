@@ -11,11 +11,11 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 
+use engine::eval::Evaluate;
 use engine::games::format::{parse_board, slash};
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
 use engine::score::WIN;
-use engine::search::Evaluate;
 use engine::splitmix::SplitMix64;
 
 /// The crate's SplitMix64, with helpers to pick moves and squares.
@@ -214,7 +214,7 @@ pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> 
         return -(WIN - ply);
     }
     if depth == 0 {
-        let l = engine::search::EVAL_LIMIT;
+        let l = engine::eval::EVAL_LIMIT;
         return pos.evaluate().clamp(-l, l);
     }
     let mut best = i32::MIN;

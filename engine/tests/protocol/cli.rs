@@ -544,7 +544,7 @@ fn positions_blunders_and_tune() {
         fit[0].starts_with("hexapawn: 32 positions fitted, 8 held out"),
         "{fit:?}"
     );
-    for name in engine::search::weights_hexapawn::NAMES {
+    for name in engine::eval::weights_hexapawn::NAMES {
         assert!(
             fit.iter().any(|l| l.starts_with(name)),
             "{name} missing: {fit:?}"
@@ -609,7 +609,7 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
     assert!(!err.contains("panicked"), "{err}");
     let bytes = std::fs::read(&weights).expect("the weights file was written");
     let _ = std::fs::remove_file(&weights);
-    engine::search::patterns::decode(engine::search::patterns::Shape::Oska(4), &bytes)
+    engine::eval::patterns::decode(engine::eval::patterns::Shape::Oska(4), &bytes)
         .expect("a whole weights file");
 }
 

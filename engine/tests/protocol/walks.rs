@@ -16,10 +16,11 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use common::{Rng, legal, long_ctf_game, spawn_engine};
+use engine::eval::Evaluate;
 use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska};
 use engine::score::{MAX_PLY, Score};
 use engine::search::trace::{NodeKind, TraceNode, rebuild};
-use engine::search::{Evaluate, Limits, SEARCH_STACK, Searcher};
+use engine::search::{Limits, SEARCH_STACK, Searcher};
 
 /// The longest of a few seeded games of `size` in which each side plays, where it can, a move
 /// that neither captures nor ends the game nor lets the opponent end it at once: the positions

@@ -2,9 +2,10 @@
 
 use std::process::Command;
 
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::format::{Format, parse_board, print_board};
 use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
-use engine::search::{EvalKind, Evaluate, Limits, Searcher};
+use engine::search::{Limits, Searcher};
 use engine::with_game;
 
 fn run(args: &[&str]) -> (bool, String, String) {

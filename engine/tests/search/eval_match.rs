@@ -7,8 +7,9 @@ use crate::common;
 use std::sync::atomic::AtomicBool;
 
 use common::{XorShift as Rng, random_playout};
+use engine::eval::{Evaluate, material};
 use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Side};
-use engine::search::{Evaluate, Limits, Searcher, material};
+use engine::search::{Limits, Searcher};
 
 /// Wins, losses and draws of the evaluator.
 #[derive(Debug, Default, Clone, Copy)]

@@ -7,9 +7,10 @@ use crate::common;
 use std::sync::atomic::AtomicBool;
 
 use common::{Rng, random_line, sizes};
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
 use engine::score::Score;
-use engine::search::{EvalKind, Evaluate, Limits, Searcher};
+use engine::search::{Limits, Searcher};
 use engine::tuning::blunders::rates;
 use engine::tuning::fit::fit;
 use engine::tuning::positions::{
@@ -83,23 +84,23 @@ fn every_evaluator_is_colour_symmetric() {
 
 #[test]
 fn weights_files_name_the_features_of_their_evaluator() {
-    use engine::search::{weights_ctf, weights_ctf_refined, weights_hexapawn, weights_oska};
+    use engine::eval::{weights_ctf, weights_ctf_refined, weights_hexapawn, weights_oska};
     assert_eq!(&weights_oska::NAMES[..], Oska::FEATURE_NAMES);
     assert_eq!(&weights_hexapawn::NAMES[..], Hexapawn::FEATURE_NAMES);
     assert_eq!(&weights_ctf::NAMES[..], Ctf::FEATURE_NAMES);
     assert_eq!(&weights_ctf_refined::NAMES[..], Ctf::FEATURE_NAMES);
     assert_eq!(
         weights_ctf_refined::SQUARES.len(),
-        engine::search::eval_ctf::piece_square_len(weights_ctf_refined::SIZE)
+        engine::eval::ctf::piece_square_len(weights_ctf_refined::SIZE)
     );
     // The refined file is exactly what `engine refine-weights` writes for its weights.
     assert_eq!(
         engine::tuning::fit::weights_file::<Ctf>(
-            &engine::search::eval_ctf::refined_weights(),
+            &engine::eval::ctf::refined_weights(),
             weights_ctf_refined::FITTED_BY,
             Some(weights_ctf_refined::SIZE)
         ),
-        include_str!("../../src/search/weights_ctf_refined.rs")
+        include_str!("../../src/eval/weights_ctf_refined.rs")
     );
     // The refinement starts from the fitted weights: after a new fit it must be rerun.
     let from = format!(
@@ -123,9 +124,9 @@ fn weights_files_name_the_features_of_their_evaluator() {
 
 #[test]
 fn ctf_uses_its_refined_weights_at_their_size_only() {
-    use engine::search::eval::dot;
-    use engine::search::eval_ctf::piece_square_counts;
-    use engine::search::weights_ctf_refined::{SIZE, SQUARES};
+    use engine::eval::ctf::piece_square_counts;
+    use engine::eval::dot;
+    use engine::eval::weights_ctf_refined::{SIZE, SQUARES};
     assert_ne!(Ctf::weights_at(SIZE), Ctf::weights());
     assert!(SQUARES.iter().any(|&w| w != 0), "a piece-square term");
     let mut rng = Rng::new(11);
@@ -162,7 +163,7 @@ fn ctf_uses_its_refined_weights_at_their_size_only() {
 /// the columns folded: the 5 x 5 start, counted by hand.
 #[test]
 fn piece_squares_are_counted_from_the_side_to_move() {
-    use engine::search::eval_ctf::{piece_square_counts, piece_square_len};
+    use engine::eval::ctf::{piece_square_counts, piece_square_len};
     assert_eq!(piece_square_len(5), 60);
     assert_eq!(piece_square_len(4), 32);
     assert_eq!(piece_square_len(7), 112);
@@ -383,11 +384,11 @@ fn opening_sets_hold_every_early_position_with_its_exact_value() {
 
 /// The value of Capture the Flag feature `name` of `pos` (from its side to move's view).
 fn ctf_feature(pos: &Ctf, name: &str) -> i32 {
-    let at = engine::search::eval_ctf::FEATURES
+    let at = engine::eval::ctf::FEATURES
         .iter()
         .position(|&f| f == name)
         .expect("a feature of the evaluator");
-    engine::search::eval_ctf::features(pos)[at]
+    engine::eval::ctf::features(pos)[at]
 }
 
 /// A pawn on its own home row closes the enemy flag's race (the flag can never stand past it):
@@ -549,7 +550,7 @@ fn result_sets_are_played_at_the_depths_given() {
 /// its steps lower the pairwise loss it reports on its own positions.
 #[test]
 fn search_refinement_is_reproducible_and_lowers_its_loss() {
-    use engine::search::patterns::{PatternBoard, committed as committed_weights};
+    use engine::eval::patterns::{PatternBoard, committed as committed_weights};
     use engine::tuning::refine::{Epoch, Options, evaluate_with, refine};
 
     let set: Vec<Labelled<Oska>> = committed::<Oska>("oska-4.txt")
@@ -627,7 +628,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         max_ply: 16,
     };
     let one = taught::<Ctf>(&games, Ctf::weights(), 4, 1);
-    let refined = engine::search::eval_ctf::refined_weights();
+    let refined = engine::eval::ctf::refined_weights();
     let two = taught::<Ctf>(&games, Ctf::weights(), 4, 2);
     let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
         t.iter()
@@ -724,7 +725,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
     // With a piece-square term, started at 0, its weights move as well and the loss falls.
     let k = Ctf::FEATURE_NAMES.len();
     let mut start = Ctf::weights().to_vec();
-    start.resize(k + engine::search::eval_ctf::piece_square_len(5), 0);
+    start.resize(k + engine::eval::ctf::piece_square_len(5), 0);
     let mut with_squares: Vec<Epoch> = Vec::new();
     let w4 = refine_linear(&one, &[], 1.0, &start, &options, &mut |e| {
         with_squares.push(e.clone())

@@ -8,10 +8,11 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use common::{XorShift as Rng, minimax, random_playout};
+use engine::eval::Evaluate;
 use engine::games::notation::move_name;
 use engine::games::{Ctf, Game, Hexapawn, Line, Move, MoveList, Oska};
 use engine::protocol::{Info, Reply, SearchInfo};
-use engine::search::{Evaluate, Event, IterationInfo, Limits, SearchResult, Searcher};
+use engine::search::{Event, IterationInfo, Limits, SearchResult, Searcher};
 
 fn limits(depth: u32, multipv: usize) -> Limits {
     Limits {

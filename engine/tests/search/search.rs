@@ -8,11 +8,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use common::{XorShift as Rng, minimax, random_playout};
+use engine::eval::{Evaluate, SearchStyle};
 use engine::games::format::parse_board;
 use engine::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use engine::score::{Score, WIN};
 use engine::search::trace::{NodeKind, TraceNode, rebuild};
-use engine::search::{Evaluate, Event, Limits, SearchResult, SearchStyle, Searcher};
+use engine::search::{Event, Limits, SearchResult, Searcher};
 
 fn search<G: Game + Evaluate>(
     searcher: &mut Searcher<G>,

@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use engine::eval::Evaluate;
 use engine::games::{Game, Hexapawn, Line, MoveList, Oska, Side};
 use engine::score::Score;
-use engine::search::{Evaluate, Limits, Searcher};
+use engine::search::{Limits, Searcher};
 use engine::tablebase::build::{Plan, build};
 use engine::tablebase::file::Header;
 use engine::tablebase::index::Geometry;

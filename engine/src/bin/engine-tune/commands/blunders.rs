@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::notation::move_name;
-use engine::search::{EvalKind, Evaluate};
 use engine::tuning::blunders::blunders_in;
 use engine::tuning::positions::{score_text, write};
 use engine::with_game;

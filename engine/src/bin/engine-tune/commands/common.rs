@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use engine::eval::patterns::Shape;
+use engine::eval::{EvalKind, Evaluate};
 use engine::games::{Game, GameKind};
-use engine::search::patterns::Shape;
-use engine::search::{EvalKind, Evaluate};
 use engine::tuning::positions::{Labelled, read};
 use engine::tuning::refine::{Epoch, Options as RefineOptions};
 

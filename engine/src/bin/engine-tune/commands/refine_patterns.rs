@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use engine::eval::Evaluate;
+use engine::eval::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
 use engine::games::{Game, Hexapawn, Oska};
-use engine::search::Evaluate;
-use engine::search::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
 use engine::tuning::positions::Labelled;
 use engine::tuning::refine::{Options as RefineOptions, refine};
 

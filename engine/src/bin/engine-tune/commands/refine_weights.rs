@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use engine::eval::{Evaluate, ctf};
 use engine::games::{Ctf, Game, GameKind};
-use engine::search::{Evaluate, eval_ctf};
 use engine::tuning::fit::weights_file;
 use engine::tuning::positions::Labelled;
 use engine::tuning::refine::refine_linear;
@@ -69,7 +69,7 @@ pub struct Args {
     exact_weight: f64,
     #[command(flatten)]
     refine: RefineArgs,
-    /// Write the weights to this file (engine/src/search/weights_ctf_refined.rs, which the
+    /// Write the weights to this file (engine/src/eval/weights_ctf_refined.rs, which the
     /// evaluator uses at the size it names).
     #[arg(long)]
     write: Option<PathBuf>,
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<()> {
     let taught = taught::<Ctf>(games, fitted, teacher_depth, options.threads);
     // The piece-square term starts at 0.
     let mut start = fitted.to_vec();
-    start.resize(fitted.len() + eval_ctf::piece_square_len(games.size), 0);
+    start.resize(fitted.len() + ctf::piece_square_len(games.size), 0);
     eprintln!(
         "ctf {}: {} positions from {} games, taught at depth {teacher_depth}, {:.0} s",
         games.size,
@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<()> {
             "{}, then engine refine-weights ctf {} --openings {} --plies {} --seed {} --depth {} \
              --opponents {} --max-ply {} --teacher-depth {teacher_depth}{} --depths {} --epochs {} \
              --rate {} --temperature {}",
-            engine::search::weights_ctf::FITTED_BY,
+            engine::eval::weights_ctf::FITTED_BY,
             games.size,
             games.openings,
             games.plies,
@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<()> {
         "piece-square term (rows from the home row, each from the edge to the middle):"
     );
     let half = games.size.div_ceil(2);
-    let per_kind = eval_ctf::square_classes(games.size);
+    let per_kind = ctf::square_classes(games.size);
     for (kind, w) in ["own pawn", "own flag", "enemy pawn", "enemy flag"]
         .iter()
         .zip(weights[k..].chunks(per_kind))

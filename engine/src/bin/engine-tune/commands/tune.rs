@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use engine::eval::Evaluate;
 use engine::games::GameKind;
-use engine::search::Evaluate;
 use engine::tuning::fit::{fit, loss_of, weights_file};
 use engine::with_game;
 
@@ -27,7 +27,7 @@ pub struct Args {
     /// Seed deciding the held-out fifth.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
-    /// Write the weights to this file (engine/src/search/weights_GAME.rs).
+    /// Write the weights to this file (engine/src/eval/weights_GAME.rs).
     #[arg(long)]
     write: Option<PathBuf>,
 }

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use engine::eval::Evaluate;
+use engine::eval::patterns::{PatternBoard, Shape, encode};
 use engine::games::{Hexapawn, Oska};
-use engine::search::Evaluate;
-use engine::search::patterns::{PatternBoard, Shape, encode};
 use engine::tuning::patterns::fit_patterns;
 
 use super::common::{PatternArgs, excluded, file_name, pattern_shape, seed, sets_of};

@@ -3,8 +3,9 @@
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
+use engine::eval::Evaluate;
 use engine::games::{Game, GameKind};
-use engine::search::{Evaluate, Limits, Searcher};
+use engine::search::{Limits, Searcher};
 use engine::with_game;
 
 use super::common::read;

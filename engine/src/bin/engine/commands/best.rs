@@ -5,9 +5,10 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use engine::eval::EvalKind;
 use engine::games::format::print_board;
 use engine::games::{Game, GameKind};
-use engine::search::{EvalKind, Event, Limits, Searcher};
+use engine::search::{Event, Limits, Searcher};
 use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 

@@ -79,13 +79,13 @@ pub fn run(args: Args) -> Result<()> {
         command,
     } = args;
     let some = |v: u64| (v > 0).then_some(v);
-    let limits = engine::adapter::Limits {
+    let limits = engine::adapter::ResourceLimits {
         cpu_seconds: some(given.cpu),
         memory_mib: some(given.memory),
         processes: some(given.processes),
         move_timeout: some(given.move_timeout).map(std::time::Duration::from_millis),
         output_bytes: some(given.output).map(|m| m << 20),
-        file_mib: engine::adapter::Limits::untrusted().file_mib,
+        file_mib: engine::adapter::ResourceLimits::untrusted().file_mib,
         no_network: !given.allow_network,
         sandbox: !given.no_sandbox,
     };

@@ -6,11 +6,28 @@
 //! colour-mirrored position gets the same vector), and the score is their dot product with
 //! weights fitted to exact game values by `engine tune` (see `crate::tuning`). The weights live in
 //! `weights_*.rs`, written by that command.
+//!
+//! Each game's evaluator is written out in its file (`oska.rs`, `hexapawn.rs`, `ctf.rs`), with
+//! its [`Evaluate`] implementation; `common.rs` holds what they share and imports no other file
+//! here; `patterns.rs` the pattern terms of Oska and Hexapawn; `legacy/` the first version's
+//! evaluators. The search ([`crate::search`]) uses this module, never the other way round.
+
+pub mod common;
+pub mod ctf;
+pub mod hexapawn;
+pub mod legacy;
+pub mod oska;
+pub mod patterns;
+pub mod weights_ctf;
+pub mod weights_ctf_refined;
+pub mod weights_hexapawn;
+pub mod weights_oska;
 
 use std::fmt;
 
-use super::{EVAL_LIMIT, legacy};
-use crate::games::{Ctf, Game, Hexapawn, Oska, Side};
+use crate::games::{Game, Side};
+
+pub use common::{EVAL_LIMIT, classic_advance, dot, material};
 
 /// Which static evaluator a search uses (the `Evaluator` option of the protocol).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -105,14 +122,14 @@ pub trait Evaluate: Game {
 
     /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`]. The
     /// features' dot product with the weights, plus (Hexapawn and Oska of sizes with fitted
-    /// patterns) the pattern term of [`super::patterns`].
+    /// patterns) the pattern term of [`patterns`].
     fn evaluate(&self) -> i32;
 
     /// The first version's evaluator.
     fn legacy(&self) -> i32;
 
     /// The features of a piece-square term, weighted after [`Evaluate::FEATURE_NAMES`]'s in a
-    /// refined set of weights (Capture the Flag: see `eval_ctf::piece_square_counts`); none in
+    /// refined set of weights (Capture the Flag: see [`ctf::piece_square_counts`]); none in
     /// the other games. `out` is cleared first.
     fn piece_square_counts(&self, out: &mut Vec<i32>);
 
@@ -150,49 +167,6 @@ impl SearchStyle {
     };
 }
 
-/// The dot product of features and weights, clamped to the evaluation range.
-#[inline]
-pub fn dot(features: &[i32], weights: &[i32]) -> i32 {
-    let s: i64 = features
-        .iter()
-        .zip(weights)
-        .map(|(&f, &w)| i64::from(f) * i64::from(w))
-        .sum();
-    s.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
-}
-
-/// A material count: own pieces minus the opponent's, 100 each (flags count as pieces in Capture
-/// the Flag, but a side always has its flag while the game goes on).
-pub fn material<G: Game>(pos: &G) -> i32 {
-    let me = pos.side_to_move();
-    100 * (pos.piece_count(me) as i32 - pos.piece_count(me.opposite()) as i32)
-}
-
-/// The rows a pawn of `side` on row `r` (of `rows`) has advanced from its home row.
-#[inline]
-pub(crate) fn advanced(side: Side, r: usize, rows: usize) -> i32 {
-    match side {
-        Side::White => r as i32,
-        Side::Black => (rows - 1 - r) as i32,
-    }
-}
-
-/// Material plus 10 for every row each pawn (not a flag) has advanced.
-pub fn classic_advance<G: Game>(pos: &G) -> i32 {
-    let layout = pos.layout();
-    let me = pos.side_to_move();
-    let mut score = material(pos);
-    for sq in 0..layout.squares() {
-        if let Some(p) = pos.piece_at(sq)
-            && !p.is_flag()
-        {
-            let a = 10 * advanced(p.side(), layout.coords(sq).0, layout.rows());
-            score += if p.side() == me { a } else { -a };
-        }
-    }
-    score
-}
-
 /// The plain race count: 10 for every step the opponent still needs beyond the side to move's
 /// (Oska), plus material in Hexapawn and Capture the Flag.
 pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
@@ -204,127 +178,3 @@ pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
         material(pos) + 3 * race
     }
 }
-
-/// No piece-square term (the games with pattern weights instead).
-fn no_piece_squares<G>(_: &G, out: &mut Vec<i32>) {
-    out.clear();
-}
-
-/// No weights refined for one size: every size uses the fitted ones.
-#[inline]
-fn not_refined(_: usize) -> Option<&'static [i32]> {
-    None
-}
-
-/// Capture the Flag's weights refined for one size by `engine refine-weights`.
-#[inline]
-fn ctf_refined(size: usize) -> Option<&'static [i32]> {
-    use super::weights_ctf_refined as refined;
-    (size == refined::SIZE).then_some(&refined::WEIGHTS[..])
-}
-
-/// The [`Evaluate`] implementation of a game from its evaluator module, weights module, the
-/// weights refined for one size, legacy module, plain race count, the term added to the
-/// features' score (the pattern term; Capture the Flag's piece-square term), the piece-square
-/// term's features and its search style.
-macro_rules! evaluate_impl {
-    ($game:ty, $eval:ident, $weights:ident, $refined:path, $legacy:ident, $race:ident, $patterns:path, $squares:path, $style:path) => {
-        impl Evaluate for $game {
-            const FEATURE_NAMES: &'static [&'static str] = &super::$eval::FEATURES;
-
-            fn features(&self, out: &mut [i32]) {
-                out.copy_from_slice(&super::$eval::features(self));
-            }
-
-            fn weights() -> &'static [i32] {
-                &super::$weights::WEIGHTS
-            }
-
-            #[inline]
-            fn weights_at(size: usize) -> &'static [i32] {
-                $refined(size).unwrap_or(&super::$weights::WEIGHTS)
-            }
-
-            #[inline]
-            fn evaluate(&self) -> i32 {
-                let linear = dot(&super::$eval::features(self), Self::weights_at(self.size()));
-                (linear + $patterns(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-            }
-
-            fn legacy(&self) -> i32 {
-                legacy::$legacy::evaluate(self)
-            }
-
-            fn piece_square_counts(&self, out: &mut Vec<i32>) {
-                $squares(self, out)
-            }
-
-            fn race_steps(&self, side: Side) -> i32 {
-                super::$eval::$race(self, side)
-            }
-
-            #[inline]
-            fn search_style(&self) -> SearchStyle {
-                $style(self)
-            }
-        }
-    };
-}
-
-/// The classic style for every size of a game.
-#[inline]
-fn classic_style<G>(_: &G) -> SearchStyle {
-    SearchStyle::CLASSIC
-}
-
-/// Oska from 6 pieces a side up: captures by the history heuristic and null windows. In Oska a
-/// capture is often a poor move (it shortens the opponent's race home), which the tuned
-/// evaluator knows: with captures first, Oska 6's first move cut a node in 73.6 % of its cutoffs;
-/// with both changes in 85.6 %, and depth-10 searches of 100 positions need a third fewer nodes
-/// (docs/research/2026-11-24-strength.md). The smaller sizes keep the classic style (their games
-/// stay as they were).
-#[inline]
-fn oska_style(pos: &Oska) -> SearchStyle {
-    if pos.size() >= 6 {
-        SearchStyle {
-            captures_first: false,
-            null_window: true,
-        }
-    } else {
-        SearchStyle::CLASSIC
-    }
-}
-
-evaluate_impl!(
-    Oska,
-    eval_oska,
-    weights_oska,
-    not_refined,
-    oska,
-    steps,
-    super::patterns::score,
-    no_piece_squares,
-    oska_style
-);
-evaluate_impl!(
-    Hexapawn,
-    eval_hexapawn,
-    weights_hexapawn,
-    not_refined,
-    hexapawn,
-    closest,
-    super::patterns::score,
-    no_piece_squares,
-    classic_style
-);
-evaluate_impl!(
-    Ctf,
-    eval_ctf,
-    weights_ctf,
-    ctf_refined,
-    ctf,
-    flag_to_go,
-    super::eval_ctf::piece_square_term,
-    super::eval_ctf::piece_square_counts,
-    classic_style
-);

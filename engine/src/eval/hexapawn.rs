@@ -34,6 +34,9 @@
 
 use std::sync::LazyLock;
 
+use super::common::{EVAL_LIMIT, advanced, dot};
+use super::weights_hexapawn::WEIGHTS;
+use super::{Evaluate, legacy, patterns};
 use crate::games::{Game, GameKind, Hexapawn, Side, bit};
 
 /// The feature names, in order.
@@ -214,7 +217,7 @@ fn side_info(pos: &Hexapawn, side: Side) -> SideInfo {
     info.pawns = own.count_ones() as i32;
     for (r, &row) in m.rows.iter().enumerate().take(n) {
         let k = (own & row).count_ones() as i32;
-        let adv = super::eval::advanced(side, r, n);
+        let adv = advanced(side, r, n);
         info.advance += k * adv;
         info.advance2 += k * adv * adv;
     }
@@ -295,6 +298,45 @@ pub fn features(pos: &Hexapawn) -> [i32; 17] {
     ]
 }
 
+/// The tuned Hexapawn evaluator: the features' score plus the pattern term
+/// ([`patterns::score`]); the classic search style.
+impl Evaluate for Hexapawn {
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+
+    fn features(&self, out: &mut [i32]) {
+        out.copy_from_slice(&features(self));
+    }
+
+    fn weights() -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    /// Every size uses the fitted weights (none are refined for one size).
+    #[inline]
+    fn weights_at(_size: usize) -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let linear = dot(&features(self), Self::weights_at(self.size()));
+        (linear + patterns::score(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn legacy(&self) -> i32 {
+        legacy::hexapawn::evaluate(self)
+    }
+
+    /// No piece-square term (pattern weights instead).
+    fn piece_square_counts(&self, out: &mut Vec<i32>) {
+        out.clear();
+    }
+
+    fn race_steps(&self, side: Side) -> i32 {
+        closest(self, side)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,7 +374,7 @@ mod tests {
         let mut taken = 0u128;
         for sq in Bits(own) {
             let (r, c) = (sq / n, sq % n);
-            let adv = crate::search::eval::advanced(side, r, n);
+            let adv = advanced(side, r, n);
             let to_go = n as i32 - 1 - adv;
             info.pawns += 1;
             info.advance += adv;

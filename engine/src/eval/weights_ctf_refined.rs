@@ -16,6 +16,6 @@ pub const NAMES: [&str; 21] = ["tempo", "pawns", "advance", "flag_to_go", "flag_
 #[rustfmt::skip]
 pub const WEIGHTS: [i32; 21] = [-5, 98, -15, -19, 28, 538, -23, -22, 17, 9, 22, 5, 43, 10, 106, 32, 20, 19, 88, 3, 5];
 
-/// The piece-square term's weights (see `eval_ctf::piece_square_len`).
+/// The piece-square term's weights (see `eval::ctf::piece_square_len`).
 #[rustfmt::skip]
 pub const SQUARES: [i32; 60] = [-4, -11, -10, 0, -7, 5, 6, 4, 11, 1, -3, 7, -10, -18, 11, -12, -9, -7, 13, 2, -1, 19, 5, 1, -1, 16, 24, -9, 7, 28, 13, 21, -4, -3, 1, -1, -8, -6, -17, -4, 4, -8, 1, 10, 8, 21, 13, 17, 2, -9, 0, 0, 18, -7, -3, 8, 10, -3, -10, -14];

@@ -50,6 +50,10 @@
 //! `engine refine-weights` refined from those, together with a piece-square term there
 //! ([`piece_square_term`]: a weight for each kind of piece on each square). It never searches.
 
+use super::common::{EVAL_LIMIT, advanced, dot};
+use super::weights_ctf::WEIGHTS;
+use super::weights_ctf_refined as refined;
+use super::{Evaluate, legacy};
 use crate::games::layout::grid_offset;
 use crate::games::{Bits, Ctf, Game, Side, bit};
 
@@ -130,7 +134,7 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
     let mut hanging_victims = 0u128;
     for sq in Bits(own) {
         info.pawns += 1;
-        let adv = super::eval::advanced(side, sq / n, n);
+        let adv = advanced(side, sq / n, n);
         info.advance += adv;
         info.rear = info.rear.min(adv);
         info.home_guard |= adv == 0;
@@ -181,7 +185,7 @@ fn side_info(pos: &Ctf, side: Side) -> SideInfo {
     }
     if let Some(f) = pos.flag_square(side) {
         let fr = (f / n) as i32;
-        info.flag_out = super::eval::advanced(side, f / n, n);
+        info.flag_out = advanced(side, f / n, n);
         for (dr, dc) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
             if let Some(s) = grid_offset(n, f, dr, dc) {
                 if occupied & bit(s) == 0 {
@@ -254,7 +258,7 @@ fn piece_squares(pos: &Ctf, mut each: impl FnMut(usize)) {
     let me = pos.side_to_move();
     let half = n.div_ceil(2);
     let class = |sq: usize| {
-        let r = super::eval::advanced(me, sq / n, n) as usize;
+        let r = advanced(me, sq / n, n) as usize;
         let c = sq % n;
         r * half + c.min(n - 1 - c)
     };
@@ -282,7 +286,6 @@ pub fn piece_square_counts(pos: &Ctf, out: &mut Vec<i32>) {
 /// other sizes.
 #[inline]
 pub fn piece_square_term(pos: &Ctf) -> i32 {
-    use super::weights_ctf_refined as refined;
     if pos.size() != refined::SIZE {
         return 0;
     }
@@ -294,7 +297,6 @@ pub fn piece_square_term(pos: &Ctf) -> i32 {
 /// Every weight in use at the size `weights_ctf_refined.rs` names, as `engine refine-weights`
 /// refines them: the features', then the piece-square term's.
 pub fn refined_weights() -> Vec<i32> {
-    use super::weights_ctf_refined as refined;
     [&refined::WEIGHTS[..], &refined::SQUARES[..]].concat()
 }
 
@@ -331,4 +333,46 @@ pub fn features(pos: &Ctf) -> [i32; 21] {
         op.hanging_victims,
         i32::from(op.hanging_victims >= 2),
     ]
+}
+
+/// The tuned Capture the Flag evaluator: the features' score, with the weights refined for one
+/// size there, plus the piece-square term ([`piece_square_term`]); the classic search style.
+impl Evaluate for Ctf {
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+
+    fn features(&self, out: &mut [i32]) {
+        out.copy_from_slice(&features(self));
+    }
+
+    fn weights() -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    /// The refined weights at their size (`weights_ctf_refined.rs`), the fitted ones elsewhere.
+    #[inline]
+    fn weights_at(size: usize) -> &'static [i32] {
+        if size == refined::SIZE {
+            &refined::WEIGHTS
+        } else {
+            &WEIGHTS
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let linear = dot(&features(self), Self::weights_at(self.size()));
+        (linear + piece_square_term(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn legacy(&self) -> i32 {
+        legacy::ctf::evaluate(self)
+    }
+
+    fn piece_square_counts(&self, out: &mut Vec<i32>) {
+        piece_square_counts(self, out)
+    }
+
+    fn race_steps(&self, side: Side) -> i32 {
+        flag_to_go(self, side)
+    }
 }

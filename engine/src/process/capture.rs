@@ -116,7 +116,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The last few non-blank lines of `text`, each on one line ([`escape`]) and joined with ` | `, at
-/// most [`TAIL_CHARS`] characters (an earlier part cut off is shown as `...`); `None` for no
+/// most `TAIL_CHARS` characters (an earlier part cut off is shown as `...`); `None` for no
 /// such line.
 pub fn tail(text: &str) -> Option<String> {
     let lines: Vec<&str> = text

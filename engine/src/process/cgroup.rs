@@ -1,0 +1,186 @@
+//! The run folders and pids cgroups of untrusted programs, and their removal when the process
+//! that made them was killed.
+//!
+//! The board-call adapter's runs ([`crate::adapter::sandbox::Jail`]) each get a folder
+//! `board-call-PID-N` in the temporary directory and, where a pids cgroup can be made, a
+//! cgroup of the same name whose `pids.max` is the process cap. The client ([`crate::client`])
+//! removes what a killed adapter left ([`clean_after`]).
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The pids cgroup parent under which each run gets a cgroup of its own: found from
+/// `/proc/self/mountinfo` and `/proc/self/cgroup` (cgroup v1's `pids` hierarchy, else cgroup
+/// v2 where `pids` is enabled for children), and checked once by creating and removing one.
+/// The error says why there is none: a message for the user (the adapter's note), which no
+/// caller acts on beyond knowing there is no cgroup.
+pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
+    static PROBE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let parent = find_pids_parent()?;
+        let probe = parent.join(format!("board-call-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir(&probe);
+        std::fs::create_dir(&probe)
+            .and_then(|()| std::fs::write(probe.join("pids.max"), "8"))
+            .map_err(|e| {
+                let _ = std::fs::remove_dir(&probe);
+                format!("cannot make a pids cgroup in {}: {e}", parent.display())
+            })?;
+        let _ = std::fs::remove_dir(&probe);
+        Ok(parent)
+    })
+}
+
+/// The pids cgroup parent of [`pids_cgroup`], or why there is none (a message for the user).
+fn find_pids_parent() -> Result<PathBuf, String> {
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo")
+        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    let groups = std::fs::read_to_string("/proc/self/cgroup")
+        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    // `ID:CONTROLLERS:PATH` lines: the path of this process in each hierarchy.
+    let own = |v2: bool| {
+        groups.lines().find_map(|l| {
+            let mut f = l.splitn(3, ':');
+            let (id, ctl, path) = (f.next()?, f.next()?, f.next()?);
+            let wanted = if v2 {
+                id == "0" && ctl.is_empty()
+            } else {
+                ctl.split(',').any(|c| c == "pids")
+            };
+            wanted.then(|| path.trim_start_matches('/').to_string())
+        })
+    };
+    let mut v2_dirs = Vec::new();
+    for line in mounts.lines() {
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let point = left.split(' ').nth(4).unwrap_or("");
+        let mut r = right.split(' ');
+        let (kind, _source, options) = (r.next(), r.next(), r.next().unwrap_or(""));
+        match kind {
+            Some("cgroup") if options.split(',').any(|o| o == "pids") => {
+                if let Some(path) = own(false) {
+                    return Ok(Path::new(point).join(path));
+                }
+            }
+            Some("cgroup2") => {
+                if let Some(path) = own(true) {
+                    v2_dirs.push(Path::new(point).join(path));
+                }
+            }
+            _ => {}
+        }
+    }
+    for dir in v2_dirs {
+        let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control"))
+            .is_ok_and(|t| t.split_whitespace().any(|c| c == "pids"));
+        if enabled {
+            return Ok(dir);
+        }
+    }
+    Err("no pids cgroup controller is mounted where this process may create groups".into())
+}
+
+/// A cgroup of one run, with its process cap; its processes are killed and it is removed when
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct Cgroup {
+    dir: PathBuf,
+    /// Its `cgroup.procs`, open for writing: a process that writes `0` to it joins the group.
+    pub(crate) procs: File,
+}
+
+impl Cgroup {
+    /// Makes the cgroup `name` under `parent`, capped at `max` processes.
+    pub(crate) fn new(parent: &Path, name: &str, max: u64) -> io::Result<Cgroup> {
+        let dir = parent.join(name);
+        std::fs::create_dir(&dir)?;
+        let made = std::fs::write(dir.join("pids.max"), max.to_string()).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+        });
+        match made {
+            Ok(procs) => Ok(Cgroup { dir, procs }),
+            Err(e) => {
+                let _ = std::fs::remove_dir(&dir);
+                Err(e)
+            }
+        }
+    }
+
+    /// How many times a fork was refused because the cap was reached (`max` in `pids.events`).
+    pub(crate) fn refused(&self) -> u64 {
+        std::fs::read_to_string(self.dir.join("pids.events"))
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("max ").and_then(|n| n.trim().parse().ok()))
+            })
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        remove_cgroup(&self.dir);
+    }
+}
+
+/// Kills every process of the cgroup `dir` until it is empty (two seconds at most), then
+/// removes it.
+fn remove_cgroup(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        for &pid in &pids {
+            // SAFETY: kill(2) has no memory effects.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The prefix of every run folder and cgroup of the process `pid`.
+pub(crate) fn run_prefix(pid: u32) -> String {
+    format!("board-call-{pid}-")
+}
+
+/// Removes what the adapter process `pid` left when it was killed: its run folders in the
+/// temporary directory and its cgroups (their processes killed first). For the process that
+/// started the adapter, once the adapter is gone.
+pub fn clean_after(pid: u32) {
+    let prefix = run_prefix(pid);
+    let mut parents = vec![std::env::temp_dir()];
+    if let Ok(p) = pids_cgroup() {
+        parents.push(p.clone());
+    }
+    for (i, parent) in parents.iter().enumerate() {
+        let Ok(entries) = std::fs::read_dir(parent) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if !e.file_name().to_string_lossy().starts_with(&prefix) {
+                continue;
+            }
+            if i == 0 {
+                let _ = std::fs::remove_dir_all(e.path());
+            } else {
+                remove_cgroup(&e.path());
+            }
+        }
+    }
+}
