@@ -41,7 +41,7 @@ pub mod tablebase;
 pub mod tuning;
 
 /// Lets a closed standard output end the process quietly, as it ends other Unix tools
-/// (`engine tune-patterns ... | head`): Rust ignores SIGPIPE, so a print to a closed pipe would
+/// (`engine-tune tune-patterns ... | head`): Rust ignores SIGPIPE, so a print to a closed pipe would
 /// otherwise panic. The `engine` binary's one-shot commands call it first thing; the protocol
 /// loop handles a closed output itself, and `arena` ends its engines first.
 pub fn default_sigpipe() {

@@ -677,7 +677,8 @@ async fn stop_when_idle(t: &Target) -> CheckResult {
     Ok(String::new())
 }
 
-type Job<'a> = Pin<Box<dyn Future<Output = CheckResult> + 'a>>;
+/// One check, run as a future.
+type PendingCheck<'a> = Pin<Box<dyn Future<Output = CheckResult> + 'a>>;
 
 /// Runs every check against the engine `program` with `args`.
 pub async fn run(program: &str, args: &[String]) -> Report {
@@ -685,7 +686,7 @@ pub async fn run(program: &str, args: &[String]) -> Report {
         program: program.to_string(),
         args: args.to_vec(),
     };
-    let checks: Vec<(&'static str, Job<'_>)> = vec![
+    let checks: Vec<(&'static str, PendingCheck<'_>)> = vec![
         ("handshake", Box::pin(handshake(&t))),
         ("isready during search", Box::pin(isready_during_search(&t))),
         (

@@ -46,8 +46,8 @@
 //!
 //! The history rule (no board may recur) is applied by the search along its line; a static
 //! evaluation sees the board alone. The weights come from `weights_ctf.rs`, fitted by
-//! `engine tune`, except at the size `weights_ctf_refined.rs` names (5 x 5), whose weights
-//! `engine refine-weights` refined from those, together with a piece-square term there
+//! `engine-tune tune`, except at the size `weights_ctf_refined.rs` names (5 x 5), whose weights
+//! `engine-tune refine-weights` refined from those, together with a piece-square term there
 //! ([`piece_square_term`]: a weight for each kind of piece on each square). It never searches.
 
 use super::common::{EVAL_LIMIT, advanced, dot};
@@ -281,7 +281,7 @@ pub fn piece_square_counts(pos: &Ctf, out: &mut Vec<i32>) {
     piece_squares(pos, |i| out[i] += 1);
 }
 
-/// The piece-square term of `pos`: at the size whose weights `engine refine-weights` refined
+/// The piece-square term of `pos`: at the size whose weights `engine-tune refine-weights` refined
 /// (`weights_ctf_refined.rs`), the sum of its piece-square weights over the pieces; 0 at the
 /// other sizes.
 #[inline]
@@ -294,7 +294,7 @@ pub fn piece_square_term(pos: &Ctf) -> i32 {
     sum
 }
 
-/// Every weight in use at the size `weights_ctf_refined.rs` names, as `engine refine-weights`
+/// Every weight in use at the size `weights_ctf_refined.rs` names, as `engine-tune refine-weights`
 /// refines them: the features', then the piece-square term's.
 pub fn refined_weights() -> Vec<i32> {
     [&refined::WEIGHTS[..], &refined::SQUARES[..]].concat()

@@ -30,7 +30,7 @@
 //!   own minus the opponent's, and `spare_lead`: +1 when the side to move has more of them (it
 //!   must move first, so a tie runs it out first), -1 otherwise.
 //!
-//! The weights come from `weights_hexapawn.rs`, fitted by `engine tune`. It never searches.
+//! The weights come from `weights_hexapawn.rs`, fitted by `engine-tune tune`. It never searches.
 
 use std::sync::LazyLock;
 

@@ -4,7 +4,7 @@
 //! Every evaluator scores a position for the side to move without searching. The tuned evaluators
 //! are linear: a game computes a vector of *features* (each from the side to move's view, so the
 //! colour-mirrored position gets the same vector), and the score is their dot product with
-//! weights fitted to exact game values by `engine tune` (see `crate::tuning`). The weights live in
+//! weights fitted to exact game values by `engine-tune tune` (see `crate::tuning`). The weights live in
 //! `weights_*.rs`, written by that command.
 //!
 //! Each game's evaluator is written out in its file (`oska.rs`, `hexapawn.rs`, `ctf.rs`), with
@@ -111,12 +111,12 @@ pub trait Evaluate: Game {
     /// `FEATURE_NAMES.len()` slots.
     fn features(&self, out: &mut [i32]);
 
-    /// The tuned evaluator's weights fitted by `engine tune` for every size, in the order of
+    /// The tuned evaluator's weights fitted by `engine-tune tune` for every size, in the order of
     /// [`Evaluate::FEATURE_NAMES`].
     fn weights() -> &'static [i32];
 
     /// The weights the tuned evaluator uses at board size `size`: those of
-    /// [`Evaluate::weights`], unless `engine refine-weights` refined a set for this size
+    /// [`Evaluate::weights`], unless `engine-tune refine-weights` refined a set for this size
     /// (Capture the Flag 5, `weights_ctf_refined.rs`).
     fn weights_at(size: usize) -> &'static [i32];
 

@@ -30,7 +30,7 @@
 //! - `few_pieces`: -1 when the side to move is down to two pieces or fewer (a side with no pieces
 //!   left loses, and a lone piece in contact is hunted), +1 when the opponent is.
 //!
-//! The weights come from `weights_oska.rs`, fitted by `engine tune`. It never searches.
+//! The weights come from `weights_oska.rs`, fitted by `engine-tune tune`. It never searches.
 
 use super::common::{EVAL_LIMIT, dot};
 use super::weights_oska::WEIGHTS;

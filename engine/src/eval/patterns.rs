@@ -1,5 +1,5 @@
 //! Pattern (n-tuple) terms of the Hexapawn and Oska evaluators: a weight for every way a small
-//! window of the board can be filled, fitted to exact game values (`engine tune-patterns`).
+//! window of the board can be filled, fitted to exact game values (`engine-tune tune-patterns`).
 //!
 //! The board is first seen from the side to move: when Black is to move it is turned upside
 //! down and the colours swapped, so "own" pieces always move down the rows and one set of

@@ -34,10 +34,10 @@ pub(crate) fn die_with_parent(parent: u32) -> io::Result<()> {
 }
 
 /// A spawn to run on the spawner thread.
-type Job = Box<dyn FnOnce() + Send>;
+type SpawnTask = Box<dyn FnOnce() + Send>;
 
 /// The spawner thread's queue (`None`: the thread could not be started).
-static SPAWNER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
+static SPAWNER: OnceLock<Option<mpsc::Sender<SpawnTask>>> = OnceLock::new();
 
 /// Runs `job` (a spawn) on one thread that lives as long as the program, started at the first
 /// call, and waits for its result. The thread never ends: it waits for the next job, and the
@@ -47,7 +47,7 @@ pub(crate) fn on_spawner<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
 ) -> io::Result<T> {
     let spawner = SPAWNER.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Job>();
+        let (tx, rx) = mpsc::channel::<SpawnTask>();
         thread::Builder::new()
             .name("engine-spawner".into())
             .spawn(move || {

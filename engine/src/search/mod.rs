@@ -330,7 +330,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     }
 
     /// Replaces the static evaluator by any function, such as one with weights being fitted
-    /// (`engine refine-patterns`).
+    /// (`engine-tune refine-patterns`).
     pub fn set_evaluator_with(&mut self, eval: Evaluator<G>) {
         self.eval = eval;
     }

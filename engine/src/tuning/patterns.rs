@@ -3,7 +3,7 @@
 //! of reach.
 //!
 //! The model is the one of [`super::fit`], `P(win) = 1 / (1 + exp(-score / SCALE))`, with the
-//! score the linear features' (fixed, as fitted by `engine tune`) plus one weight per window of
+//! score the linear features' (fixed, as fitted by `engine-tune tune`) plus one weight per window of
 //! the position. Tens of thousands of weights are too many for Newton's method, so they are
 //! fitted by Adam over shuffled mini-batches of the log-loss with an L2 penalty; the order of the
 //! examples comes from the seed, so a fit is reproducible from its data and seed. Each labelled

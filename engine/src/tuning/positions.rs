@@ -317,7 +317,7 @@ pub fn generate_opening<G: Game + Evaluate>(
 /// cap).
 pub const RESULT_CAP: usize = 400;
 
-/// The depths of the players of a result set unless told otherwise (`engine positions --depths`).
+/// The depths of the players of a result set unless told otherwise (`engine-tune positions --depths`).
 pub const RESULT_DEPTHS: [u32; 3] = [2, 3, 4];
 
 /// Generates a result set: games between engines (each side a random one of `evals`, searching

@@ -1,4 +1,4 @@
-//! Refining a size's pattern weights with the search itself (`engine refine-patterns`).
+//! Refining a size's pattern weights with the search itself (`engine-tune refine-patterns`).
 //!
 //! The logistic fit ([`super::patterns`]) makes each position's static score predict its exact
 //! value; what a fixed-depth player needs is narrower: that a depth-d search ranks a move that
@@ -13,7 +13,7 @@
 //! [`refine_linear`] is the same loss for a game without pattern terms (Capture the Flag),
 //! where the solver cannot label mid-game positions: the good move is a teacher's (a deeper
 //! search's, [`super::teach`]), exactly labelled positions may join it, and the linear weights
-//! are what moves: `engine refine-weights` writes them for one board size.
+//! are what moves: `engine-tune refine-weights` writes them for one board size.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -1,4 +1,4 @@
-//! Positions labelled by a teacher, for sizes the solver cannot label (`engine refine-weights`):
+//! Positions labelled by a teacher, for sizes the solver cannot label (`engine-tune refine-weights`):
 //! the positions the tuned evaluator meets in games at a fixed depth against the classic
 //! evaluators, each with the move a deeper search (the teacher) plays there.
 
