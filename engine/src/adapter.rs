@@ -40,10 +40,9 @@ use std::time::Duration;
 
 use crate::games::Move;
 use crate::games::format::{Format, print_board, print_history};
-use crate::games::{Game, GameKind, Line, MoveList};
+use crate::games::{AnyLine, Game, GameKind, Line, MoveList};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
-use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
 pub use answer::{Answer, find_answer};
@@ -430,7 +429,7 @@ impl Backend for BoardCall {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
     ) -> Option<Move> {
-        crate::on_line!(line, l => self.search_line(l, go, stop, report))
+        crate::with_game!(l in line => self.search_line(l, go, stop, report))
     }
 }
 

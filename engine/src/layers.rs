@@ -103,3 +103,43 @@ fn only_the_match_runner_imports_the_arena() {
         bad.join("\n")
     );
 }
+
+/// The code lines (comments skipped) of a file, each with its number from 1.
+fn code_lines(file: &Path) -> Vec<(usize, String)> {
+    let text = fs::read_to_string(file).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .map(|(i, line)| (i + 1, line.to_string()))
+        .collect()
+}
+
+/// "One of the three games, chosen at run time" is written once, beside the rules: `AnyLine` and
+/// `with_game!` in `games/any.rs`. No other file of the engine or the GUI holds a line of one game
+/// as a variant of its own or dispatches on the game in a macro of its own.
+#[test]
+fn one_of_the_three_games_is_written_once() {
+    let gui = src().join("../../gui/src");
+    let mut bad = Vec::new();
+    for file in rust_files(&src()).into_iter().chain(rust_files(&gui)) {
+        // The one place, and this check, which names what it looks for.
+        if file.ends_with("games/any.rs") || file.ends_with("layers.rs") {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            let own = [
+                "(Line<Oska>)",
+                "$crate::games::GameKind",
+                "$crate::games::AnyLine",
+            ];
+            if own.iter().any(|p| line.contains(p)) {
+                bad.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "one of the three games, written outside games/any.rs:\n{}",
+        bad.join("\n")
+    );
+}

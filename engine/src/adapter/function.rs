@@ -28,10 +28,9 @@ use super::process::{self, Capture};
 use super::sandbox::{self, Jail};
 use super::{BoardCall, InputMode, SeedFormat};
 use crate::games::Move;
-use crate::games::{Game, GameKind, Line, MoveList};
+use crate::games::{AnyLine, Game, GameKind, Line, MoveList};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
-use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
 const PYTHON_DRIVER: &str = include_str!("drivers/driver.py");
@@ -971,7 +970,7 @@ impl Backend for FunctionCall {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
     ) -> Option<Move> {
-        crate::on_line!(line, l => self.search_line(l, go, stop, report))
+        crate::with_game!(l in line => self.search_line(l, go, stop, report))
     }
 }
 

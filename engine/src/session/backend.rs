@@ -3,11 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::games::Move;
+use crate::games::{AnyLine, Move};
 use crate::protocol::{Go, Info, OptionDecl};
 use crate::search::EvalKind;
-
-use super::AnyLine;
 
 /// A search as the session drives it. Implementations run on the session's search thread.
 pub trait Backend: Send + 'static {

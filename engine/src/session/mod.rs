@@ -25,59 +25,12 @@ pub use searcher::SearchBackend;
 
 use crate::games::format::slash;
 use crate::games::notation::{MoveText, legal_move, move_name};
-use crate::games::{
-    Ctf, Game, GameKind, Hexapawn, Line, MAX_MOVES, Move, MoveList, Oska, PositionError,
-};
+use crate::games::{AnyLine, Game, GameKind, Line, MAX_MOVES, Move, MoveList, Oska, PositionError};
 use crate::protocol::{
     Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
     Reply, Setup, meaningful, printable,
 };
 use crate::search::EvalKind;
-
-/// A line of any of the three games.
-#[derive(Clone, Debug)]
-pub enum AnyLine {
-    /// Oska.
-    Oska(Line<Oska>),
-    /// Hexapawn.
-    Hexapawn(Line<Hexapawn>),
-    /// Capture the Flag.
-    Ctf(Line<Ctf>),
-}
-
-/// Runs generic code on the line inside an [`AnyLine`]: `on_line!(any, l => f(l))`.
-#[macro_export]
-macro_rules! on_line {
-    ($any:expr, $l:ident => $body:expr) => {
-        match $any {
-            $crate::session::AnyLine::Oska($l) => $body,
-            $crate::session::AnyLine::Hexapawn($l) => $body,
-            $crate::session::AnyLine::Ctf($l) => $body,
-        }
-    };
-}
-
-/// Wraps a line of a concrete game.
-pub trait IntoAny: Game {
-    /// The line as an [`AnyLine`].
-    fn into_any(line: Line<Self>) -> AnyLine;
-}
-
-impl IntoAny for Oska {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Oska(line)
-    }
-}
-impl IntoAny for Hexapawn {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Hexapawn(line)
-    }
-}
-impl IntoAny for Ctf {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Ctf(line)
-    }
-}
 
 /// The engine's name, as sent after `uci`.
 pub const NAME: &str = concat!("boardgames-engine ", env!("CARGO_PKG_VERSION"));
@@ -208,7 +161,7 @@ impl Default for State {
     fn default() -> Self {
         State {
             game: GameKind::Oska,
-            line: AnyLine::Oska(Line::new(Oska::start(4).expect("size 4 is supported"))),
+            line: Line::new(Oska::start(4).expect("size 4 is supported")).into(),
             hash_mib: HASH_MIB.0 as usize,
             trace: false,
             evaluator: EvalKind::default(),
@@ -288,11 +241,14 @@ fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
 }
 
 /// Builds the line a `position` command asks for, or says which token fails and why.
-fn build_line<G: Game + IntoAny>(
+fn build_line<G: Game>(
     size: usize,
     setup: &Setup,
     moves: &[MoveText],
-) -> Result<AnyLine, ProtocolError> {
+) -> Result<AnyLine, ProtocolError>
+where
+    Line<G>: Into<AnyLine>,
+{
     let mut line = setup.line::<G>(size).map_err(|e| {
         let code = position_error(&e.cause).code;
         error(code, e.message)
@@ -307,7 +263,7 @@ fn build_line<G: Game + IntoAny>(
         };
         line.push(mv);
     }
-    Ok(G::into_any(line))
+    Ok(line.into())
 }
 
 /// The move `text` if it is certainly legal in the line's position, found without listing the
@@ -387,7 +343,7 @@ fn worker<W: Write + Send + 'static>(
                                 thread::sleep(Duration::from_millis(1));
                             }
                         }
-                        on_line!(&line, l => best.map(|m| MoveText::of(l.current(), m)))
+                        crate::with_game!(l in &line => best.map(|m| MoveText::of(l.current(), m)))
                     }
                 }));
                 let best = run.unwrap_or_else(|panic| {
@@ -410,7 +366,7 @@ fn worker<W: Write + Send + 'static>(
 }
 
 fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) {
-    on_line!(line, l => {
+    crate::with_game!(l in line => {
         let mut l = l.clone();
         let pos = *l.current();
         let mut moves = MoveList::new();
@@ -583,12 +539,12 @@ impl<W: Write> Session<W> {
             }
             Command::Position { setup, moves } => {
                 let game = self.state.game;
-                let size = on_line!(&self.state.line, l => l.current().size());
+                let size = crate::with_game!(l in &self.state.line => l.current().size());
                 let line = crate::with_game!(game, G => build_line::<G>(size, &setup, &moves)?);
                 self.state.line = line;
             }
             Command::Go(go) => {
-                let result = on_line!(&self.state.line, l => result_of(l));
+                let result = crate::with_game!(l in &self.state.line => result_of(l));
                 if let (Some(r), false) = (&result, matches!(go, Go::Perft(_))) {
                     self.send(Reply::Result(Some(r.clone())));
                     self.send(Reply::BestMove(None));
@@ -613,12 +569,12 @@ impl<W: Write> Session<W> {
             }
             Command::Show => {
                 let (board, result) =
-                    on_line!(&self.state.line, l => (board_reply(l), result_of(l)));
+                    crate::with_game!(l in &self.state.line => (board_reply(l), result_of(l)));
                 self.send(board);
                 self.send(Reply::Result(result));
             }
             Command::Legal => {
-                let reply = on_line!(&self.state.line, l => legal_reply(l));
+                let reply = crate::with_game!(l in &self.state.line => legal_reply(l));
                 self.send(reply);
             }
         }

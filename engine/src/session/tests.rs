@@ -1,6 +1,6 @@
 //! In-process tests of the session: in-memory input and output.
 
-use crate::games::Side;
+use crate::games::{Ctf, Side};
 use crate::protocol::ProgressInfo;
 use crate::score::Score;
 use std::io::{Cursor, PipeWriter, Write};
