@@ -143,3 +143,68 @@ fn one_of_the_three_games_is_written_once() {
         bad.join("\n")
     );
 }
+
+/// For each file of the folder `dir` (relative to `src`, `mod.rs` aside), the sibling files it
+/// names (`super::SIBLING` or `crate::DIR::SIBLING`), each with the line that names it.
+fn sibling_imports(dir: &str) -> Vec<(String, String, String)> {
+    let stem = |p: &Path| p.file_stem().unwrap().to_string_lossy().into_owned();
+    let files: Vec<PathBuf> = fs::read_dir(src().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("mod.rs"))
+        .collect();
+    let siblings: Vec<String> = files.iter().map(|p| stem(p)).collect();
+    let mut out = Vec::new();
+    for file in &files {
+        for (n, line) in code_lines(file) {
+            for prefix in ["super::".to_string(), format!("crate::{dir}::")] {
+                for (at, _) in line.match_indices(&prefix) {
+                    let rest = &line[at + prefix.len()..];
+                    let end = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    let name = &rest[..end];
+                    if siblings.iter().any(|s| s == name) && name != stem(file) {
+                        let place = format!("{}:{n}", file.display());
+                        out.push((stem(file), name.to_string(), place));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Fails when two files of the folder `dir` import each other: each folder's files form layers.
+fn no_two_files_import_each_other(dir: &str) {
+    let imports = sibling_imports(dir);
+    let bad: Vec<String> = imports
+        .iter()
+        .filter(|(from, to, _)| imports.iter().any(|(f, t, _)| f == to && t == from))
+        .map(|(from, to, place)| format!("{place}: {from} imports {to}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "files of {dir}/ import each other:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_match_runners_files_import_one_way() {
+    no_two_files_import_each_other("arena");
+    // The refereeing of a game and the schedule know nothing of the runner that drives them.
+    let imports = sibling_imports("arena");
+    // The scan finds imports at all: the refereeing of a game reads the schedule's types.
+    assert!(
+        imports
+            .iter()
+            .any(|(f, t, _)| f == "game" && t == "schedule")
+    );
+    let runner: Vec<&String> = imports
+        .iter()
+        .filter(|(_, to, _)| to == "runner")
+        .map(|(_, _, place)| place)
+        .collect();
+    assert!(runner.is_empty(), "runner imported at {runner:?}");
+}
