@@ -3,8 +3,10 @@
 //! From the bottom: [`crate::splitmix`] and [`crate::score`] import nothing from the crate;
 //! [`crate::games`] (the rules) imports only itself and `splitmix`; [`crate::protocol`] imports
 //! the rules and the score, never the search or anything above it; only the match runner's own
-//! files (`arena/` and `bin/arena/`) import [`crate::arena`]. The checks read the source files
-//! and look at their code lines (comments are skipped), as a reader would.
+//! files (`arena/` and `bin/arena/`) import [`crate::arena`]. Within `arena/` and `session/`, no
+//! two files import each other; one of the three games chosen at run time is written once, in
+//! `games/any.rs`. The checks read the source files and look at their code lines (comments are
+//! skipped), as a reader would.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -207,4 +209,16 @@ fn the_match_runners_files_import_one_way() {
         .map(|(_, _, place)| place)
         .collect();
     assert!(runner.is_empty(), "runner imported at {runner:?}");
+}
+
+#[test]
+fn the_sessions_files_import_one_way() {
+    no_two_files_import_each_other("session");
+    // The scan finds imports at all: the state reads the options' defaults.
+    let imports = sibling_imports("session");
+    assert!(
+        imports
+            .iter()
+            .any(|(f, t, _)| f == "state" && t == "options")
+    );
 }
