@@ -23,7 +23,7 @@ pub trait Backend: Send + 'static {
     /// option; 1: one). Called only when [`Backend::options`] declares it.
     fn set_multipv(&mut self, _lines: usize) {}
     /// The options this backend takes, listed after `uci`: the engine's own
-    /// ([`super::options`]) unless overridden. The session refuses every other option with
+    /// ([`super::options()`]) unless overridden. The session refuses every other option with
     /// `error unsupported`.
     fn options(&self) -> Vec<OptionDecl> {
         super::options()

@@ -14,8 +14,8 @@ pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
 /// is the most moves a position can have, so every legal move can always be asked for.
 pub const MULTI_PV: (i64, i64, i64) = (1, 1, MAX_MOVES as i64);
 
-/// The options of the engine's own search, as listed after `uci` (a [`Backend`] may take fewer:
-/// see [`Backend::options`]).
+/// The options of the engine's own search, as listed after `uci` (a [`super::Backend`] may take
+/// fewer: see [`super::Backend::options`]).
 pub fn options() -> Vec<OptionDecl> {
     vec![
         OptionDecl {
