@@ -4,12 +4,13 @@
 //! [`crate::games`] (the rules) imports only itself and `splitmix`; [`crate::protocol`] imports
 //! the rules and the score, never the search or anything above it; only the match runner's own
 //! files (`arena/` and `bin/arena/`) import [`crate::arena`]; [`crate::process`] (running child
-//! processes) imports nothing from the crate, and the client uses it, never the adapter; the
-//! files of the adapter's folder import each other one way only. The evaluators
-//! ([`crate::eval`]) sit beside the search and below it: the search imports them, they never
-//! import the search, and their shared helpers (`eval/common.rs`) import no other evaluation
-//! file. The checks read the source
-//! files and look at their code lines (comments are skipped), as a reader would.
+//! processes) imports nothing from the crate, and the client uses it, never the adapter. The
+//! evaluators ([`crate::eval`]) sit beside the search and below it: the search imports them,
+//! they never import the search, and their shared helpers (`eval/common.rs`) import no other
+//! evaluation file. Within `adapter/`, `arena/` and `session/` the files import each other one
+//! way only (no cycle). One of the three games chosen at run time is written once, in
+//! `games/any.rs`. The checks read the source files and look at their code lines (comments are
+//! skipped), as a reader would.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -267,5 +268,75 @@ fn the_evaluator_files_import_each_other_one_way_and_the_helpers_nothing() {
         bad.is_empty(),
         "eval/common.rs may import no other evaluation file, but names:\n{}",
         bad.join("\n")
+    );
+}
+
+/// The code lines (comments skipped) of a file, each with its number from 1.
+fn code_lines(file: &Path) -> Vec<(usize, String)> {
+    let text = fs::read_to_string(file).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .map(|(i, line)| (i + 1, line.to_string()))
+        .collect()
+}
+
+/// "One of the three games, chosen at run time" is written once, beside the rules: `AnyLine` and
+/// `with_game!` in `games/any.rs`. No other file of the engine or the GUI holds a line of one game
+/// as a variant of its own or dispatches on the game in a macro of its own.
+#[test]
+fn one_of_the_three_games_is_written_once() {
+    let gui = src().join("../../gui/src");
+    let mut bad = Vec::new();
+    for file in rust_files(&src()).into_iter().chain(rust_files(&gui)) {
+        // The one place, and this check, which names what it looks for.
+        if file.ends_with("games/any.rs") || file.ends_with("layers.rs") {
+            continue;
+        }
+        for (n, line) in code_lines(&file) {
+            let own = [
+                "(Line<Oska>)",
+                "$crate::games::GameKind",
+                "$crate::games::AnyLine",
+            ];
+            if own.iter().any(|p| line.contains(p)) {
+                bad.push(format!("{}:{n}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "one of the three games, written outside games/any.rs:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_arena_files_import_each_other_one_way() {
+    one_way("arena", "arena", false);
+    // The scan finds imports at all: the refereeing of a game reads the schedule's types.
+    let imports = folder_imports("arena", "arena");
+    assert!(
+        imports
+            .iter()
+            .any(|(f, t, _)| f == "game" && t == "schedule")
+    );
+    let runner: Vec<&String> = imports
+        .iter()
+        .filter(|(_, to, _)| to == "runner")
+        .map(|(_, _, place)| place)
+        .collect();
+    assert!(runner.is_empty(), "runner imported at {runner:?}");
+}
+
+#[test]
+fn the_session_files_import_each_other_one_way() {
+    one_way("session", "session", false);
+    // The scan finds imports at all: the state reads the options' defaults.
+    let imports = folder_imports("session", "session");
+    assert!(
+        imports
+            .iter()
+            .any(|(f, t, _)| f == "state" && t == "options")
     );
 }

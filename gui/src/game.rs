@@ -2,126 +2,16 @@
 //!
 //! [`GameState`] keeps the start line and every move played; the position after any number of
 //! moves can be looked at (the move list's navigation). The rules come from [`engine::games`]
-//! only, through a small object-safe trait implemented for every [`Game`].
+//! only: each position is an [`AnyLine`], reached through [`with_game!`].
 
 use engine::games::format::{Format, parse_board, print_board};
 use engine::games::notation::{move_name, parse_move};
 use engine::games::setup::Setup;
 use engine::games::{
-    Game, GameKind, Layout, Line, Move, MoveList, Outcome, Piece, PositionError, Side,
+    AnyLine, Game, GameKind, Layout, Line, Move, MoveList, Outcome, Piece, PositionError, Side,
 };
 use engine::record::{GameRecord, RecordResult, start_line};
 use engine::with_game;
-
-/// The plays of one game with its positions after every move.
-struct Plays<G: Game> {
-    /// Whether the start is the standard start position of the size.
-    standard: bool,
-    /// `lines[i]` is the line after `i` moves; `lines[0]` is the start.
-    lines: Vec<Line<G>>,
-    /// The moves played.
-    moves: Vec<Move>,
-}
-
-/// What the GUI needs from a game, without its type.
-trait AnyPlays: Send {
-    fn kind(&self) -> GameKind;
-    fn size(&self) -> usize;
-    fn layout(&self) -> &'static Layout;
-    fn len(&self) -> usize;
-    fn piece_at(&self, ply: usize, sq: usize) -> Option<Piece>;
-    fn side_to_move(&self, ply: usize) -> Side;
-    fn legal_moves(&self, ply: usize) -> Vec<Move>;
-    fn outcome(&self, ply: usize) -> Option<Outcome>;
-    fn move_at(&self, i: usize) -> Move;
-    fn move_name(&self, i: usize) -> String;
-    fn square_name(&self, sq: usize) -> String;
-    fn play(&mut self, ply: usize, mv: Move);
-    fn truncate(&mut self, plies: usize);
-    fn board_text(&self, ply: usize, format: &Format) -> String;
-    fn start(&self) -> Setup;
-    fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError>;
-    fn after(&self, ply: usize, moves: &[String]) -> Vec<Step>;
-}
-
-impl<G: Game> AnyPlays for Plays<G> {
-    fn kind(&self) -> GameKind {
-        G::KIND
-    }
-    fn size(&self) -> usize {
-        self.lines[0].current().size()
-    }
-    fn layout(&self) -> &'static Layout {
-        self.lines[0].current().layout()
-    }
-    fn len(&self) -> usize {
-        self.moves.len()
-    }
-    fn piece_at(&self, ply: usize, sq: usize) -> Option<Piece> {
-        self.lines[ply].current().piece_at(sq)
-    }
-    fn side_to_move(&self, ply: usize) -> Side {
-        self.lines[ply].current().side_to_move()
-    }
-    fn legal_moves(&self, ply: usize) -> Vec<Move> {
-        let mut list = MoveList::new();
-        self.lines[ply].legal_moves(&mut list);
-        list.as_slice().to_vec()
-    }
-    fn outcome(&self, ply: usize) -> Option<Outcome> {
-        self.lines[ply].outcome()
-    }
-    fn move_at(&self, i: usize) -> Move {
-        self.moves[i]
-    }
-    fn move_name(&self, i: usize) -> String {
-        move_name(self.lines[i].current(), self.moves[i])
-    }
-    fn square_name(&self, sq: usize) -> String {
-        self.layout().square_name(sq)
-    }
-    fn play(&mut self, ply: usize, mv: Move) {
-        self.truncate(ply);
-        let mut next = self.lines[ply].clone();
-        next.push(mv);
-        self.lines.push(next);
-        self.moves.push(mv);
-    }
-    fn truncate(&mut self, plies: usize) {
-        self.moves.truncate(plies);
-        self.lines.truncate(plies + 1);
-    }
-    fn board_text(&self, ply: usize, format: &Format) -> String {
-        print_board(self.lines[ply].current(), format)
-    }
-    fn start(&self) -> Setup {
-        if self.standard {
-            return Setup::StartPos;
-        }
-        Setup::of(&self.lines[0])
-    }
-    fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError> {
-        parse_move(&self.lines[ply], text)
-    }
-    fn after(&self, ply: usize, moves: &[String]) -> Vec<Step> {
-        let mut line = self.lines[ply].clone();
-        let mut steps = Vec::new();
-        for text in moves {
-            let Ok(mv) = parse_move(&line, text) else {
-                break;
-            };
-            line.push(mv);
-            let board = line.current();
-            steps.push(Step {
-                mv,
-                pieces: (0..board.layout().squares())
-                    .map(|sq| board.piece_at(sq))
-                    .collect(),
-            });
-        }
-        steps
-    }
-}
 
 /// One move of a line of moves looked at ahead (a principal variation), with the board after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,17 +22,15 @@ pub struct Step {
     pub pieces: Vec<Option<Piece>>,
 }
 
-fn boxed<G: Game>(line: Line<G>, standard: bool) -> Box<dyn AnyPlays> {
-    Box::new(Plays {
-        standard,
-        lines: vec![line],
-        moves: Vec::new(),
-    })
-}
-
 /// A game: its start, the moves played, and the position shown.
 pub struct GameState {
-    plays: Box<dyn AnyPlays>,
+    /// Whether the start is the standard start position of the size.
+    standard: bool,
+    /// `lines[i]` is the line after `i` moves; `lines[0]` is the start. All are of one game, each
+    /// one move after the one before it.
+    lines: Vec<AnyLine>,
+    /// The moves played.
+    moves: Vec<Move>,
 }
 
 impl std::fmt::Debug for GameState {
@@ -158,23 +46,30 @@ impl std::fmt::Debug for GameState {
 }
 
 impl GameState {
+    /// A game from its start.
+    fn starting(line: impl Into<AnyLine>, standard: bool) -> GameState {
+        GameState {
+            standard,
+            lines: vec![line.into()],
+            moves: Vec::new(),
+        }
+    }
+
     /// The standard start of a game and size.
     pub fn new(kind: GameKind, size: usize) -> Result<GameState, PositionError> {
         kind.check_size(size)?;
-        let plays = with_game!(kind, G => boxed(Line::new(G::start(size)?), true));
-        Ok(GameState { plays })
+        Ok(with_game!(kind, G => GameState::starting(Line::new(G::start(size)?), true)))
     }
 
     /// A game from a board typed in any seed format (a Capture the Flag history list included),
     /// with `side` to move.
     pub fn from_text(kind: GameKind, text: &str, side: Side) -> Result<GameState, PositionError> {
-        let plays = with_game!(kind, G => {
+        Ok(with_game!(kind, G => {
             let parsed = parse_board::<G>(text.trim(), side)?;
             let standard = parsed.line.is_empty()
                 && G::start(parsed.line.current().size()).ok() == Some(*parsed.line.current());
-            boxed(parsed.line, standard)
-        });
-        Ok(GameState { plays })
+            GameState::starting(parsed.line, standard)
+        }))
     }
 
     /// A game from what stands on every square (indexed as in [`Layout`]) with `side` to move,
@@ -187,7 +82,7 @@ impl GameState {
         side: Side,
     ) -> Result<GameState, PositionError> {
         kind.check_size(size)?;
-        let plays = with_game!(kind, G => {
+        Ok(with_game!(kind, G => {
             let squares = G::layout_of(size).squares();
             if cells.len() != squares {
                 return Err(PositionError::Syntax(format!(
@@ -197,49 +92,61 @@ impl GameState {
             }
             let pos = G::from_cells(size, cells, side)?;
             let standard = G::start(size).ok() == Some(pos);
-            boxed(Line::new(pos), standard)
-        });
-        Ok(GameState { plays })
+            GameState::starting(Line::new(pos), standard)
+        }))
     }
 
     /// Replays a record by the rules.
     pub fn from_record(record: &GameRecord) -> Result<GameState, PositionError> {
         let mut state = with_game!(record.game, G => {
             let line = start_line::<G>(&record.start, record.size)?;
-            GameState { plays: boxed(line, record.start == Setup::StartPos) }
+            GameState::starting(line, record.start == Setup::StartPos)
         });
         for (i, text) in record.moves.iter().enumerate() {
             let ply = state.len();
             let mv = state
-                .plays
                 .parse_move(ply, text)
                 .map_err(|e| PositionError::IllegalMove {
                     text: text.clone(),
                     why: format!("move {} of the record: {e}", i + 1),
                 })?;
-            state.plays.play(ply, mv);
+            state.push(ply, mv);
         }
         Ok(state)
     }
 
+    /// The line after `ply` moves (the last one when the game has fewer).
+    fn line(&self, ply: usize) -> &AnyLine {
+        &self.lines[ply.min(self.len())]
+    }
+
+    /// Plays `mv`, which must be legal, after `ply` moves, dropping the moves that followed.
+    fn push(&mut self, ply: usize, mv: Move) {
+        self.truncate(ply);
+        let mut next = self.lines[ply].clone();
+        with_game!(l in &mut next => l.push(mv));
+        self.lines.push(next);
+        self.moves.push(mv);
+    }
+
     /// The game.
     pub fn kind(&self) -> GameKind {
-        self.plays.kind()
+        self.lines[0].kind()
     }
 
     /// Its size.
     pub fn size(&self) -> usize {
-        self.plays.size()
+        with_game!(l in &self.lines[0] => l.current().size())
     }
 
     /// The board's shape.
     pub fn layout(&self) -> &'static Layout {
-        self.plays.layout()
+        with_game!(l in &self.lines[0] => l.current().layout())
     }
 
     /// The number of moves played.
     pub fn len(&self) -> usize {
-        self.plays.len()
+        self.moves.len()
     }
 
     /// Whether no move has been played.
@@ -249,35 +156,36 @@ impl GameState {
 
     /// What stands on a square after `ply` moves.
     pub fn piece_at(&self, ply: usize, sq: usize) -> Option<Piece> {
-        self.plays.piece_at(ply.min(self.len()), sq)
+        with_game!(l in self.line(ply) => l.current().piece_at(sq))
     }
 
     /// The side to move after `ply` moves.
     pub fn side_to_move(&self, ply: usize) -> Side {
-        self.plays.side_to_move(ply.min(self.len()))
+        with_game!(l in self.line(ply) => l.current().side_to_move())
     }
 
     /// The legal moves after `ply` moves (empty when the game is over there).
     pub fn legal_moves(&self, ply: usize) -> Vec<Move> {
-        self.plays.legal_moves(ply.min(self.len()))
+        let mut list = MoveList::new();
+        with_game!(l in self.line(ply) => l.legal_moves(&mut list));
+        list.as_slice().to_vec()
     }
 
     /// The outcome after `ply` moves, if the game is over there.
     pub fn outcome(&self, ply: usize) -> Option<Outcome> {
-        self.plays.outcome(ply.min(self.len()))
+        with_game!(l in self.line(ply) => l.outcome())
     }
 
     /// Move `i` (from 0).
     pub fn move_at(&self, i: usize) -> Option<Move> {
-        (i < self.len()).then(|| self.plays.move_at(i))
+        self.moves.get(i).copied()
     }
 
     /// The name of move `i` (from 0) in the protocol's notation.
     pub fn move_name(&self, i: usize) -> String {
-        if i < self.len() {
-            self.plays.move_name(i)
-        } else {
-            String::new()
+        match self.moves.get(i) {
+            Some(&mv) => with_game!(l in &self.lines[i] => move_name(l.current(), mv)),
+            None => String::new(),
         }
     }
 
@@ -288,7 +196,7 @@ impl GameState {
 
     /// A square's name (`c2`).
     pub fn square_name(&self, sq: usize) -> String {
-        self.plays.square_name(sq)
+        self.layout().square_name(sq)
     }
 
     /// Plays `mv` after `ply` moves, dropping the moves that followed. `mv` must be legal there
@@ -298,27 +206,44 @@ impl GameState {
         if !self.legal_moves(ply).contains(&mv) {
             return Err("that move is not legal here".into());
         }
-        self.plays.play(ply, mv);
+        self.push(ply, mv);
         Ok(())
     }
 
     /// Plays a move given in notation at the end of the game.
     pub fn play_text(&mut self, text: &str) -> Result<Move, PositionError> {
         let ply = self.len();
-        let mv = self.plays.parse_move(ply, text)?;
-        self.plays.play(ply, mv);
+        let mv = self.parse_move(ply, text)?;
+        self.push(ply, mv);
         Ok(mv)
     }
 
     /// Reads a move in notation, legal after `ply` moves.
     pub fn parse_move(&self, ply: usize, text: &str) -> Result<Move, PositionError> {
-        self.plays.parse_move(ply.min(self.len()), text)
+        with_game!(l in self.line(ply) => parse_move(l, text))
     }
 
     /// Plays `moves` (in notation) after `ply` moves without changing the game, and returns each
     /// move with the board after it; stops at the first move that is not legal.
     pub fn look_ahead(&self, ply: usize, moves: &[String]) -> Vec<Step> {
-        self.plays.after(ply.min(self.len()), moves)
+        with_game!(l in self.line(ply) => {
+            let mut line = l.clone();
+            let mut steps = Vec::new();
+            for text in moves {
+                let Ok(mv) = parse_move(&line, text) else {
+                    break;
+                };
+                line.push(mv);
+                let board = line.current();
+                steps.push(Step {
+                    mv,
+                    pieces: (0..board.layout().squares())
+                        .map(|sq| board.piece_at(sq))
+                        .collect(),
+                });
+            }
+            steps
+        })
     }
 
     /// What stands on every square after `ply` moves.
@@ -330,17 +255,22 @@ impl GameState {
 
     /// Keeps only the first `plies` moves.
     pub fn truncate(&mut self, plies: usize) {
-        self.plays.truncate(plies.min(self.len()));
+        let plies = plies.min(self.len());
+        self.moves.truncate(plies);
+        self.lines.truncate(plies + 1);
     }
 
     /// The board after `ply` moves, written in a seed format.
     pub fn board_text(&self, ply: usize, format: &Format) -> String {
-        self.plays.board_text(ply.min(self.len()), format)
+        with_game!(l in self.line(ply) => print_board(l.current(), format))
     }
 
     /// Where the game started, as the record format and the protocol write it.
     pub fn start(&self) -> Setup {
-        self.plays.start()
+        if self.standard {
+            return Setup::StartPos;
+        }
+        with_game!(l in &self.lines[0] => Setup::of(l))
     }
 
     /// The protocol's `position` set-up of the start.

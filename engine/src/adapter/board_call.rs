@@ -16,12 +16,12 @@ use super::limits::ResourceLimits;
 use super::sandbox::Jail;
 use super::watch::{Watch, cap_reached};
 use crate::eval::EvalKind;
+use crate::games::AnyLine;
 use crate::games::Move;
 use crate::games::format::{print_board, print_history};
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::process::capture::{self, Capture};
 use crate::protocol::{Go, Info, OptionDecl};
-use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
 /// How the program gets its input.
@@ -341,7 +341,7 @@ impl Backend for BoardCall {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
     ) -> Option<Move> {
-        crate::on_line!(line, l => self.search_line(l, go, stop, report))
+        crate::with_game!(l in line => self.search_line(l, go, stop, report))
     }
 }
 

@@ -14,11 +14,11 @@ use super::fault::{Failed, Fault};
 use super::limits::ResourceLimits;
 use super::spec::{FunctionError, FunctionSpec};
 use crate::eval::EvalKind;
+use crate::games::AnyLine;
 use crate::games::Move;
 use crate::games::{Game, GameKind, Line, MoveList};
 use crate::process::capture::escape;
 use crate::protocol::{Go, Info, OptionDecl};
-use crate::session::AnyLine;
 use crate::session::backend::Backend;
 
 /// The adapter: a seed function as a [`Backend`].
@@ -177,6 +177,6 @@ impl Backend for FunctionCall {
         stop: &AtomicBool,
         report: &mut dyn FnMut(Info),
     ) -> Option<Move> {
-        crate::on_line!(line, l => self.search_line(l, go, stop, report))
+        crate::with_game!(l in line => self.search_line(l, go, stop, report))
     }
 }

@@ -13,8 +13,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::ArenaError;
+use super::game::GameOutcome;
+use super::schedule::GameJob;
+use super::spec::EngineSpec;
 use super::table::Standings;
-use super::{ArenaError, EngineSpec, GameJob, GameOutcome};
 use crate::adapter::Fault;
 use crate::adapter::{Language, seed_function};
 use crate::games::format::{Format, print_board};

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::FaultKind;
+use super::fault::FaultKind;
 use super::stats::Wld;
 use crate::protocol::shown;
 

@@ -7,6 +7,9 @@
 //! history, which a `Copy` position cannot carry, so the trait separates the two: [`Game::generate`]
 //! gives the moves the pieces can make, and [`Line`] (a position plus the boards seen before it)
 //! filters them and decides the outcome, including "the side to move has no legal move".
+//!
+//! A game chosen at run time is an [`AnyLine`]; [`with_game!`](crate::with_game) runs generic code
+//! on it, or on the position type of a [`GameKind`].
 
 pub mod ctf;
 pub mod format;
@@ -20,6 +23,7 @@ pub mod setup;
 mod two_sides;
 pub mod zobrist;
 
+mod any;
 mod error;
 mod kind;
 mod line;
@@ -35,6 +39,7 @@ pub use hexapawn::Hexapawn;
 pub use layout::Layout;
 pub use oska::Oska;
 
+pub use any::AnyLine;
 pub use error::PositionError;
 pub use kind::GameKind;
 pub use line::Line;
@@ -138,26 +143,4 @@ impl Iterator for Bits {
 #[inline]
 pub const fn bit(sq: usize) -> u128 {
     1u128 << sq
-}
-
-/// Runs a generic function with the position type of a [`GameKind`]:
-/// `with_game!(kind, G => run::<G>(args))`.
-#[macro_export]
-macro_rules! with_game {
-    ($kind:expr, $g:ident => $body:expr) => {
-        match $kind {
-            $crate::games::GameKind::Oska => {
-                type $g = $crate::games::Oska;
-                $body
-            }
-            $crate::games::GameKind::Hexapawn => {
-                type $g = $crate::games::Hexapawn;
-                $body
-            }
-            $crate::games::GameKind::Ctf => {
-                type $g = $crate::games::Ctf;
-                $body
-            }
-        }
-    };
 }

@@ -4,10 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::eval::EvalKind;
-use crate::games::Move;
+use crate::games::{AnyLine, Move};
 use crate::protocol::{Go, Info, OptionDecl};
-
-use super::AnyLine;
 
 /// A search as the session drives it. Implementations run on the session's search thread.
 pub trait Backend: Send + 'static {
@@ -25,7 +23,7 @@ pub trait Backend: Send + 'static {
     /// option; 1: one). Called only when [`Backend::options`] declares it.
     fn set_multipv(&mut self, _lines: usize) {}
     /// The options this backend takes, listed after `uci`: the engine's own
-    /// ([`super::options`]) unless overridden. The session refuses every other option with
+    /// ([`super::options()`]) unless overridden. The session refuses every other option with
     /// `error unsupported`.
     fn options(&self) -> Vec<OptionDecl> {
         super::options()

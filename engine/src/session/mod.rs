@@ -6,441 +6,45 @@
 //! command applies atomically, and it is the one that prints `bestmove`, so a GUI that has read a
 //! `bestmove` may send the next `go` at once. Output lines are written whole and flushed, each
 //! under one lock.
+//!
+//! This file is the loop that joins the threads and answers each command. The rest, one part a
+//! file: the options and `setoption` (`options.rs`), what a session keeps between lines and the
+//! lines that `newgame` and `position` build ([`State`], `state.rs`), what it says (`replies.rs`),
+//! and the search thread with its jobs (`worker.rs`).
 
 pub mod backend;
+mod options;
 pub mod reader;
+mod replies;
 pub mod searcher;
+mod state;
 pub mod timing;
+mod worker;
 
 use std::io::{self, BufReader, Read, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 
 pub use backend::Backend;
+pub use options::{HASH_MIB, MULTI_PV, options};
 pub use searcher::SearchBackend;
+pub use state::State;
 
-use crate::eval::EvalKind;
-use crate::games::format::slash;
-use crate::games::notation::{MoveText, legal_move, move_name};
-use crate::games::{
-    Ctf, Game, GameKind, Hexapawn, Line, MAX_MOVES, Move, MoveList, Oska, PositionError,
-};
+use crate::games::notation::MoveText;
+use crate::games::{Game, GameKind};
 use crate::protocol::{
-    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionDecl, OptionKind, ProtocolError,
-    Reply, Setup, meaningful, printable,
+    Command, ErrorCode, Go, MAX_LINE, OptionDecl, ProtocolError, Reply, Setup, meaningful,
 };
-
-/// A line of any of the three games.
-#[derive(Clone, Debug)]
-pub enum AnyLine {
-    /// Oska.
-    Oska(Line<Oska>),
-    /// Hexapawn.
-    Hexapawn(Line<Hexapawn>),
-    /// Capture the Flag.
-    Ctf(Line<Ctf>),
-}
-
-/// Runs generic code on the line inside an [`AnyLine`]: `on_line!(any, l => f(l))`.
-#[macro_export]
-macro_rules! on_line {
-    ($any:expr, $l:ident => $body:expr) => {
-        match $any {
-            $crate::session::AnyLine::Oska($l) => $body,
-            $crate::session::AnyLine::Hexapawn($l) => $body,
-            $crate::session::AnyLine::Ctf($l) => $body,
-        }
-    };
-}
-
-/// Wraps a line of a concrete game.
-pub trait IntoAny: Game {
-    /// The line as an [`AnyLine`].
-    fn into_any(line: Line<Self>) -> AnyLine;
-}
-
-impl IntoAny for Oska {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Oska(line)
-    }
-}
-impl IntoAny for Hexapawn {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Hexapawn(line)
-    }
-}
-impl IntoAny for Ctf {
-    fn into_any(line: Line<Self>) -> AnyLine {
-        AnyLine::Ctf(line)
-    }
-}
+use options::Setting;
+use replies::{Out, board_reply, error, legal_reply, position_error, result_of};
+use state::build_line;
+use worker::{Job, worker};
 
 /// The engine's name, as sent after `uci`.
 pub const NAME: &str = concat!("boardgames-engine ", env!("CARGO_PKG_VERSION"));
-/// The hash size options: default, least, greatest (MiB).
-pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
-/// The `MultiPV` option (principal variations reported): default, least, greatest. The greatest
-/// is the most moves a position can have, so every legal move can always be asked for.
-pub const MULTI_PV: (i64, i64, i64) = (1, 1, MAX_MOVES as i64);
-
-/// The options of the engine's own search, as listed after `uci` (a [`Backend`] may take fewer:
-/// see [`Backend::options`]).
-pub fn options() -> Vec<OptionDecl> {
-    vec![
-        OptionDecl {
-            name: "Hash".into(),
-            kind: OptionKind::Spin {
-                default: HASH_MIB.0,
-                min: HASH_MIB.1,
-                max: HASH_MIB.2,
-            },
-        },
-        OptionDecl {
-            name: "Trace".into(),
-            kind: OptionKind::Check { default: false },
-        },
-        OptionDecl {
-            name: "Evaluator".into(),
-            kind: OptionKind::Combo {
-                default: EvalKind::default().name().into(),
-                vars: EvalKind::ALL.iter().map(|k| k.name().into()).collect(),
-            },
-        },
-        OptionDecl {
-            name: "TablebasePath".into(),
-            kind: OptionKind::String {
-                default: NO_PATH.into(),
-            },
-        },
-        OptionDecl {
-            name: "MultiPV".into(),
-            kind: OptionKind::Spin {
-                default: MULTI_PV.0,
-                min: MULTI_PV.1,
-                max: MULTI_PV.2,
-            },
-        },
-    ]
-}
-
-/// The `TablebasePath` value that means no tables.
-const NO_PATH: &str = "<empty>";
-
-/// The names of some options, for messages: `Hash, Trace, Evaluator`.
-fn option_names(options: &[OptionDecl]) -> String {
-    let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
-    names.join(", ")
-}
-
-/// An option's value as a number: digits only, as every number of the protocol (no sign, no
-/// '+'); `None` when it is not one or does not fit.
-fn whole_number(value: &str) -> Option<i64> {
-    Some(value)
-        .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|v| v.parse().ok())
-}
-
-/// Where replies go: whole lines, flushed, one writer at a time.
-struct Out<W: Write> {
-    inner: Arc<Mutex<W>>,
-    broken: Arc<AtomicBool>,
-}
-
-impl<W: Write> Clone for Out<W> {
-    fn clone(&self) -> Self {
-        Out {
-            inner: Arc::clone(&self.inner),
-            broken: Arc::clone(&self.broken),
-        }
-    }
-}
-
-impl<W: Write> Out<W> {
-    fn send(&self, reply: &Reply) {
-        let mut text = printable(&reply.to_string()).into_owned();
-        text.push('\n');
-        let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if w.write_all(text.as_bytes())
-            .and_then(|()| w.flush())
-            .is_err()
-        {
-            self.broken.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-fn error(code: ErrorCode, message: impl Into<String>) -> ProtocolError {
-    ProtocolError::new(code, message)
-}
-
-fn position_error(e: &PositionError) -> ProtocolError {
-    let code = match e {
-        PositionError::UnsupportedSize { .. } => ErrorCode::Unsupported,
-        PositionError::MoveSyntax { .. } => ErrorCode::Syntax,
-        PositionError::IllegalMove { .. } => ErrorCode::IllegalMove,
-        _ => ErrorCode::BadPosition,
-    };
-    error(code, e.to_string())
-}
-
-/// The state a session keeps between lines.
-#[derive(Clone, Debug)]
-pub struct State {
-    /// The game of the last `newgame` (Oska at first).
-    pub game: GameKind,
-    /// The position with its earlier boards.
-    pub line: AnyLine,
-    /// The `Hash` option, MiB.
-    pub hash_mib: usize,
-    /// The `Trace` option.
-    pub trace: bool,
-    /// The `Evaluator` option.
-    pub evaluator: EvalKind,
-    /// The `MultiPV` option: how many principal variations a search reports.
-    pub multipv: usize,
-}
-
-impl Default for State {
-    fn default() -> Self {
-        State {
-            game: GameKind::Oska,
-            line: AnyLine::Oska(Line::new(Oska::start(4).expect("size 4 is supported"))),
-            hash_mib: HASH_MIB.0 as usize,
-            trace: false,
-            evaluator: EvalKind::default(),
-            multipv: MULTI_PV.0 as usize,
-        }
-    }
-}
-
-fn result_of<G: Game>(line: &Line<G>) -> Option<GameResult> {
-    line.outcome().map(|o| GameResult {
-        winner: o.winner(),
-        reason: o.reason().code().to_string(),
-    })
-}
-
-/// The `board` line of `show`: the current board, and when the line has earlier boards, its first
-/// board (`startpos` when that is the game's start) with the moves played since.
-fn board_reply<G: Game>(line: &Line<G>) -> Reply {
-    let pos = line.current();
-    let from = line.earlier().first().map(|first| {
-        let later = line.earlier().iter().skip(1).chain([pos]);
-        let moves = line
-            .earlier()
-            .iter()
-            .zip(later)
-            .map(|(a, b)| MoveText::of(a, move_between(a, b)))
-            .collect();
-        let is_start = G::start(pos.size())
-            .is_ok_and(|s| s.same_board(first) && s.side_to_move() == first.side_to_move());
-        let setup = if is_start {
-            Setup::StartPos
-        } else {
-            Setup::Board {
-                board: slash(first),
-                side: first.side_to_move(),
-                history: Vec::new(),
-            }
-        };
-        (setup, moves)
-    });
-    Reply::Board {
-        game: G::KIND,
-        size: pos.size() as u32,
-        board: slash(pos),
-        side: pos.side_to_move(),
-        from,
-    }
-}
-
-/// The move that leads from `a` to `b`, consecutive positions of a line (the session builds lines
-/// from legal moves only).
-fn move_between<G: Game>(a: &G, b: &G) -> Move {
-    let mut moves = MoveList::new();
-    a.generate(&mut moves);
-    moves
-        .as_slice()
-        .iter()
-        .copied()
-        .find(|&m| {
-            let next = a.play(m);
-            next.same_board(b) && next.side_to_move() == b.side_to_move()
-        })
-        .expect("consecutive boards of a line are one move apart")
-}
-
-fn legal_reply<G: Game>(line: &Line<G>) -> Reply {
-    let mut moves = MoveList::new();
-    line.legal_moves(&mut moves);
-    let pos = line.current();
-    Reply::Legal(
-        moves
-            .as_slice()
-            .iter()
-            .map(|&m| move_name(pos, m))
-            .collect(),
-    )
-}
-
-/// Builds the line a `position` command asks for, or says which token fails and why.
-fn build_line<G: Game + IntoAny>(
-    size: usize,
-    setup: &Setup,
-    moves: &[MoveText],
-) -> Result<AnyLine, ProtocolError> {
-    let mut line = setup.line::<G>(size).map_err(|e| {
-        let code = position_error(&e.cause).code;
-        error(code, e.message)
-    })?;
-    for (i, &syntax) in moves.iter().enumerate() {
-        let mv = match fast_move(&line, syntax) {
-            Some(mv) => mv,
-            None => legal_move(&line, syntax, &syntax.to_string()).map_err(|e| {
-                let p = position_error(&e);
-                error(p.code, format!("move {} '{syntax}': {}", i + 1, p.message))
-            })?,
-        };
-        line.push(mv);
-    }
-    Ok(G::into_any(line))
-}
-
-/// The move `text` if it is certainly legal in the line's position, found without listing the
-/// line's legal moves (so that long move lists apply in linear time). `None` when it is not:
-/// [`parse_move`] then decides and explains.
-fn fast_move<G: Game>(line: &Line<G>, syntax: MoveText) -> Option<Move> {
-    let pos = line.current();
-    if pos.board_outcome().is_some() {
-        return None;
-    }
-    let mv = match syntax {
-        MoveText::Pass => Move::PASS,
-        MoveText::Squares { from, to } => {
-            let layout = pos.layout();
-            let a = layout.square_at(from.0, from.1)?;
-            let b = layout.square_at(to.0, to.1)?;
-            Move::new(u8::try_from(a).ok()?, u8::try_from(b).ok()?)
-        }
-    };
-    let mut list = MoveList::new();
-    pos.generate(&mut list);
-    if !list.contains(mv) {
-        return None;
-    }
-    if G::NO_REPEAT {
-        let next = pos.play(mv);
-        if line.seen(&next) {
-            return None;
-        }
-    }
-    Some(mv)
-}
-
-/// A job for the search thread.
-enum Job {
-    Search {
-        line: AnyLine,
-        go: Go,
-        stop: Arc<AtomicBool>,
-    },
-    Resize(usize),
-    Trace(bool),
-    Evaluator(EvalKind),
-    Tablebase(Option<std::path::PathBuf>),
-    MultiPv(usize),
-    Clear,
-}
-
-fn worker<W: Write + Send + 'static>(
-    mut backend: impl Backend,
-    jobs: Receiver<Job>,
-    done: Sender<Option<MoveText>>,
-    out: Out<W>,
-) {
-    for job in jobs {
-        match job {
-            Job::Resize(mib) => backend.resize(mib),
-            Job::Trace(on) => backend.set_trace(on),
-            Job::Evaluator(kind) => backend.set_evaluator(kind),
-            Job::Tablebase(dir) => backend.set_tablebase(dir),
-            Job::MultiPv(n) => backend.set_multipv(n),
-            Job::Clear => backend.clear(),
-            Job::Search { line, go, stop } => {
-                // A panic (a bug) must not end this thread: the session would then answer every
-                // later `go` with `bestmove none` and no word why. It is said, and the search
-                // ends without a move; the backend's state is rebuilt by each search.
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match go {
-                    Go::Perft(depth) => {
-                        perft(&line, depth, &stop, &out);
-                        None
-                    }
-                    _ => {
-                        let mut report = |info: Info| out.send(&Reply::Info(info));
-                        let best = backend.search(&line, go, &stop, &mut report);
-                        if go == Go::Infinite {
-                            while !stop.load(Ordering::Relaxed) {
-                                thread::sleep(Duration::from_millis(1));
-                            }
-                        }
-                        on_line!(&line, l => best.map(|m| MoveText::of(l.current(), m)))
-                    }
-                }));
-                let best = run.unwrap_or_else(|panic| {
-                    let why = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    out.send(&Reply::Info(Info::String(format!(
-                        "the search failed (a bug in the engine): {why}"
-                    ))));
-                    None
-                });
-                if done.send(best).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-fn perft<W: Write>(line: &AnyLine, depth: u32, stop: &AtomicBool, out: &Out<W>) {
-    on_line!(line, l => {
-        let mut l = l.clone();
-        let pos = *l.current();
-        let mut moves = MoveList::new();
-        l.legal_moves(&mut moves);
-        if depth == 0 {
-            out.send(&Reply::Nodes(1));
-            return;
-        }
-        let mut total = 0;
-        for &m in moves.as_slice() {
-            l.push(m);
-            let n = crate::games::perft::perft_until(&mut l, depth - 1, stop);
-            l.pop();
-            let n = match n {
-                Ok(n) => n,
-                Err(crate::games::perft::Halt::Stopped) => {
-                    out.send(&Reply::Info(Info::String("perft stopped".into())));
-                    return;
-                }
-                Err(halt) => {
-                    out.send(&Reply::Info(Info::String(format!("perft stopped: {halt}"))));
-                    return;
-                }
-            };
-            total += n;
-            out.send(&Reply::Perft { mv: move_name(&pos, m), nodes: n });
-        }
-        out.send(&Reply::Nodes(total));
-    })
-}
 
 /// A line from the reader thread.
 enum Input {
@@ -571,7 +175,11 @@ impl<W: Write> Session<W> {
                 self.send(Reply::UciOk);
             }
             Command::IsReady => self.send(Reply::ReadyOk),
-            Command::SetOption { name, value } => self.set_option(&name, &value)?,
+            Command::SetOption { name, value } => {
+                let setting = Setting::read(&name, &value, &self.options, self.searched_by)?;
+                self.state.apply(&setting);
+                let _ = self.jobs.send(Job::Set(setting));
+            }
             Command::NewGame { game, size } => {
                 let size = size as usize;
                 game.check_size(size).map_err(|e| position_error(&e))?;
@@ -583,12 +191,12 @@ impl<W: Write> Session<W> {
             }
             Command::Position { setup, moves } => {
                 let game = self.state.game;
-                let size = on_line!(&self.state.line, l => l.current().size());
+                let size = crate::with_game!(l in &self.state.line => l.current().size());
                 let line = crate::with_game!(game, G => build_line::<G>(size, &setup, &moves)?);
                 self.state.line = line;
             }
             Command::Go(go) => {
-                let result = on_line!(&self.state.line, l => result_of(l));
+                let result = crate::with_game!(l in &self.state.line => result_of(l));
                 if let (Some(r), false) = (&result, matches!(go, Go::Perft(_))) {
                     self.send(Reply::Result(Some(r.clone())));
                     self.send(Reply::BestMove(None));
@@ -613,118 +221,16 @@ impl<W: Write> Session<W> {
             }
             Command::Show => {
                 let (board, result) =
-                    on_line!(&self.state.line, l => (board_reply(l), result_of(l)));
+                    crate::with_game!(l in &self.state.line => (board_reply(l), result_of(l)));
                 self.send(board);
                 self.send(Reply::Result(result));
             }
             Command::Legal => {
-                let reply = on_line!(&self.state.line, l => legal_reply(l));
+                let reply = crate::with_game!(l in &self.state.line => legal_reply(l));
                 self.send(reply);
             }
         }
         Ok(Flow::Continue)
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
-        let declared =
-            |options: &[OptionDecl]| options.iter().any(|o| o.name.eq_ignore_ascii_case(name));
-        if !declared(&self.options) {
-            let listed = option_names(&self.options);
-            let message = if declared(&options()) {
-                format!(
-                    "the option '{name}' is not supported by {} (options: {listed})",
-                    self.searched_by
-                )
-            } else {
-                format!("there is no option '{name}' (options: {listed})")
-            };
-            return Err(error(ErrorCode::Unsupported, message));
-        }
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let (_, lo, hi) = HASH_MIB;
-                let mib = whole_number(value).ok_or_else(|| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!(
-                            "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
-                        ),
-                    )
-                })?;
-                if !(lo..=hi).contains(&mib) {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("Hash {mib} is out of range {lo} to {hi} (MiB); unchanged"),
-                    ));
-                }
-                self.state.hash_mib = mib as usize;
-                let _ = self.jobs.send(Job::Resize(mib as usize));
-            }
-            "trace" => {
-                let on = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(error(
-                            ErrorCode::BadValue,
-                            format!("Trace '{value}' must be true or false"),
-                        ));
-                    }
-                };
-                self.state.trace = on;
-                let _ = self.jobs.send(Job::Trace(on));
-            }
-            "evaluator" => {
-                let kind = EvalKind::parse(value).map_err(|_| {
-                    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-                    error(
-                        ErrorCode::BadValue,
-                        format!(
-                            "Evaluator '{value}' must be one of {}; unchanged",
-                            names.join(", ")
-                        ),
-                    )
-                })?;
-                self.state.evaluator = kind;
-                let _ = self.jobs.send(Job::Evaluator(kind));
-            }
-            "multipv" => {
-                let (_, lo, hi) = MULTI_PV;
-                let n = whole_number(value).ok_or_else(|| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!("MultiPV '{value}' is not a whole number (digits only); unchanged"),
-                    )
-                })?;
-                if !(lo..=hi).contains(&n) {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("MultiPV {n} is out of range {lo} to {hi}; unchanged"),
-                    ));
-                }
-                self.state.multipv = n as usize;
-                let _ = self.jobs.send(Job::MultiPv(n as usize));
-            }
-            "tablebasepath" => {
-                let dir = (value != NO_PATH).then(|| std::path::PathBuf::from(value));
-                if let Some(d) = &dir
-                    && !d.is_dir()
-                {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("TablebasePath '{value}' is not a directory; unchanged"),
-                    ));
-                }
-                let _ = self.jobs.send(Job::Tablebase(dir));
-            }
-            _ => {
-                return Err(error(
-                    ErrorCode::Unsupported,
-                    format!("the option '{name}' is declared but not handled by the session"),
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -737,10 +243,7 @@ where
     W: Write + Send + 'static,
     B: Backend,
 {
-    let out = Out {
-        inner: Arc::new(Mutex::new(output)),
-        broken: Arc::new(AtomicBool::new(false)),
-    };
+    let out = Out::new(output);
     let (line_tx, line_rx) = bounded::<Input>(256);
     thread::Builder::new()
         .name("engine-input".into())
@@ -767,7 +270,7 @@ where
         infinite: false,
     };
     loop {
-        if out.broken.load(Ordering::Relaxed) {
+        if out.is_broken() {
             session.stop_and_wait();
             break;
         }

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::{AnyLine, Backend};
+use super::Backend;
 use crate::eval::{EvalKind, Evaluate};
 use crate::games::Move;
 use crate::games::notation::line_names;
-use crate::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
+use crate::games::{AnyLine, Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, ProgressInfo, SearchInfo};
 use crate::search::{Event, Limits, Probe, Searcher};
 

@@ -1,7 +1,9 @@
 //! In-process tests of the session: in-memory input and output.
 
-use crate::games::Side;
-use crate::protocol::ProgressInfo;
+use crate::eval::EvalKind;
+use crate::games::notation::move_name;
+use crate::games::{AnyLine, Ctf, Game, Line, Move, Oska, Side};
+use crate::protocol::{Info, OptionKind, ProgressInfo};
 use crate::score::Score;
 use std::io::{Cursor, PipeWriter, Write};
 use std::sync::{Arc, Mutex};
