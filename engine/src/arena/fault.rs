@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::client::{ClientError, crash_text, status_text};
+use crate::client::ClientError;
 
 /// What went wrong with an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,28 +32,6 @@ impl FaultKind {
             FaultKind::TimeForfeit => "time forfeit",
             FaultKind::IllegalMove => "illegal move",
             FaultKind::Protocol => "protocol violation",
-        }
-    }
-
-    /// What went wrong, in words that do not repeat the kind.
-    pub(super) fn detail(e: &ClientError) -> String {
-        match e {
-            ClientError::Crashed {
-                status,
-                stderr,
-                closed,
-            } => {
-                let what = match closed {
-                    Some(_) => crash_text(*status, *closed),
-                    None => format!("the engine exited ({})", status_text(*status)),
-                };
-                match stderr.last() {
-                    Some(l) => format!("{what}; last stderr line: {l}"),
-                    None => what,
-                }
-            }
-            ClientError::Protocol { line, why } => format!("{why}: '{line}'"),
-            e => e.to_string(),
         }
     }
 

@@ -62,7 +62,7 @@ async fn prepare(
     if fresh {
         let mut e = Engine::start(&spec.program, &spec.args, spec.timeout)
             .await
-            .map_err(|err| (FaultKind::FailedStart, FaultKind::detail(&err)))?;
+            .map_err(|err| (FaultKind::FailedStart, err.detail()))?;
         let supported = e
             .info()
             .games
@@ -84,7 +84,7 @@ async fn prepare(
             };
             e.send(&cmd)
                 .await
-                .map_err(|err| (FaultKind::FailedStart, FaultKind::detail(&err)))?;
+                .map_err(|err| (FaultKind::FailedStart, err.detail()))?;
         }
         *slot = Some(e);
     }
@@ -104,7 +104,7 @@ async fn prepare(
         } else {
             FaultKind::of(&err)
         };
-        (kind, FaultKind::detail(&err))
+        (kind, err.detail())
     })?;
     if let Some(err) = replies.iter().find(|r| matches!(r, Reply::Error { .. })) {
         return Err((
@@ -236,7 +236,7 @@ pub(super) async fn play<G: Game>(
         .await;
         let fail = |e: ClientError| {
             let kind = FaultKind::of(&e);
-            (kind, describe(side, kind, &FaultKind::detail(&e)))
+            (kind, describe(side, kind, &e.detail()))
         };
         let before = match ready {
             Ok(r) => r,

@@ -113,12 +113,6 @@ impl ClientError {
     }
 }
 
-/// An exit status in words: `exit status: 3`, `signal: 9 (SIGKILL)`, or `status unknown` when it
-/// was not collected (the engine closed its output but did not exit).
-pub fn status_text(status: Option<ExitStatus>) -> String {
-    status.map_or_else(|| "status unknown".into(), |s| s.to_string())
-}
-
 /// One of the engine's standard streams that the client talks through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pipe {
@@ -141,7 +135,7 @@ impl Pipe {
 /// What happened to an engine that can no longer be talked to: `the engine closed its standard
 /// output (still running)`, `the engine exited (exit status: 3)`, `the engine crashed (signal: 11
 /// (SIGSEGV))`, or `the engine crashed or exited (status unknown)`.
-pub fn crash_text(status: Option<ExitStatus>, closed: Option<Pipe>) -> String {
+fn crash_text(status: Option<ExitStatus>, closed: Option<Pipe>) -> String {
     match closed {
         Some(p) => format!("the engine closed its {} (still running)", p.as_str()),
         None => match status {
