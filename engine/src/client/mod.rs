@@ -83,7 +83,10 @@ pub enum ClientError {
         closed: Option<Pipe>,
     },
     /// The engine did not answer in time.
-    #[error("the engine stalled: no {waiting_for} within {after:?}")]
+    #[error(
+        "the engine stalled: no {waiting_for} within {:.1} s",
+        after.as_secs_f64()
+    )]
     Stalled {
         /// What was awaited.
         waiting_for: String,

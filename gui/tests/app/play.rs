@@ -149,7 +149,7 @@ fn an_engine_that_crashes_is_reported_and_a_human_can_take_over() {
     });
     let why = h.state().model().halted().unwrap_or_default().to_string();
     assert!(why.contains("Black's engine"), "{why}");
-    assert!(why.contains("status 3"), "{why}");
+    assert!(why.contains("exit status: 3"), "{why}");
     assert!(why.contains("segmentation fault (simulated)"), "{why}");
     // The human moves for Black now.
     assert!(
