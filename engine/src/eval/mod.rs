@@ -118,7 +118,10 @@ pub trait Evaluate: Game {
     /// The weights the tuned evaluator uses at board size `size`: those of
     /// [`Evaluate::weights`], unless `engine-tune refine-weights` refined a set for this size
     /// (Capture the Flag 5, `weights_ctf_refined.rs`).
-    fn weights_at(size: usize) -> &'static [i32];
+    #[inline]
+    fn weights_at(_size: usize) -> &'static [i32] {
+        Self::weights()
+    }
 
     /// The tuned score for the side to move: positive is good for it. Within [`EVAL_LIMIT`]. The
     /// features' dot product with the weights, plus (Hexapawn and Oska of sizes with fitted
@@ -130,8 +133,10 @@ pub trait Evaluate: Game {
 
     /// The features of a piece-square term, weighted after [`Evaluate::FEATURE_NAMES`]'s in a
     /// refined set of weights (Capture the Flag: see [`ctf::piece_square_counts`]); none in
-    /// the other games. `out` is cleared first.
-    fn piece_square_counts(&self, out: &mut Vec<i32>);
+    /// the other games (pattern weights instead). `out` is cleared first.
+    fn piece_square_counts(&self, out: &mut Vec<i32>) {
+        out.clear();
+    }
 
     /// The plain race count of a side for [`EvalKind::ClassicRace`]: how far it still is from
     /// winning the race (smaller is better).

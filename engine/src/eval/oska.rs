@@ -196,12 +196,6 @@ impl Evaluate for Oska {
         &WEIGHTS
     }
 
-    /// Every size uses the fitted weights (none are refined for one size).
-    #[inline]
-    fn weights_at(_size: usize) -> &'static [i32] {
-        &WEIGHTS
-    }
-
     #[inline]
     fn evaluate(&self) -> i32 {
         let linear = dot(&features(self), Self::weights_at(self.size()));
@@ -210,11 +204,6 @@ impl Evaluate for Oska {
 
     fn legacy(&self) -> i32 {
         legacy::oska::evaluate(self)
-    }
-
-    /// No piece-square term (pattern weights instead).
-    fn piece_square_counts(&self, out: &mut Vec<i32>) {
-        out.clear();
     }
 
     fn race_steps(&self, side: Side) -> i32 {
