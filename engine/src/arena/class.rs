@@ -22,7 +22,7 @@ use crate::adapter::Fault;
 use crate::adapter::{Language, seed_function};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
-use crate::protocol::{Go, shown};
+use crate::protocol::{Go, readable, shown};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
@@ -470,7 +470,8 @@ impl ClassReport {
 
     /// Each submission's faults by name and its first failure, with the board and the
     /// program's own message; nothing for a submission without failure. Every text from a
-    /// record (names, fault, message) is escaped with [`shown`].
+    /// record (names, fault, message) is escaped with [`shown`], the message after its
+    /// escapes are read back ([`readable`]: a compiler's curly quotes are shown as such).
     pub fn failures(&self) -> String {
         let mut out = String::new();
         for (i, e) in self.entries.iter().enumerate() {
@@ -496,7 +497,7 @@ impl ClassReport {
                     .as_ref()
                     .map_or_else(String::new, |b| format!(" on {b}"))
             );
-            let _ = writeln!(out, "  {}", shown(&f.message));
+            let _ = writeln!(out, "  {}", readable(&f.message));
         }
         out.truncate(out.trim_end().len());
         out

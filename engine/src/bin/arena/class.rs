@@ -14,7 +14,7 @@ use engine::arena::class::{
 };
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
-use engine::protocol::shown;
+use engine::protocol::{readable, shown};
 use engine::record::{GameRecord, file_text, referee_records};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -190,7 +190,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
                 shown(&g.record.white),
                 shown(&g.record.black),
                 g.result().as_str(),
-                shown(&fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]")))
+                fault.map_or_else(|| readable(g.reason()), |f| format!("[{}]", shown(&f)))
             );
         });
         bar.inc(1);

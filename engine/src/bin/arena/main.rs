@@ -31,7 +31,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
-use engine::protocol::shown;
+use engine::protocol::{readable, shown};
 use engine::record::RecordResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -232,7 +232,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
                 shown(&g.record.white),
                 shown(&g.record.black),
                 result_text(g.result()),
-                shown(g.reason())
+                readable(g.reason())
             );
             out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });
