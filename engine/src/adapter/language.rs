@@ -28,6 +28,16 @@ impl Language {
         }
     }
 
+    /// The language a name means: `python`, `haskell`, `lisp` (any case).
+    pub fn parse(name: &str) -> Option<Language> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "python" | "py" => Some(Language::Python),
+            "haskell" | "hs" => Some(Language::Haskell),
+            "lisp" | "common lisp" | "cl" => Some(Language::Lisp),
+            _ => None,
+        }
+    }
+
     /// The program that runs (or compiles) it.
     pub fn tool(self) -> &'static str {
         match self {
@@ -86,6 +96,73 @@ pub fn seed_function(game: GameKind, language: Language, text: &str) -> Option<S
 /// `(defun NAME`.
 pub fn seed_functions(game: GameKind, language: Language, text: &str) -> Vec<String> {
     let code = code_only(language, text);
+    let wanted = |name: &str| match (game, language) {
+        (GameKind::Oska, Language::Python) => name == "oskaplayer",
+        (GameKind::Oska, Language::Haskell) => name.starts_with("oska_") || name == "oska",
+        (GameKind::Oska, Language::Lisp) => name.eq_ignore_ascii_case("oskamaniac"),
+        (GameKind::Hexapawn, Language::Lisp) => name.eq_ignore_ascii_case("hexapawn"),
+        (GameKind::Ctf, Language::Lisp) => name.eq_ignore_ascii_case("capture"),
+        (GameKind::Hexapawn, _) => name == "hexapawn",
+        (GameKind::Ctf, _) => name == "capture",
+    };
+    let mut found: Vec<String> = Vec::new();
+    for name in definitions(language, &code) {
+        if wanted(name) && !found.iter().any(|f| f == name) {
+            found.push(name.to_string());
+        }
+    }
+    found
+}
+
+/// Whether the source `text` defines the function `name` (as [`seed_functions`] finds
+/// definitions: not in comments or strings; a Lisp name in any case).
+pub fn defines(language: Language, text: &str, name: &str) -> bool {
+    let code = code_only(language, text);
+    definitions(language, &code)
+        .into_iter()
+        .any(|d| match language {
+            Language::Lisp => d.eq_ignore_ascii_case(name),
+            _ => d == name,
+        })
+}
+
+/// Where the source `text` keeps state between calls of its functions, for a note: the first
+/// Python `global NAME` statement, or Lisp `setf`, `setq`, `incf`, `decf` or `push` of a global
+/// `*NAME*` (not in comments or strings), with its line. A function that keeps state plays
+/// differently when the interpreter lives for a game than when it starts for every move.
+pub fn keeps_state(language: Language, text: &str) -> Option<String> {
+    let code = code_only(language, text);
+    for (i, line) in code.lines().enumerate() {
+        let found = match language {
+            Language::Python => line
+                .trim_start()
+                .strip_prefix("global ")
+                .map(|rest| format!("global {}", rest.trim())),
+            Language::Lisp => {
+                let lower = line.to_ascii_lowercase();
+                ["(setf ", "(setq ", "(incf ", "(decf "]
+                    .iter()
+                    .find_map(|op| {
+                        let at = lower.find(op)?;
+                        let name = line[at + op.len()..].trim_start();
+                        let name = &name[..name
+                            .find(|c: char| c.is_whitespace() || c == ')')
+                            .unwrap_or(name.len())];
+                        (name.len() > 2 && name.starts_with('*') && name.ends_with('*'))
+                            .then(|| format!("{} {name}", op.trim_start_matches('(').trim()))
+                    })
+            }
+            Language::Haskell => None,
+        };
+        if let Some(what) = found {
+            return Some(format!("{what} (line {})", i + 1));
+        }
+    }
+    None
+}
+
+/// The names the blanked source `code` ([`code_only`]) defines, in order.
+fn definitions(language: Language, code: &str) -> Vec<&str> {
     let mut defined: Vec<&str> = Vec::new();
     match language {
         Language::Python => {
@@ -101,7 +178,7 @@ pub fn seed_functions(game: GameKind, language: Language, text: &str) -> Vec<Str
             }
         }
         Language::Lisp => {
-            let mut rest = code.as_str();
+            let mut rest = code;
             while let Some(i) = rest.find('(') {
                 rest = &rest[i + 1..];
                 let after = rest.trim_start();
@@ -117,22 +194,7 @@ pub fn seed_functions(game: GameKind, language: Language, text: &str) -> Vec<Str
             }
         }
     }
-    let wanted = |name: &str| match (game, language) {
-        (GameKind::Oska, Language::Python) => name == "oskaplayer",
-        (GameKind::Oska, Language::Haskell) => name.starts_with("oska_") || name == "oska",
-        (GameKind::Oska, Language::Lisp) => name.eq_ignore_ascii_case("oskamaniac"),
-        (GameKind::Hexapawn, Language::Lisp) => name.eq_ignore_ascii_case("hexapawn"),
-        (GameKind::Ctf, Language::Lisp) => name.eq_ignore_ascii_case("capture"),
-        (GameKind::Hexapawn, _) => name == "hexapawn",
-        (GameKind::Ctf, _) => name == "capture",
-    };
-    let mut found: Vec<String> = Vec::new();
-    for name in defined {
-        if wanted(name) && !found.iter().any(|f| f == name) {
-            found.push(name.to_string());
-        }
-    }
-    found
+    defined
 }
 
 /// The identifier `text` starts with (Python and Haskell: letters, digits, `_`, and `'` after

@@ -58,6 +58,18 @@ impl Scratch {
         fs::copy(&from, self.subs().join(name)).unwrap();
     }
 
+    /// Copies the folder `dir` (relative to engine/tests/class) into the submissions, one level
+    /// of subfolders deep.
+    fn add_folders(&self, dir: &str) {
+        for student in fs::read_dir(sources().join(dir)).unwrap().flatten() {
+            let to = self.subs().join(student.file_name());
+            fs::create_dir_all(&to).unwrap();
+            for f in fs::read_dir(student.path()).unwrap().flatten() {
+                fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        }
+    }
+
     /// Live processes (zombies aside) whose command line mentions this directory, after giving
     /// them up to two seconds to go.
     fn leftovers(&self) -> Vec<String> {
@@ -435,4 +447,78 @@ fn a_missing_toolchain_says_what_to_install() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The test class of per-student folders (engine/tests/class/folders): the same file names
+/// across students, helper modules beside the players, a player in `movegen.py`, a Haskell
+/// file whose opening comment names another function, a student without the function and one
+/// whose function keeps state. `arena class` and `arena report` of its records name every
+/// student, with the right note, nothing renamed.
+#[test]
+fn a_class_of_student_folders_names_every_student_with_its_note() {
+    let s = Scratch::new("folders");
+    s.add_folders("folders");
+    let mut players = vec!["alice", "bob", "carol", "frank"];
+    if on_path("ghc") {
+        players.push("dave");
+    } else {
+        eprintln!("note: ghc is not installed: the class is played without its Haskell student");
+        fs::remove_dir_all(s.subs().join("dave")).unwrap();
+    }
+    let records = s.path("class.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--move-timeout",
+        "20000",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let report = arena(&["report", records.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", text(&report));
+    let reported = String::from_utf8_lossy(&report.stdout).into_owned();
+    let n = players.len();
+    assert!(reported.starts_with(&format!("{} games from 1 file(s)", n * (n - 1))));
+    for shown in [&stdout, &reported] {
+        // Everyone who plays is in both tables, by the folder's name, without a fault: the
+        // helper modules imported, the Haskell function is the one the comment does not name.
+        for p in &players {
+            let standing = shown
+                .lines()
+                .find(|l| l.split_whitespace().nth(1) == Some(p))
+                .unwrap_or_else(|| panic!("{p} not in the standings: {all}"));
+            assert!(standing.contains('%'), "{standing}");
+            assert!(
+                row(shown, p).contains(" 0       0        0       0 "),
+                "{all}"
+            );
+        }
+        assert!(!shown.contains("First failures"), "{all}");
+        let notes: Vec<&str> = shown
+            .lines()
+            .skip_while(|l| *l != "Notes:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(notes.len(), 2, "{shown}");
+        assert!(
+            notes[0].starts_with("erin: does not play: none of its 1 source file(s) defines")
+                && notes[0].ends_with("name the file and function in class.csv"),
+            "{shown}"
+        );
+        assert!(
+            notes[1].starts_with(
+                "frank: keeps state between calls (global calls (line 44) of player.py)"
+            ),
+            "{shown}"
+        );
+    }
+    assert_eq!(s.leftovers(), Vec::<String>::new());
 }
