@@ -481,10 +481,21 @@ fn a_class_of_student_folders_names_every_student_with_its_note() {
     let all = text(&out);
     assert!(out.status.success(), "{all}");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Standard output is the result alone: the games' progress is on standard error, and no
+    // margin is `nan` or `inf`.
+    let n = players.len();
+    assert!(!stdout.contains("Finished game"), "{all}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("Finished game")
+            .count(),
+        n * (n - 1),
+        "{all}"
+    );
+    assert!(!stdout.contains("nan") && !stdout.contains("inf"), "{all}");
     let report = arena(&["report", records.to_str().unwrap()]);
     assert!(report.status.success(), "{}", text(&report));
     let reported = String::from_utf8_lossy(&report.stdout).into_owned();
-    let n = players.len();
     assert!(reported.starts_with(&format!("{} games from 1 file(s)", n * (n - 1))));
     for shown in [&stdout, &reported] {
         // Everyone who plays is in both tables, by the folder's name, without a fault: the

@@ -198,8 +198,11 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         let fault = engine::adapter::Fault::find_in(g.reason())
             .map(|f| f.as_str().to_string())
             .or_else(|| g.record.tag("Fault").map(str::to_string));
+        // Progress, not the result: on standard error (above the bar on a terminal).
         bar.suspend(|| {
-            out!(
+            // Not eprintln!: standard error may be a closed pipe.
+            let _ = writeln!(
+                std::io::stderr(),
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
                 shown(&g.record.white),
