@@ -533,3 +533,60 @@ fn a_class_of_student_folders_names_every_student_with_its_note() {
     }
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
+
+/// A student's folder is visible to its submission read-only, and no other student's is: a
+/// submission that reads another's folder or writes into its own raises, and loses.
+#[test]
+fn a_student_sees_its_own_folder_read_only_and_no_other() {
+    if unsandboxed().is_some() {
+        return;
+    }
+    let s = Scratch::new("folder-sandbox");
+    s.add_folders("folders");
+    for other in ["bob", "carol", "dave", "erin", "frank"] {
+        fs::remove_dir_all(s.subs().join(other)).unwrap();
+    }
+    let mallory = s.subs().join("mallory");
+    fs::create_dir_all(&mallory).unwrap();
+    fs::copy(
+        s.subs().join("alice/OskaBoard.py"),
+        mallory.join("OskaBoard.py"),
+    )
+    .unwrap();
+    let alice = s.subs().join("alice/oskaplayer.py");
+    fs::write(
+        mallory.join("player.py"),
+        format!(
+            "from OskaBoard import movegen\n\n\n\
+             def oskaplayer(board, side, depth):\n    \
+                 done = []\n    \
+                 for p in ['../alice/oskaplayer.py', {alice:?}]:\n        \
+                     try:\n            \
+                         open(p).read()\n            \
+                         done.append('read ' + p)\n        \
+                     except OSError:\n            \
+                         pass\n    \
+                 try:\n        \
+                     open('mine.txt', 'w').write('x')\n        \
+                     done.append('wrote its folder')\n    \
+                 except OSError:\n        \
+                     pass\n    \
+                 if done:\n        \
+                     raise RuntimeError('ESCAPED: ' + ', '.join(done))\n    \
+                 return movegen(board, side)[0]\n",
+            alice = alice.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = arena(&["class", s.subs().to_str().unwrap(), "--depth", "1"]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(!all.contains("ESCAPED"), "{all}");
+    assert!(!all.contains("First failures"), "{all}");
+    assert!(
+        row(&all, "mallory").contains(" 0       0        0       0 "),
+        "{all}"
+    );
+    assert!(!mallory.join("mine.txt").exists());
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}

@@ -55,8 +55,9 @@ enum Cmd {
     Match(Box<MatchArgs>),
     /// Play a class of students' submissions against each other, in a sandbox.
     ///
-    /// Every submission in DIR (seed functions in .py, .hs, .lisp files, and executable programs)
-    /// against every other, under limits; standings and a report per submission. See
+    /// Every submission in DIR (one subfolder per student, or seed functions in .py, .hs, .lisp
+    /// files and executable programs) against every other, under limits; standings, notes on
+    /// the students and a report per submission on stdout, the games' progress on stderr. See
     /// docs/classroom.md.
     Class(Box<class::ClassArgs>),
     /// Standings, Elo and reports of record files, such as the shards of a class.
