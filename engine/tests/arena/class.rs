@@ -590,3 +590,43 @@ fn a_student_sees_its_own_folder_read_only_and_no_other() {
     assert!(!mallory.join("mine.txt").exists());
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
+
+/// A compiler's message keeps its non-ASCII characters (ghc's curly quotes) in the report of
+/// `arena class` and in that of `arena report`, not `\xe2\x80\x98`.
+#[test]
+fn a_compiler_message_is_shown_as_text() {
+    if !on_path("ghc") {
+        eprintln!("note: ghc is not installed: no compiler message to show");
+        return;
+    }
+    let s = Scratch::new("ghc-message");
+    s.add("first.py");
+    fs::write(
+        s.subs().join("broken.hs"),
+        "{- Oska, by a student -}\nmodule Main where\n\n\
+         oska_b4d :: [String] -> Char -> Int -> [String]\n\
+         oska_b4d board _ _ = board ++ 1\n",
+    )
+    .unwrap();
+    let records = s.path("class.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let report = arena(&["report", records.to_str().unwrap()]);
+    for shown in [
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&report.stdout),
+    ] {
+        assert!(shown.contains("[load]"), "{shown}");
+        assert!(shown.contains("\u{2018}oska_b4d\u{2019}"), "{shown}");
+        assert!(!shown.contains("\\xe2"), "{shown}");
+    }
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
