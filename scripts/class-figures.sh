@@ -84,8 +84,8 @@ for mode in reuse no-reuse; do
     extra=()
     [ "$mode" = no-reuse ] && extra=(--no-reuse)
     start=$(date +%s.%N)
-    "$arena" class "$dir" --depth 2 --concurrency "$conc" --max-plies 200 "${extra[@]}" > "$out/$mode.out"
+    "$arena" class "$dir" --depth 2 --concurrency "$conc" --max-plies 200 "${extra[@]}" > "$out/$mode.out" 2> "$out/$mode.err"
     end=$(date +%s.%N)
-    games=$(grep -c '^Finished game' "$out/$mode.out")
+    games=$(grep -c '^Finished game' "$out/$mode.err")
     echo "$mode: $games games in $(echo "$end - $start" | bc) s: $(echo "scale=2; $games / ($end - $start)" | bc) games/s"
 done

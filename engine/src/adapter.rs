@@ -49,6 +49,6 @@ pub use board_call::{BoardCall, InputMode};
 pub use fault::Fault;
 pub use format::{SeedFormat, UnknownFormat};
 pub use function::FunctionCall;
-pub use language::{Language, seed_function};
+pub use language::{Language, defines, keeps_state, seed_function, seed_functions};
 pub use limits::ResourceLimits;
 pub use spec::{FunctionError, FunctionSpec};

@@ -82,6 +82,29 @@ fn haskell_call(game: GameKind, function: &str) -> String {
     }
 }
 
+/// The Haskell sources of a student's folder (and its subfolders, three levels deep), sorted by
+/// path, with their text: what a build that imports them depends on.
+fn helper_sources(folder: &Path) -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<(PathBuf, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() && depth > 0 {
+                walk(&path, depth - 1, out);
+            } else if path.extension().is_some_and(|e| e == "hs")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push((path, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(folder, 3, &mut out);
+    out.sort();
+    out
+}
+
 /// Compiles the Haskell driver of `spec` for `game` once: the executable in the cache, keyed by
 /// the source, the function, the game and the driver; compiled in a fresh directory and
 /// renamed into place, so that concurrent adapters never see half a build.
@@ -99,6 +122,10 @@ pub(super) fn compile_haskell(
     let main = HASKELL_DRIVER.replace("CALL", &haskell_call(game, &spec.function));
     let mut h = DefaultHasher::new();
     (&source, &spec.function, game.name(), &main).hash(&mut h);
+    // A student's folder: its other Haskell modules are part of the build.
+    if let Some(folder) = &spec.folder {
+        (folder, helper_sources(folder)).hash(&mut h);
+    }
     let cache = cache_dir();
     let dir = cache.join(format!("{:016x}", h.finish()));
     let exe = dir.join("driver");
@@ -117,7 +144,7 @@ pub(super) fn compile_haskell(
     let written = std::fs::write(b.join("Submission.hs"), haskell_module(&source))
         .and_then(|()| std::fs::write(b.join("Main.hs"), &main));
     written.map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))?;
-    let args = [
+    let mut args: Vec<std::ffi::OsString> = [
         "-O1",
         "-rtsopts",
         "-v0",
@@ -127,9 +154,17 @@ pub(super) fn compile_haskell(
         "driver",
         "Main.hs",
     ]
-    .map(std::ffi::OsString::from);
+    .map(std::ffi::OsString::from)
+    .to_vec();
+    // Helper modules are found in the student's folder, bound read-only.
+    let folders: Vec<PathBuf> = spec.folder.iter().cloned().collect();
+    if let Some(folder) = &spec.folder {
+        let mut include = std::ffi::OsString::from("-i");
+        include.push(folder);
+        args.push(include);
+    }
     let mut cmd = build
-        .command(&sandbox::tool("ghc"), &args, &[])
+        .command(&sandbox::tool("ghc"), &args, &folders)
         .map_err(|e| (Fault::Load, e.to_string()))?;
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())

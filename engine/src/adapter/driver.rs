@@ -74,8 +74,11 @@ impl Driver {
                 "the Lisp board format is for Oska and Hexapawn only: Capture the Flag cannot be played by a Lisp function".into(),
             ));
         }
-        let jail =
+        let mut jail =
             Jail::new(limits).map_err(|e| (Fault::Load, format!("no working directory: {e}")))?;
+        if let Some(folder) = &spec.folder {
+            jail.work_in(folder.clone());
+        }
         let file = spec.file.clone();
         let write_driver = |name: &str, text: &str| {
             let (host, seen) = jail.driver_file(name);
@@ -84,7 +87,9 @@ impl Driver {
                 .map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))
         };
         let mut args: Vec<std::ffi::OsString> = Vec::new();
-        let mut files = vec![file.clone()];
+        // A student's folder is bound whole (helper modules beside the file) and is the working
+        // directory; else only the file.
+        let mut files = vec![spec.folder.clone().unwrap_or_else(|| file.clone())];
         let program = match spec.language {
             Language::Python => {
                 let script = write_driver("board_call_driver.py", PYTHON_DRIVER)?;

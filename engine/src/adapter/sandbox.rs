@@ -262,6 +262,7 @@ pub fn clean_on_signals() {
 #[derive(Debug)]
 pub struct Jail {
     root: PathBuf,
+    workdir: Option<PathBuf>,
     cgroup: Option<Cgroup>,
     sandboxed: bool,
     network: bool,
@@ -307,10 +308,17 @@ impl Jail {
         };
         Ok(Jail {
             root,
+            workdir: None,
             cgroup,
             sandboxed,
             network: !limits.no_network,
         })
+    }
+
+    /// Runs the program in `folder` (absolute; the caller binds it, read-only in the sandbox)
+    /// instead of the scratch folder, which stays `HOME` and `TMPDIR`.
+    pub fn work_in(&mut self, folder: PathBuf) {
+        self.workdir = Some(folder);
     }
 
     /// Whether the program runs under `bwrap`.
@@ -386,13 +394,16 @@ impl Jail {
                 .args(["--setenv", "HOME", SCRATCH])
                 .args(["--setenv", "TMPDIR", SCRATCH])
                 .args(["--setenv", "LANG", "C.UTF-8"])
-                .args(["--chdir", SCRATCH, "--remount-ro", "/", "--"])
+                .arg("--chdir")
+                .arg(self.workdir.as_deref().unwrap_or(Path::new(SCRATCH)))
+                .args(["--remount-ro", "/", "--"])
                 .arg(program)
                 .args(args);
             c
         } else {
             let mut c = Command::new(program);
-            c.args(args).current_dir(self.scratch());
+            c.args(args)
+                .current_dir(self.workdir.clone().unwrap_or_else(|| self.scratch()));
             c
         };
         if let Some(cg) = &self.cgroup {

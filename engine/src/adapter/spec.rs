@@ -42,14 +42,27 @@ pub struct FunctionSpec {
     pub function: String,
     /// The language, from the file's extension.
     pub language: Language,
+    /// The student's folder (absolute), when the submission is one: visible read-only in the
+    /// sandbox, and the working directory, so that helper modules beside the file import.
+    /// `None`: only the file is visible, and the working directory is a scratch folder.
+    pub folder: Option<PathBuf>,
 }
 
 impl FunctionSpec {
     /// Reads `FILE.EXT:FUNCTION`; `None` when `text` is not of that shape (a program, then).
     /// The file must exist; its path is made absolute.
     pub fn parse(text: &str) -> Option<Result<FunctionSpec, FunctionError>> {
+        FunctionSpec::parse_as(text, None)
+    }
+
+    /// Reads `FILE:FUNCTION` as [`FunctionSpec::parse`] does, in `language` when given (the
+    /// file's extension may then be any), else in the language of the file's extension.
+    pub fn parse_as(
+        text: &str,
+        language: Option<Language>,
+    ) -> Option<Result<FunctionSpec, FunctionError>> {
         let (file, function) = text.rsplit_once(':')?;
-        let language = Language::of(Path::new(file))?;
+        let language = language.or_else(|| Language::of(Path::new(file)))?;
         let ok = !function.is_empty()
             && function
                 .chars()
@@ -68,8 +81,27 @@ impl FunctionSpec {
                     file,
                     function: function.to_string(),
                     language,
+                    folder: None,
                 }),
         )
+    }
+
+    /// The spec with the student's `folder` (made absolute; it must exist and hold the file).
+    pub fn in_folder(mut self, folder: &Path) -> Result<FunctionSpec, FunctionError> {
+        let folder = std::path::absolute(folder)
+            .and_then(|p| std::fs::metadata(&p).map(|_| p))
+            .map_err(|e| FunctionError::File {
+                path: folder.into(),
+                why: e.to_string(),
+            })?;
+        if !self.file.starts_with(&folder) {
+            return Err(FunctionError::File {
+                path: self.file.clone(),
+                why: format!("it is not in the folder {}", folder.display()),
+            });
+        }
+        self.folder = Some(folder);
+        Ok(self)
     }
 
     /// Fails with what to install when the language's toolchain is not on `PATH`.

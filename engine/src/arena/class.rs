@@ -19,10 +19,10 @@ use super::schedule::GameJob;
 use super::spec::EngineSpec;
 use super::table::Standings;
 use crate::adapter::Fault;
-use crate::adapter::{Language, seed_function};
+use crate::adapter::{Language, defines, keeps_state, seed_function, seed_functions};
 use crate::games::format::{Format, print_board};
 use crate::games::{Game, GameKind, Side};
-use crate::protocol::{Go, shown};
+use crate::protocol::{Go, readable, shown};
 use crate::record::{GameRecord, RecordResult};
 use crate::with_game;
 
@@ -40,47 +40,356 @@ pub const LOAD_MARGIN: Duration = Duration::from_secs(600);
 /// One submission.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Submission {
-    /// Its name in tables: the file name.
+    /// Its name in tables: the student's folder's name, or the file's name.
     pub name: String,
     /// The file.
     pub file: PathBuf,
     /// `FILE:FUNCTION` for a function, `None` for an executable program.
     pub function: Option<String>,
+    /// The student's folder (absolute), for a submission in a folder of its own: visible to it
+    /// read-only, and its working directory, so that helper modules beside the file import.
+    pub folder: Option<PathBuf>,
+    /// The language a manifest gave, when the file's extension does not say it.
+    pub language: Option<Language>,
 }
 
-/// The submissions in `dir`, sorted by file name: `.py`, `.hs`, `.lisp` (`.lsp`, `.cl`) files
-/// whose function is `function` or the seed's name for `game`, and executable files. Also the
-/// files left out, each with the reason.
-pub fn discover(
+/// A line about one student (or one file) of a class, shown with the standings and written
+/// into the records: why it does not play (no function, several, a manifest's mistake), or
+/// something to know about how it plays (it keeps state between calls).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ClassNote {
+    /// The student's (or the file's) name.
+    pub name: String,
+    /// What to know.
+    pub text: String,
+}
+
+/// The name of the manifest file in a class folder: one line per student,
+/// `student,file,function,language` (file relative to the folder; function and language may
+/// be empty: found as without a manifest); `#` starts a comment line.
+pub const MANIFEST: &str = "class.csv";
+
+/// The submissions of a class folder and the notes on its students ([`discover`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    /// The submissions that play, sorted by name.
+    pub subs: Vec<Submission>,
+    /// The notes, sorted by name: students who do not play and why, files left out, students
+    /// whose function keeps state.
+    pub notes: Vec<ClassNote>,
+}
+
+/// One line of the manifest.
+struct ManifestLine {
+    student: String,
+    file: String,
+    function: Option<String>,
+    language: Option<String>,
+}
+
+/// Reads the manifest text: its lines, and notes on the lines it cannot read.
+fn read_manifest(text: &str) -> (Vec<ManifestLine>, Vec<ClassNote>) {
+    let mut lines = Vec::new();
+    let mut notes = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if i == 0 && fields[0].eq_ignore_ascii_case("student") {
+            continue;
+        }
+        let given = |k: usize| {
+            fields
+                .get(k)
+                .filter(|f| !f.is_empty())
+                .map(|f| f.to_string())
+        };
+        match (given(0), given(1)) {
+            (Some(student), Some(file)) if fields.len() <= 4 => lines.push(ManifestLine {
+                student,
+                file,
+                function: given(2),
+                language: given(3),
+            }),
+            _ => notes.push(ClassNote {
+                name: MANIFEST.into(),
+                text: format!(
+                    "line {}: expected student,file[,function[,language]], found '{line}'",
+                    i + 1
+                ),
+            }),
+        }
+    }
+    (lines, notes)
+}
+
+/// The seed's names for `game`, for messages.
+fn seed_names(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Oska => "oskaplayer (Python), oska_XXXX (Haskell), oskamaniac (Lisp)",
+        GameKind::Hexapawn => "hexapawn",
+        GameKind::Ctf => "capture",
+    }
+}
+
+/// The source files of a student's folder (and its subfolders, three levels deep; hidden ones
+/// left out), sorted, with their language.
+fn sources(folder: &Path) -> Vec<(PathBuf, Language)> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<(PathBuf, Language)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            {
+                continue;
+            }
+            if path.is_dir() {
+                if depth > 0 {
+                    walk(&path, depth - 1, out);
+                }
+            } else if let Some(lang) = Language::of(&path) {
+                out.push((path, lang));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(folder, 3, &mut out);
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// A file's path for messages: relative to `base` where it lies inside.
+fn relative(file: &Path, base: &Path) -> String {
+    file.strip_prefix(base)
+        .unwrap_or(file)
+        .display()
+        .to_string()
+}
+
+/// The note on a function that keeps state, if it does.
+fn state_note(name: &str, file: &Path, language: Language) -> Option<ClassNote> {
+    let text = std::fs::read_to_string(file).ok()?;
+    keeps_state(language, &text).map(|what| ClassNote {
+        name: name.to_string(),
+        text: format!(
+            "keeps state between calls ({what} of {}): the interpreter lives for a whole game, \
+             so the function must not depend on it (--no-reuse starts one for every move)",
+            file.file_name().unwrap_or_default().to_string_lossy()
+        ),
+    })
+}
+
+/// The student in `folder` named `name`: the one file defining the function (`function`, or
+/// one of the seed's names for `game`) among its source files, or the note saying why there
+/// is none.
+fn student(
+    name: &str,
+    folder: &Path,
+    game: GameKind,
+    function: Option<&str>,
+) -> Result<Submission, ClassNote> {
+    let note = |text: String| ClassNote {
+        name: name.to_string(),
+        text,
+    };
+    let files = sources(folder);
+    let mut found: Vec<(PathBuf, String)> = Vec::new();
+    for (file, lang) in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        match function {
+            Some(f) => {
+                if defines(*lang, &text, f) {
+                    found.push((file.clone(), f.to_string()));
+                }
+            }
+            None => found.extend(
+                seed_functions(game, *lang, &text)
+                    .into_iter()
+                    .map(|f| (file.clone(), f)),
+            ),
+        }
+    }
+    let wanted = function.map_or_else(
+        || {
+            format!(
+                "the seed's function for {} ({})",
+                game.name(),
+                seed_names(game)
+            )
+        },
+        |f| format!("the function {f}"),
+    );
+    match found.as_slice() {
+        [(file, f)] => Ok(Submission {
+            name: name.to_string(),
+            function: Some(format!("{}:{f}", file.display())),
+            file: file.clone(),
+            folder: Some(folder.to_path_buf()),
+            language: None,
+        }),
+        [] if files.is_empty() => Err(note(
+            "does not play: its folder holds no .py, .hs or .lisp file".to_string(),
+        )),
+        [] => Err(note(format!(
+            "does not play: none of its {} source file(s) defines {wanted}: name the file and \
+             function in {MANIFEST}",
+            files.len()
+        ))),
+        several => Err(note(format!(
+            "does not play: {} define {wanted}: name one in {MANIFEST}",
+            several
+                .iter()
+                .map(|(file, f)| format!("{} ({f})", relative(file, folder)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The submission a manifest line names (`dir` the class folder), or the note saying what is
+/// wrong with it.
+fn from_manifest(
+    line: &ManifestLine,
     dir: &Path,
     game: GameKind,
     function: Option<&str>,
-) -> Result<(Vec<Submission>, Vec<String>), ArenaError> {
+) -> Result<Submission, ClassNote> {
+    let note = |text: String| ClassNote {
+        name: line.student.clone(),
+        text: format!("does not play: {MANIFEST}: {text}"),
+    };
+    let file = dir.join(&line.file);
+    if !file.is_file() {
+        return Err(note(format!("{} is not a file", line.file)));
+    }
+    let language = match &line.language {
+        Some(l) => Some(
+            Language::parse(l)
+                .ok_or_else(|| note(format!("language '{l}': use python, haskell or lisp")))?,
+        ),
+        None => None,
+    };
+    let Some(lang) = language.or_else(|| Language::of(&file)) else {
+        return Err(note(format!(
+            "{}: give its language (python, haskell or lisp)",
+            line.file
+        )));
+    };
+    let function = match line.function.as_deref().or(function) {
+        Some(f) => f.to_string(),
+        None => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| note(format!("cannot read {}: {e}", line.file)))?;
+            match seed_functions(game, lang, &text).as_slice() {
+                [f] => f.clone(),
+                [] => {
+                    return Err(note(format!(
+                        "{} defines none of the seed's names for {} ({}): give the function",
+                        line.file,
+                        game.name(),
+                        seed_names(game)
+                    )));
+                }
+                several => {
+                    return Err(note(format!(
+                        "{} defines {}: give the function",
+                        line.file,
+                        several.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let file = std::path::absolute(&file).unwrap_or(file);
+    // The student's folder: the first folder of the path below the class folder.
+    let folder = Path::new(&line.file)
+        .components()
+        .next()
+        .filter(|_| Path::new(&line.file).components().count() > 1)
+        .map(|c| dir.join(c.as_os_str()))
+        .map(|f| std::path::absolute(&f).unwrap_or(f));
+    Ok(Submission {
+        name: line.student.clone(),
+        function: Some(format!("{}:{function}", file.display())),
+        file,
+        folder,
+        language: language.filter(|l| Language::of(Path::new(&line.file)) != Some(*l)),
+    })
+}
+
+/// The class in `dir`:
+///
+/// - each subfolder is a student named by the folder: the one file among its `.py`, `.hs` and
+///   `.lisp` files (subfolders included) that defines `function` or the seed's name for `game`
+///   plays, with its folder visible (its helper modules import); none or several give a note;
+/// - each file at the top is a submission named by the file, as before: a `.py`, `.hs` or
+///   `.lisp` (`.lsp`, `.cl`) file whose function is `function` or the seed's name for `game`,
+///   or an executable program; other files are left out with a note;
+/// - the manifest [`MANIFEST`], when there is one, names a student's file, function and
+///   language, over what would be found.
+///
+/// A student whose function keeps state between calls gets a note too, and plays. Too few
+/// submissions is an error that names every note.
+pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Class, ArenaError> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", dir.display())))?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
     let mut subs = Vec::new();
-    let mut skipped = Vec::new();
-    for file in files {
-        let name = file
+    let mut notes = Vec::new();
+    let (manifest, manifest_notes) = match std::fs::read_to_string(dir.join(MANIFEST)) {
+        Ok(text) => read_manifest(&text),
+        Err(_) => (Vec::new(), Vec::new()),
+    };
+    notes.extend(manifest_notes);
+    let listed: Vec<PathBuf> = manifest.iter().map(|l| dir.join(&l.file)).collect();
+    for line in &manifest {
+        match from_manifest(line, dir, game, function) {
+            Ok(s) => subs.push(s),
+            Err(n) => notes.push(n),
+        }
+    }
+    for path in paths {
+        let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        if name.starts_with('.') {
+        if name.starts_with('.') || name == MANIFEST {
             continue;
         }
-        let file = std::path::absolute(&file).unwrap_or(file);
+        let note = |text: String| ClassNote {
+            name: name.clone(),
+            text,
+        };
+        if manifest.iter().any(|l| l.student == name) || listed.contains(&path) {
+            continue;
+        }
+        if path.is_dir() {
+            let folder = std::path::absolute(&path).unwrap_or(path);
+            match student(&name, &folder, game, function) {
+                Ok(s) => subs.push(s),
+                Err(n) => notes.push(n),
+            }
+            continue;
+        }
+        if !path.is_file() {
+            notes.push(note("left out: not a file or a folder".into()));
+            continue;
+        }
+        let file = std::path::absolute(&path).unwrap_or(path);
         if let Some(lang) = Language::of(&file) {
             let found = match function {
                 Some(f) => Some(f.to_string()),
                 None => match std::fs::read_to_string(&file) {
                     Ok(text) => seed_function(game, lang, &text),
                     Err(e) => {
-                        skipped.push(format!("{name}: cannot read it: {e}"));
+                        notes.push(note(format!("left out: cannot read it: {e}")));
                         continue;
                     }
                 },
@@ -90,37 +399,97 @@ pub fn discover(
                     function: Some(format!("{}:{f}", file.display())),
                     name,
                     file,
+                    folder: None,
+                    language: None,
                 }),
-                None => skipped.push(format!(
-                    "{name}: defines none of the seed's function names for {} (give --function)",
-                    game.name()
-                )),
+                None => notes.push(note(format!(
+                    "left out: defines none of the seed's names for {} ({}); a helper \
+                     module? A student's files go in a folder of their own, named by the \
+                     student, where the modules beside the main file import; or name the \
+                     function in {MANIFEST}",
+                    game.name(),
+                    seed_names(game)
+                ))),
             }
         } else if is_executable(&file) {
             subs.push(Submission {
                 name,
                 file,
                 function: None,
+                folder: None,
+                language: None,
             });
         } else {
-            skipped.push(format!(
-                "{name}: not .py, .hs, .lisp or an executable program"
+            notes.push(note(
+                "left out: not .py, .hs, .lisp, an executable program or a folder".into(),
             ));
         }
     }
+    subs.sort_by(|a, b| a.name.cmp(&b.name));
+    for s in &subs {
+        let lang = s.language.or_else(|| Language::of(&s.file));
+        if let (Some(lang), Some(_)) = (lang, &s.function)
+            && let Some(n) = state_note(&s.name, &s.file, lang)
+        {
+            notes.push(n);
+        }
+    }
+    notes.sort();
     if subs.len() < 2 {
         return Err(ArenaError::Config(format!(
             "{} holds {} submission(s); a class needs at least two{}",
             dir.display(),
             subs.len(),
-            if skipped.is_empty() {
+            if notes.is_empty() {
                 String::new()
             } else {
-                format!(" (left out: {})", skipped.join("; "))
+                format!(
+                    " ({})",
+                    notes
+                        .iter()
+                        .map(|n| format!("{}: {}", n.name, n.text))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
             }
         )));
     }
-    Ok((subs, skipped))
+    Ok(Class { subs, notes })
+}
+
+/// The prefix of a note's comment line in a records file ([`note_lines`]).
+const NOTE_PREFIX: &str = "# class note: ";
+
+/// The notes as comment lines of a records file (`# class note: NAME: TEXT`, escaped with
+/// [`shown`]), so that `arena report` of the records shows them too ([`notes_in`]).
+pub fn note_lines(notes: &[ClassNote]) -> String {
+    notes
+        .iter()
+        .map(|n| format!("{NOTE_PREFIX}{}: {}\n", shown(&n.name), shown(&n.text)))
+        .collect()
+}
+
+/// The notes in a records file's comment lines ([`note_lines`]), as written (escaped).
+pub fn notes_in(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(NOTE_PREFIX))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The notes section of a report: `Notes:` and one line per note, each once (shards repeat
+/// them), in order; nothing for no notes. `lines` are `NAME: TEXT` as [`note_lines`] writes
+/// them, shown with [`readable`].
+pub fn notes_section(lines: &[String]) -> String {
+    let set: BTreeSet<&String> = lines.iter().collect();
+    if set.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("Notes:");
+    for l in set {
+        let _ = write!(out, "\n{}", readable(l));
+    }
+    out
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -172,6 +541,12 @@ pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> 
             }
             if limits.no_sandbox {
                 args.push("--no-sandbox".into());
+            }
+            if let Some(folder) = &s.folder {
+                args.extend(["--folder".into(), folder.to_string_lossy().into_owned()]);
+            }
+            if let Some(lang) = s.language {
+                args.extend(["--language".into(), lang.name().to_ascii_lowercase()]);
             }
             match &s.function {
                 Some(f) => args.extend(["--".to_string(), f.clone()]),
@@ -470,7 +845,8 @@ impl ClassReport {
 
     /// Each submission's faults by name and its first failure, with the board and the
     /// program's own message; nothing for a submission without failure. Every text from a
-    /// record (names, fault, message) is escaped with [`shown`].
+    /// record (names, fault, message) is escaped with [`shown`], the message after its
+    /// escapes are read back ([`readable`]: a compiler's curly quotes are shown as such).
     pub fn failures(&self) -> String {
         let mut out = String::new();
         for (i, e) in self.entries.iter().enumerate() {
@@ -496,7 +872,7 @@ impl ClassReport {
                     .as_ref()
                     .map_or_else(String::new, |b| format!(" on {b}"))
             );
-            let _ = writeln!(out, "  {}", shown(&f.message));
+            let _ = writeln!(out, "  {}", readable(&f.message));
         }
         out.truncate(out.trim_end().len());
         out
@@ -506,6 +882,168 @@ impl ClassReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A copy of the test class of per-student folders (engine/tests/class/folders) in a
+    /// fresh temporary folder, removed when dropped.
+    struct Copy(PathBuf);
+
+    impl Copy {
+        fn new(tag: &str) -> Copy {
+            let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class/folders");
+            let to = std::env::temp_dir().join(format!("class-unit-{}-{tag}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&to);
+            for student in std::fs::read_dir(&from).unwrap().flatten() {
+                let dir = to.join(student.file_name());
+                std::fs::create_dir_all(&dir).unwrap();
+                for f in std::fs::read_dir(student.path()).unwrap().flatten() {
+                    std::fs::copy(f.path(), dir.join(f.file_name())).unwrap();
+                }
+            }
+            Copy(to)
+        }
+    }
+
+    impl Drop for Copy {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn names(class: &Class) -> Vec<&str> {
+        class.subs.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    #[test]
+    fn students_are_found_in_their_folders() {
+        let c = Copy::new("folders");
+        let class = discover(&c.0, GameKind::Oska, None).unwrap();
+        assert_eq!(names(&class), ["alice", "bob", "carol", "dave", "frank"]);
+        let carol = &class.subs[2];
+        assert!(carol.file.ends_with("carol/movegen.py"), "{carol:?}");
+        assert!(carol.function.as_ref().unwrap().ends_with(":oskaplayer"));
+        assert!(carol.folder.as_ref().unwrap().ends_with("carol"));
+        // The opening comment's oska_v1 is not the function.
+        assert!(
+            class.subs[3]
+                .function
+                .as_ref()
+                .unwrap()
+                .ends_with("Oska.hs:oska_d4v3")
+        );
+        let noted: Vec<(&str, &str)> = class
+            .notes
+            .iter()
+            .map(|n| (n.name.as_str(), n.text.as_str()))
+            .collect();
+        assert_eq!(noted.len(), 2, "{noted:?}");
+        assert_eq!(noted[0].0, "erin");
+        assert!(
+            noted[0]
+                .1
+                .starts_with("does not play: none of its 1 source file(s)")
+        );
+        assert_eq!(noted[1].0, "frank");
+        assert!(
+            noted[1]
+                .1
+                .starts_with("keeps state between calls (global calls")
+        );
+        // The records' comment lines carry the notes back.
+        let lines = notes_in(&note_lines(&class.notes));
+        assert_eq!(lines.len(), 2);
+        assert!(notes_section(&[lines.clone(), lines].concat()).starts_with("Notes:\nerin: "));
+    }
+
+    #[test]
+    fn a_manifest_settles_what_detection_cannot() {
+        let c = Copy::new("manifest");
+        // Two files defining the function: ambiguous without the manifest.
+        std::fs::copy(c.0.join("bob/oskaplayer.py"), c.0.join("bob/old.py")).unwrap();
+        let class = discover(&c.0, GameKind::Oska, None).unwrap();
+        assert!(!names(&class).contains(&"bob"));
+        let bob = class.notes.iter().find(|n| n.name == "bob").unwrap();
+        assert_eq!(
+            bob.text,
+            "does not play: old.py (oskaplayer), oskaplayer.py (oskaplayer) define the seed's \
+             function for oska (oskaplayer (Python), oska_XXXX (Haskell), oskamaniac (Lisp)): \
+             name one in class.csv"
+        );
+        std::fs::copy(c.0.join("erin/helpers.py"), c.0.join("erin/helpers.txt")).unwrap();
+        std::fs::write(
+            c.0.join(MANIFEST),
+            "student,file,function,language\n# Bob's old file is not his player\n\
+             bob,bob/oskaplayer.py\nerin,erin/helpers.txt,movegen,python\n\
+             zoe,zoe/missing.py,oskaplayer\nbroken line\n",
+        )
+        .unwrap();
+        let class = discover(&c.0, GameKind::Oska, None).unwrap();
+        assert_eq!(
+            names(&class),
+            ["alice", "bob", "carol", "dave", "erin", "frank"]
+        );
+        let erin = &class.subs[4];
+        assert_eq!(erin.language, Some(Language::Python));
+        assert!(
+            erin.function
+                .as_ref()
+                .unwrap()
+                .ends_with("helpers.txt:movegen")
+        );
+        assert!(erin.folder.as_ref().unwrap().ends_with("erin"));
+        let noted: Vec<String> = class
+            .notes
+            .iter()
+            .map(|n| format!("{}: {}", n.name, n.text))
+            .collect();
+        assert_eq!(
+            noted,
+            [
+                "class.csv: line 6: expected student,file[,function[,language]], found 'broken line'",
+                "frank: keeps state between calls (global calls (line 44) of player.py): the \
+                 interpreter lives for a whole game, so the function must not depend on it \
+                 (--no-reuse starts one for every move)",
+                "zoe: does not play: class.csv: zoe/missing.py is not a file",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_loose_helper_module_gets_the_right_advice() {
+        let c = Copy::new("loose");
+        for f in [
+            "alice/oskaplayer.py",
+            "alice/OskaBoard.py",
+            "carol/movegen.py",
+        ] {
+            std::fs::copy(c.0.join(f), c.0.join(Path::new(f).file_name().unwrap())).unwrap();
+        }
+        for s in ["alice", "bob", "carol", "dave", "erin", "frank"] {
+            std::fs::remove_dir_all(c.0.join(s)).unwrap();
+        }
+        std::fs::write(c.0.join("notes.txt"), "x").unwrap();
+        let class = discover(&c.0, GameKind::Oska, None).unwrap();
+        assert_eq!(names(&class), ["movegen.py", "oskaplayer.py"]);
+        assert!(class.subs.iter().all(|s| s.folder.is_none()));
+        assert_eq!(class.notes.len(), 2);
+        assert_eq!(class.notes[0].name, "OskaBoard.py");
+        assert!(
+            class.notes[0]
+                .text
+                .contains("a helper module? A student's files go in a folder"),
+            "{:?}",
+            class.notes
+        );
+        assert_eq!(class.notes[1].name, "notes.txt");
+        // Too few: the error names every note.
+        std::fs::remove_file(c.0.join("movegen.py")).unwrap();
+        let e = discover(&c.0, GameKind::Oska, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("holds 1 submission(s)") && e.contains("OskaBoard.py: left out"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn shards_partition_the_schedule() {

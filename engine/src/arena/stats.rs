@@ -97,20 +97,63 @@ impl Wld {
         elo_from_score(self.score())
     }
 
-    /// Half the width of the 95 % interval of the Elo difference (NaN with no games or when the
-    /// interval reaches a score of 0 or 1).
+    /// The 95 % Wilson score interval of the score fraction: the scores `p` whose normal
+    /// test against the observed score does not reject them, with the binomial variance
+    /// `p (1 - p)` (draws counted as half a win, so it is wider than the trinomial one). It
+    /// lies strictly between 0 and 1, even for a score of 0 or 1. `None` with no games.
+    pub fn wilson(&self) -> Option<(f64, f64)> {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let s = self.score();
+        let z2 = Z95 * Z95;
+        let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
+        Some((centre - half, centre + half))
+    }
+
+    /// Half the width of the 95 % interval of the Elo difference: from the trinomial variance
+    /// as cutechess-cli computes it; where that interval reaches a score of 0 or 1 (a lopsided
+    /// score, such as 18-2-0), from the Wilson score interval ([`Wld::wilson`]) mapped to Elo.
+    /// NaN with no games, or when every game was won or every game lost (the Elo difference
+    /// is then unbounded on one side: [`Wld::elo_cells`] shows the Wilson bound instead).
     pub fn elo_margin(&self) -> f64 {
         let n = self.games() as f64;
         if n == 0.0 {
             return f64::NAN;
         }
         let s = self.score();
-        let dev = Z95 * (self.variance() / n).sqrt();
-        let (lo, hi) = (s - dev, s + dev);
-        if lo <= 0.0 || hi >= 1.0 {
+        if s <= 0.0 || s >= 1.0 {
             return f64::NAN;
         }
+        let dev = Z95 * (self.variance() / n).sqrt();
+        let (mut lo, mut hi) = (s - dev, s + dev);
+        if lo <= 0.0 || hi >= 1.0 {
+            (lo, hi) = self.wilson().expect("games were played");
+        }
         (elo_from_score(hi) - elo_from_score(lo)) / 2.0
+    }
+
+    /// The Elo difference and its margin as printed, never `nan` or `inf`: `381.7` and `234.7`
+    /// ([`Wld::elo_margin`]); for a score of 1 the lower end of the 95 % Wilson interval in
+    /// Elo, as `>245.3`, and for a score of 0 the upper end, as `<-245.3`, each with the
+    /// margin `-`; `-` and `-` with no games.
+    pub fn elo_cells(&self) -> (String, String) {
+        let Some((lo, hi)) = self.wilson() else {
+            return ("-".into(), "-".into());
+        };
+        let s = self.score();
+        if s >= 1.0 {
+            (format!(">{:.1}", elo_from_score(lo)), "-".into())
+        } else if s <= 0.0 {
+            (format!("<{:.1}", elo_from_score(hi)), "-".into())
+        } else {
+            (
+                format!("{:.1}", self.elo()),
+                format!("{:.1}", self.elo_margin()),
+            )
+        }
     }
 
     /// The likelihood of superiority in percent: the probability that the first player is the
@@ -137,25 +180,20 @@ impl Wld {
         )
     }
 
-    /// The `Elo difference: X +/- Y, LOS: Z %, DrawRatio: R %` line.
+    /// The `Elo difference: X +/- Y, LOS: Z %, DrawRatio: R %` line; for a score of 0 or 1,
+    /// `Elo difference: >X (95 %), ...` with the bound of [`Wld::elo_cells`].
     pub fn elo_line(&self) -> String {
+        let (elo, margin) = self.elo_cells();
+        let interval = if margin == "-" {
+            format!("{elo} (95 %)")
+        } else {
+            format!("{elo} +/- {margin}")
+        };
         format!(
-            "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-            fmt_elo(self.elo()),
-            fmt_elo(self.elo_margin()),
+            "Elo difference: {interval}, LOS: {:.1} %, DrawRatio: {:.1} %",
             self.los(),
             100.0 * self.draw_ratio()
         )
-    }
-}
-
-fn fmt_elo(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf".into() } else { "-inf".into() }
-    } else {
-        format!("{x:.1}")
     }
 }
 
@@ -258,6 +296,62 @@ mod tests {
             r.elo_line(),
             "Elo difference: 107.5 +/- 68.5, LOS: 99.9 %, DrawRatio: 10.0 %"
         );
+    }
+
+    #[test]
+    fn lopsided_and_perfect_scores_have_finite_intervals() {
+        // 18-2-0: the trinomial interval 0.9 -/+ 0.131 passes 1; the Wilson interval is
+        // (0.6990, 0.9721) (z = 1.96, computed independently with Python's math), which is
+        // 146.3 to 617.1 Elo: margin 235.4.
+        let r = Wld {
+            wins: 18,
+            losses: 2,
+            draws: 0,
+        };
+        let (lo, hi) = r.wilson().unwrap();
+        assert!(
+            close(lo, 0.69897, 1e-4) && close(hi, 0.97213, 1e-4),
+            "{lo} {hi}"
+        );
+        assert!(close(r.elo_margin(), 235.36, 0.01), "{}", r.elo_margin());
+        assert_eq!(
+            r.elo_line(),
+            format!(
+                "Elo difference: 381.7 +/- {:.1}, LOS: 100.0 %, DrawRatio: 0.0 %",
+                r.elo_margin()
+            )
+        );
+        // 4-0: the lower end of the Wilson interval, 4 / (4 + 1.96^2) = 0.5101: 7.0 Elo.
+        let r = Wld {
+            wins: 4,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(r.elo_cells(), (">7.0".to_string(), "-".to_string()));
+        assert!(
+            r.elo_line()
+                .starts_with("Elo difference: >7.0 (95 %), LOS: ")
+        );
+        assert_eq!(
+            r.flipped().elo_cells(),
+            ("<-7.0".to_string(), "-".to_string())
+        );
+        assert_eq!(Wld::default().elo_cells(), ("-".into(), "-".into()));
+        for w in 0..12 {
+            for l in 0..12 {
+                for d in 0..3 {
+                    let r = Wld {
+                        wins: w,
+                        losses: l,
+                        draws: d,
+                    };
+                    let (elo, margin) = r.elo_cells();
+                    for cell in [&elo, &margin] {
+                        assert!(!cell.contains("nan") && !cell.contains("inf"), "{r:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

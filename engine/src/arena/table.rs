@@ -114,13 +114,14 @@ impl Standings {
         );
         for (rank, &i) in order.iter().enumerate() {
             let w = self.total(i);
+            let (elo, margin) = w.elo_cells();
             let _ = writeln!(
                 out,
                 "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>6.1}% {:>6.1}%",
                 rank + 1,
                 names[i],
-                elo_text(w.elo()),
-                elo_text(w.elo_margin()),
+                elo,
+                margin,
                 w.games(),
                 100.0 * w.score(),
                 100.0 * w.draw_ratio()
@@ -128,18 +129,6 @@ impl Standings {
         }
         out.truncate(out.trim_end().len());
         out
-    }
-}
-
-fn elo_text(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.1}")
-    } else if x.is_nan() {
-        "nan".into()
-    } else if x > 0.0 {
-        "inf".into()
-    } else {
-        "-inf".into()
     }
 }
 

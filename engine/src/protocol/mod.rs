@@ -33,7 +33,7 @@ pub use errors::{ErrorCode, ProtocolError};
 pub use info::{Info, ProgressInfo, SearchInfo};
 pub use option::{OptionDecl, OptionKind};
 pub use reply::{GameResult, Reply};
-pub use words::{meaningful, printable, shown};
+pub use words::{meaningful, printable, readable, shown};
 
 use words::*;
 

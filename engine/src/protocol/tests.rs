@@ -513,6 +513,25 @@ fn printable_escapes_what_is_not_printable_ascii() {
 }
 
 #[test]
+fn readable_reads_printable_escapes_back_as_text() {
+    // ghc's curly quotes, as an info string carries them.
+    let said = printable("error: \u{2022} Not in scope: \u{2018}Capture\u{2019} C:\\x");
+    assert_eq!(
+        said,
+        "error: \\xe2\\x80\\xa2 Not in scope: \\xe2\\x80\\x98Capture\\xe2\\x80\\x99 C:\\\\x"
+    );
+    assert_eq!(
+        readable(&said),
+        "error: \u{2022} Not in scope: \u{2018}Capture\u{2019} C:\\\\x"
+    );
+    // Control characters and invalid UTF-8 stay escaped; plain text is unchanged.
+    assert_eq!(readable("a\\x0db\\x1b[2J"), "a\\x0db\\x1b[2J");
+    assert_eq!(readable("bad \\xff\\xfe end"), "bad \\xff\\xfe end");
+    assert_eq!(readable("plain \\xzz"), "plain \\\\xzz");
+    assert_eq!(readable("M\u{fc}ller"), "M\u{fc}ller");
+}
+
+#[test]
 fn shown_keeps_readable_text_and_escapes_what_moves_or_hides_it() {
     assert_eq!(
         shown("M\u{fc}ller \u{2018}x\u{2019} caf\u{e9}"),

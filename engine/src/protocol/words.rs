@@ -105,6 +105,46 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A line that went through [`printable`] (an engine's `info string` quoted in a record's
+/// reason), for a person: its `\\` and `\xNN` escapes read back, and the text shown with
+/// [`shown`], so that a compiler's `\xe2\x80\x98` is `‘` again while control characters stay
+/// escaped. Bytes that are not valid UTF-8 stay escaped as `\xNN`; any other backslash is kept
+/// (and shown as `\\`).
+pub fn readable(text: &str) -> String {
+    let raw = text.as_bytes();
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let hex = raw
+            .get(i + 2..i + 4)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (raw[i], raw.get(i + 1), hex) {
+            (b'\\', Some(b'\\'), _) => {
+                bytes.push(b'\\');
+                i += 2;
+            }
+            (b'\\', Some(b'x'), Some(b)) => {
+                bytes.push(b);
+                i += 4;
+            }
+            (b, _, _) => {
+                bytes.push(b);
+                i += 1;
+            }
+        }
+    }
+    let mut out = String::with_capacity(raw.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&shown(chunk.valid()));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
 /// Reads an unsigned number; `what` names it in messages.
 pub(super) fn number<T: std::str::FromStr>(
     word: Option<&str>,

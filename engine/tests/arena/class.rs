@@ -58,6 +58,18 @@ impl Scratch {
         fs::copy(&from, self.subs().join(name)).unwrap();
     }
 
+    /// Copies the folder `dir` (relative to engine/tests/class) into the submissions, one level
+    /// of subfolders deep.
+    fn add_folders(&self, dir: &str) {
+        for student in fs::read_dir(sources().join(dir)).unwrap().flatten() {
+            let to = self.subs().join(student.file_name());
+            fs::create_dir_all(&to).unwrap();
+            for f in fs::read_dir(student.path()).unwrap().flatten() {
+                fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        }
+    }
+
     /// Live processes (zombies aside) whose command line mentions this directory, after giving
     /// them up to two seconds to go.
     fn leftovers(&self) -> Vec<String> {
@@ -435,4 +447,186 @@ fn a_missing_toolchain_says_what_to_install() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The test class of per-student folders (engine/tests/class/folders): the same file names
+/// across students, helper modules beside the players, a player in `movegen.py`, a Haskell
+/// file whose opening comment names another function, a student without the function and one
+/// whose function keeps state. `arena class` and `arena report` of its records name every
+/// student, with the right note, nothing renamed.
+#[test]
+fn a_class_of_student_folders_names_every_student_with_its_note() {
+    let s = Scratch::new("folders");
+    s.add_folders("folders");
+    let mut players = vec!["alice", "bob", "carol", "frank"];
+    if on_path("ghc") {
+        players.push("dave");
+    } else {
+        eprintln!("note: ghc is not installed: the class is played without its Haskell student");
+        fs::remove_dir_all(s.subs().join("dave")).unwrap();
+    }
+    let records = s.path("class.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--move-timeout",
+        "20000",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Standard output is the result alone: the games' progress is on standard error, and no
+    // margin is `nan` or `inf`.
+    let n = players.len();
+    assert!(!stdout.contains("Finished game"), "{all}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("Finished game")
+            .count(),
+        n * (n - 1),
+        "{all}"
+    );
+    assert!(!stdout.contains("nan") && !stdout.contains("inf"), "{all}");
+    let report = arena(&["report", records.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", text(&report));
+    let reported = String::from_utf8_lossy(&report.stdout).into_owned();
+    assert!(reported.starts_with(&format!("{} games from 1 file(s)", n * (n - 1))));
+    for shown in [&stdout, &reported] {
+        // Everyone who plays is in both tables, by the folder's name, without a fault: the
+        // helper modules imported, the Haskell function is the one the comment does not name.
+        for p in &players {
+            let standing = shown
+                .lines()
+                .find(|l| l.split_whitespace().nth(1) == Some(p))
+                .unwrap_or_else(|| panic!("{p} not in the standings: {all}"));
+            assert!(standing.contains('%'), "{standing}");
+            assert!(
+                row(shown, p).contains(" 0       0        0       0 "),
+                "{all}"
+            );
+        }
+        assert!(!shown.contains("First failures"), "{all}");
+        let notes: Vec<&str> = shown
+            .lines()
+            .skip_while(|l| *l != "Notes:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(notes.len(), 2, "{shown}");
+        assert!(
+            notes[0].starts_with("erin: does not play: none of its 1 source file(s) defines")
+                && notes[0].ends_with("name the file and function in class.csv"),
+            "{shown}"
+        );
+        assert!(
+            notes[1].starts_with(
+                "frank: keeps state between calls (global calls (line 44) of player.py)"
+            ),
+            "{shown}"
+        );
+    }
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+/// A student's folder is visible to its submission read-only, and no other student's is: a
+/// submission that reads another's folder or writes into its own raises, and loses.
+#[test]
+fn a_student_sees_its_own_folder_read_only_and_no_other() {
+    if unsandboxed().is_some() {
+        return;
+    }
+    let s = Scratch::new("folder-sandbox");
+    s.add_folders("folders");
+    for other in ["bob", "carol", "dave", "erin", "frank"] {
+        fs::remove_dir_all(s.subs().join(other)).unwrap();
+    }
+    let mallory = s.subs().join("mallory");
+    fs::create_dir_all(&mallory).unwrap();
+    fs::copy(
+        s.subs().join("alice/OskaBoard.py"),
+        mallory.join("OskaBoard.py"),
+    )
+    .unwrap();
+    let alice = s.subs().join("alice/oskaplayer.py");
+    fs::write(
+        mallory.join("player.py"),
+        format!(
+            "from OskaBoard import movegen\n\n\n\
+             def oskaplayer(board, side, depth):\n    \
+                 done = []\n    \
+                 for p in ['../alice/oskaplayer.py', {alice:?}]:\n        \
+                     try:\n            \
+                         open(p).read()\n            \
+                         done.append('read ' + p)\n        \
+                     except OSError:\n            \
+                         pass\n    \
+                 try:\n        \
+                     open('mine.txt', 'w').write('x')\n        \
+                     done.append('wrote its folder')\n    \
+                 except OSError:\n        \
+                     pass\n    \
+                 if done:\n        \
+                     raise RuntimeError('ESCAPED: ' + ', '.join(done))\n    \
+                 return movegen(board, side)[0]\n",
+            alice = alice.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = arena(&["class", s.subs().to_str().unwrap(), "--depth", "1"]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(!all.contains("ESCAPED"), "{all}");
+    assert!(!all.contains("First failures"), "{all}");
+    assert!(
+        row(&all, "mallory").contains(" 0       0        0       0 "),
+        "{all}"
+    );
+    assert!(!mallory.join("mine.txt").exists());
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+/// A compiler's message keeps its non-ASCII characters (ghc's curly quotes) in the report of
+/// `arena class` and in that of `arena report`, not `\xe2\x80\x98`.
+#[test]
+fn a_compiler_message_is_shown_as_text() {
+    if !on_path("ghc") {
+        eprintln!("note: ghc is not installed: no compiler message to show");
+        return;
+    }
+    let s = Scratch::new("ghc-message");
+    s.add("first.py");
+    fs::write(
+        s.subs().join("broken.hs"),
+        "{- Oska, by a student -}\nmodule Main where\n\n\
+         oska_b4d :: [String] -> Char -> Int -> [String]\n\
+         oska_b4d board _ _ = board ++ 1\n",
+    )
+    .unwrap();
+    let records = s.path("class.rec");
+    let out = arena(&[
+        "class",
+        s.subs().to_str().unwrap(),
+        "--depth",
+        "1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let report = arena(&["report", records.to_str().unwrap()]);
+    for shown in [
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&report.stdout),
+    ] {
+        assert!(shown.contains("[load]"), "{shown}");
+        assert!(shown.contains("\u{2018}oska_b4d\u{2019}"), "{shown}");
+        assert!(!shown.contains("\\xe2"), "{shown}");
+    }
+    assert_eq!(s.leftovers(), Vec::<String>::new());
 }

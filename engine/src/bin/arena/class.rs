@@ -10,11 +10,12 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use engine::arena::class::{
-    ClassLimits, ClassReport, discover, engines, parse_shard, shard, timed_record,
+    ClassLimits, ClassReport, discover, engines, note_lines, notes_in, notes_section, parse_shard,
+    shard, timed_record,
 };
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
-use engine::protocol::shown;
+use engine::protocol::{readable, shown};
 use engine::record::{GameRecord, file_text, referee_records};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -23,9 +24,12 @@ use super::schedule::{GameArgs, ScheduleArgs};
 /// `arena class`.
 #[derive(Args, Debug)]
 pub struct ClassArgs {
-    /// The folder of submissions: FILE.py, FILE.hs, FILE.lisp (the function named by
-    /// --function, else the seed's name for the game: oskaplayer, oska_XXXX, oskamaniac,
-    /// hexapawn, capture) and executable programs (board in, board out).
+    /// The folder of submissions: one subfolder per student (the file that defines the
+    /// function, helper modules beside it), or one file per student: FILE.py, FILE.hs,
+    /// FILE.lisp (the function named by --function, else the seed's name for the game:
+    /// oskaplayer, oska_XXXX, oskamaniac, hexapawn, capture) and executable programs (board
+    /// in, board out). A manifest DIR/class.csv (student,file,function,language) overrides
+    /// what is found.
     dir: PathBuf,
     #[command(flatten)]
     game: GameArgs,
@@ -84,8 +88,13 @@ pub struct ReportArgs {
     sprt: Option<Vec<String>>,
 }
 
-fn print_report(report: &ClassReport) {
+fn print_report(report: &ClassReport, notes: &[String]) {
     out!("{}", report.standings.table());
+    let notes = notes_section(notes);
+    if !notes.is_empty() {
+        out!();
+        out!("{notes}");
+    }
     out!();
     out!("{}", report.table());
     let failures = report.failures();
@@ -112,10 +121,10 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     } else if let Err(e) = engine::adapter::sandbox::bwrap() {
         bail!("{e}");
     }
-    let (subs, skipped) = discover(&args.dir, game, args.function.as_deref())?;
-    for s in &skipped {
-        eprintln!("note: left out {}", shown(s));
-    }
+    let class = discover(&args.dir, game, args.function.as_deref())?;
+    let subs = &class.subs;
+    let written_notes = note_lines(&class.notes);
+    let notes = notes_in(&written_notes);
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
     let limits = ClassLimits {
@@ -131,7 +140,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     let config = MatchConfig {
         game,
         size,
-        engines: engines(&subs, &engine_exe, &limits),
+        engines: engines(subs, &engine_exe, &limits),
         tournament: Tournament::RoundRobin,
         games_per_pairing: 2 * args.rounds,
         openings: args.schedule.openings(game, size, args.rounds)?,
@@ -162,9 +171,15 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     );
     let mut records_file = match &args.records {
         Some(p) => {
-            Some(BufWriter::new(File::create(p).with_context(|| {
-                format!("--records: cannot create {}", p.display())
-            })?))
+            let mut w = BufWriter::new(
+                File::create(p)
+                    .with_context(|| format!("--records: cannot create {}", p.display()))?,
+            );
+            // The notes go first, as comments: `arena report` shows them.
+            w.write_all(written_notes.as_bytes())
+                .and_then(|()| w.flush())
+                .with_context(|| format!("--records: cannot write {}", p.display()))?;
+            Some(w)
         }
         None => None,
     };
@@ -183,14 +198,17 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         let fault = engine::adapter::Fault::find_in(g.reason())
             .map(|f| f.as_str().to_string())
             .or_else(|| g.record.tag("Fault").map(str::to_string));
+        // Progress, not the result: on standard error (above the bar on a terminal).
         bar.suspend(|| {
-            out!(
+            // Not eprintln!: standard error may be a closed pipe.
+            let _ = writeln!(
+                std::io::stderr(),
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 g.job.number,
                 shown(&g.record.white),
                 shown(&g.record.black),
                 g.result().as_str(),
-                shown(&fault.map_or_else(|| g.reason().to_string(), |f| format!("[{f}]")))
+                fault.map_or_else(|| readable(g.reason()), |f| format!("[{}]", shown(&f)))
             );
         });
         bar.inc(1);
@@ -208,7 +226,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         bail!("--records: cannot write: {e}");
     }
     out!();
-    print_report(&ClassReport::from_records(&records)?);
+    print_report(&ClassReport::from_records(&records)?, &notes);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -216,13 +234,15 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
 /// ([`referee_records`]); the first bad line of any file stops the report, named with its file.
 pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
+    let mut notes = Vec::new();
     for path in &args.records {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut found = file_text(&bytes)
-            .and_then(referee_records)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let text = file_text(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let mut found =
+            referee_records(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         records.append(&mut found);
+        notes.extend(notes_in(text));
     }
     let report = ClassReport::from_records(&records)?;
     out!("{} games from {} file(s)", report.games, args.records.len());
@@ -247,6 +267,6 @@ pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
             st.names.len()
         );
     }
-    print_report(&report);
+    print_report(&report, &notes);
     Ok(ExitCode::SUCCESS)
 }

@@ -31,7 +31,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use engine::arena::stats::{Sprt, SprtVerdict};
 use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
-use engine::protocol::shown;
+use engine::protocol::{readable, shown};
 use engine::record::RecordResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -55,8 +55,9 @@ enum Cmd {
     Match(Box<MatchArgs>),
     /// Play a class of students' submissions against each other, in a sandbox.
     ///
-    /// Every submission in DIR (seed functions in .py, .hs, .lisp files, and executable programs)
-    /// against every other, under limits; standings and a report per submission. See
+    /// Every submission in DIR (one subfolder per student, or seed functions in .py, .hs, .lisp
+    /// files and executable programs) against every other, under limits; standings, notes on
+    /// the students and a report per submission on stdout, the games' progress on stderr. See
     /// docs/classroom.md.
     Class(Box<class::ClassArgs>),
     /// Standings, Elo and reports of record files, such as the shards of a class.
@@ -232,7 +233,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
                 shown(&g.record.white),
                 shown(&g.record.black),
                 result_text(g.result()),
-                shown(g.reason())
+                readable(g.reason())
             );
             out!("{}", s.pairs[a][b].score_line(&names[a], &names[b]));
         });

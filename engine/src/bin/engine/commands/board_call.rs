@@ -2,7 +2,7 @@
 //! [ARGS...]`, or `-- FILE.EXT:FUNCTION` for a function.
 
 use anyhow::Result;
-use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, SeedFormat};
+use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, Language, SeedFormat};
 
 /// Act as a protocol engine by calling a seed-shaped program or function.
 ///
@@ -24,6 +24,13 @@ pub struct Args {
     /// How the program gets BOARD SIDE DEPTH: as arguments (args) or one line on stdin.
     #[arg(long, default_value = "args")]
     input: String,
+    /// A function's folder (a student's): visible read-only to it and its working directory,
+    /// so that the modules beside its file import.
+    #[arg(long, value_name = "DIR")]
+    folder: Option<std::path::PathBuf>,
+    /// A function's language (python, haskell, lisp) when its file's extension does not say.
+    #[arg(long)]
+    language: Option<String>,
     /// Limits of a function's driver.
     #[command(flatten)]
     limits: LimitArgs,
@@ -75,9 +82,18 @@ pub fn run(args: Args) -> Result<()> {
         format,
         depth,
         input,
+        folder,
+        language,
         limits: given,
         command,
     } = args;
+    let language = match language {
+        Some(l) => Some(
+            Language::parse(&l)
+                .ok_or_else(|| anyhow::anyhow!("--language '{l}': use python, haskell or lisp"))?,
+        ),
+        None => None,
+    };
     let some = |v: u64| (v > 0).then_some(v);
     let limits = engine::adapter::ResourceLimits {
         cpu_seconds: some(given.cpu),
@@ -90,7 +106,7 @@ pub fn run(args: Args) -> Result<()> {
         sandbox: !given.no_sandbox,
     };
     let function = match command.as_slice() {
-        [one] => FunctionSpec::parse(one),
+        [one] => FunctionSpec::parse_as(one, language),
         _ => None,
     };
     // An untrusted run needs the sandbox, or says on every run that it has none.
@@ -108,7 +124,10 @@ pub fn run(args: Args) -> Result<()> {
         Ok(())
     };
     if let Some(spec) = function {
-        let spec = spec?;
+        let spec = match &folder {
+            Some(f) => spec?.in_folder(f)?,
+            None => spec?,
+        };
         let backend = FunctionCall::new(spec, depth, limits, !given.no_reuse)?;
         check_sandbox()?;
         engine::session::run_stdio(backend)?;
