@@ -13,4 +13,5 @@ mod defects;
 mod engines;
 mod play;
 mod tools;
+mod unsaved;
 mod variations;
