@@ -472,7 +472,13 @@ impl GuiApp {
                 self.settings.size = size;
             }
             Action::SetClock(text) => self.settings.clock = text,
-            Action::SetPlayer(i, p) => self.settings.players[i] = p,
+            Action::SetPlayer(i, p) => {
+                self.settings.players[i] = p;
+                // With no engine left, an engine's failure has nothing to resume.
+                if !self.settings.players.iter().any(|p| p.engine) {
+                    self.model.clear_failure();
+                }
+            }
             Action::SetPath(path) => self.settings.path = path,
             Action::Save => {
                 let path = PathBuf::from(self.settings.path.trim());

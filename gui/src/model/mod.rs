@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use engine::clock::TimeControl;
 
 use engine::games::format::Format;
-use engine::games::{GameKind, Move, Side};
+use engine::games::{GameKind, Move, Outcome, Side};
 use engine::protocol::{Go, SearchInfo};
 use engine::record::{GameRecord, RecordResult, parse_records};
 use engine::score::Score;
@@ -33,6 +33,15 @@ pub fn side_name(side: Side) -> &'static str {
     match side {
         Side::White => "White",
         Side::Black => "Black",
+    }
+}
+
+/// The end of a game in the GUI's words: "White wins: ..." or "Draw: ...", the side named as
+/// everywhere else in the window.
+pub fn outcome_text(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Win(side, why) => format!("{} wins: {}", side_name(*side), why.describe()),
+        Outcome::Draw(why) => format!("Draw: {}", why.describe()),
     }
 }
 
@@ -537,6 +546,14 @@ impl Model {
             if self.message.as_ref().is_some_and(|(_, err)| *err) {
                 self.message = None;
             }
+        }
+    }
+
+    /// Forgets an engine's failure and its red message (no engine plays any more); a pause
+    /// stays.
+    pub fn clear_failure(&mut self) {
+        if self.halted.take().is_some() && self.message.as_ref().is_some_and(|(_, err)| *err) {
+            self.message = None;
         }
     }
 

@@ -11,6 +11,7 @@ mod cli;
 mod clocks;
 mod defects;
 mod engines;
+mod issue34;
 mod play;
 mod tools;
 mod unsaved;
