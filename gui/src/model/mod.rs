@@ -697,7 +697,8 @@ impl Model {
             .first()
             .ok_or_else(|| format!("{} holds no game", path.display()))?
             .clone();
-        self.load_record(&first)?;
+        self.load_record(&first)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         self.records = records;
         // A file of many games is not overwritten with one of them.
         self.file = (self.records.len() == 1).then(|| path.to_path_buf());

@@ -518,3 +518,18 @@ fn a_replaced_unsaved_game_is_brought_back_move_for_move_once() {
     assert!(m.bring_back());
     assert_eq!(m.game().move_names(), ["a1a2"]);
 }
+
+#[test]
+fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
+    let mut m = hexapawn();
+    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let path = std::env::temp_dir().join(format!("gui-bad-move-{}.games", std::process::id()));
+    m.save(&path, "me", "you").expect("saved");
+    let text = std::fs::read_to_string(&path).expect("read back");
+    assert!(text.contains("b1b2 a3a2"), "{text}");
+    std::fs::write(&path, text.replace("b1b2 a3a2", "b1b2 b1b3")).expect("write");
+    let err = m.open(&path).expect_err("an illegal move");
+    let _ = std::fs::remove_file(&path);
+    assert!(err.starts_with(&path.display().to_string()), "{err}");
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"], "the game stays");
+}
