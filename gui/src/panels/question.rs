@@ -25,9 +25,10 @@ pub fn window(ctx: &egui::Context, model: &Model, what: &str) -> Option<Answer> 
     let mut answer = None;
     let n = model.game().len();
     let moves = if n == 1 { "move" } else { "moves" };
-    let file = model.file().map_or("in the Save dialog".to_string(), |p| {
-        format!("to {}", p.display())
-    });
+    let save = model.file().map_or(
+        "Save asks where to write it, as Save as... does".to_string(),
+        |p| format!("Save writes it to {}", p.display()),
+    );
     let modal = egui::Modal::new(egui::Id::unique("unsaved-game")).show(ctx, |ui| {
         ui.set_max_width(360.0);
         ui.heading(TITLE);
@@ -35,7 +36,9 @@ pub fn window(ctx: &egui::Context, model: &Model, what: &str) -> Option<Answer> 
             "The game on the table ({n} {moves}) has changes that are not saved. \
              Save it before you {what}?"
         ));
-        ui.label(format!("Save writes it {file}; a discarded game can be brought back once with \"Bring back\" (Ctrl+Shift+Z)."));
+        ui.label(format!(
+            "{save}; a discarded game can be brought back once with \"Bring back\" (Ctrl+Shift+Z)."
+        ));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
                 answer = Some(Answer::Save);

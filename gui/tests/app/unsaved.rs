@@ -105,3 +105,34 @@ fn the_new_game_button_and_the_editor_ask_too_and_a_saved_game_does_not() {
     );
     assert_eq!(h.state().model().game().len(), 0);
 }
+
+/// Whether the last frame sent this command to the window.
+fn sent(h: &Harness<'static, GuiApp>, command: &egui::ViewportCommand) -> bool {
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(command))
+}
+
+#[test]
+fn closing_the_window_with_an_unsaved_game_is_cancelled_until_answered() {
+    let mut h = played();
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    assert!(sent(&h, &egui::ViewportCommand::CancelClose));
+    assert_eq!(h.state().question(), Some(&Replacing::Close));
+    h.run_steps(2);
+    h.get_by_label_contains("Save it before you close the window?");
+    h.get_by_label("Discard").click();
+    h.step();
+    h.step();
+    assert!(
+        sent(&h, &egui::ViewportCommand::Close),
+        "closes once answered"
+    );
+}
