@@ -238,7 +238,15 @@ impl GuiApp {
         };
         match answer {
             Answer::Cancel => {}
-            Answer::Discard => self.proceed(pending),
+            Answer::Discard => {
+                self.proceed(pending);
+                if self.model.message().is_none() && self.model.can_bring_back().is_some() {
+                    self.model.note(
+                        "The last game was discarded: Bring back (Ctrl+Shift+Z) restores it."
+                            .into(),
+                    );
+                }
+            }
             Answer::Save => match self.model.file().map(Path::to_path_buf) {
                 Some(path) => {
                     if self.save_to(&path) {

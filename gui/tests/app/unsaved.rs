@@ -56,6 +56,7 @@ fn the_n_key_asks_first_cancel_keeps_the_game_and_a_discarded_game_comes_back() 
     press(&mut h, egui::Key::N);
     click(&mut h, "Discard");
     assert_eq!(h.state().model().game().len(), 0, "a new game");
+    h.get_by_label_contains("Bring back (Ctrl+Shift+Z) restores it");
     assert!(!h.state().model().unsaved());
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
@@ -135,4 +136,27 @@ fn closing_the_window_with_an_unsaved_game_is_cancelled_until_answered() {
         sent(&h, &egui::ViewportCommand::Close),
         "closes once answered"
     );
+}
+
+#[test]
+fn save_in_the_question_writes_the_games_file_and_goes_on() {
+    let mut h = played();
+    let path = std::env::temp_dir().join(format!("gui-unsaved-save-{}.games", std::process::id()));
+    h.state_mut()
+        .file_chosen(gui::dialogs::Purpose::Save, &path);
+    h.run_steps(2);
+    // One more move: unsaved again, and its file is known.
+    for square in ["c1", "c2"] {
+        h.get_by_label(&format!("square {square}")).click();
+        h.run_steps(2);
+    }
+    press(&mut h, egui::Key::N);
+    h.get_by_label_contains(&format!("Save writes it to {}", path.display()));
+    h.state_mut().answer(gui::panels::question::Answer::Save);
+    h.run_steps(2);
+    let text = std::fs::read_to_string(&path).expect("saved");
+    std::fs::remove_file(&path).ok();
+    assert!(text.contains("b1b2 a3a2 c1c2"), "{text}");
+    assert_eq!(h.state().model().game().len(), 0, "then the new game");
+    assert_eq!(h.state().model().can_bring_back(), None, "nothing was lost");
 }
