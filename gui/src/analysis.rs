@@ -92,6 +92,20 @@ fn pv_row(ui: &mut egui::Ui, label: &str, pv: &[String], view: &EngineView, game
 /// The spacings of the graph's move ticks.
 const MOVE_STEPS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
+/// The spacings of the graph's pawn ticks.
+const PAWN_STEPS: [f64; 5] = [0.5, 1.0, 2.0, 5.0, 10.0];
+
+/// The graph's y ticks (small, medium, large) for egui_plot's smallest step `base`: a spacing of
+/// [`PAWN_STEPS`] at least three times `base`, so that at any height the axis labels more than
+/// the zero line (egui_plot's own powers of ten left a short graph of ±10 with "0" alone).
+pub fn pawn_steps(base: f64) -> [f64; 3] {
+    let step = PAWN_STEPS
+        .into_iter()
+        .find(|s| *s >= base * 3.0)
+        .unwrap_or(10.0);
+    [step, step * 2.0, step * 4.0]
+}
+
 /// Draws the evaluation graph; returns the move number clicked, if any.
 pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) -> Option<usize> {
     let values: Vec<[f64; 2]> = points
@@ -128,8 +142,15 @@ pub fn eval_graph(ui: &mut egui::Ui, points: &[(usize, Score)], shown: usize) ->
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            pawn_steps(input.base_step_size)
+        }))
+        .y_axis_formatter(|mark, _| match mark.value {
+            0.0 => "0".to_string(),
+            v => format!("{v:+}"),
+        })
         .y_axis_label("White's view (pawns)")
-        .x_axis_label("move")
+        .x_axis_label("ply (a move of either side)")
         .show(ui, |plot| {
             plot.line(Line::new("score", PlotPoints::from(values.clone())));
             plot.points(

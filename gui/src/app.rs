@@ -15,6 +15,7 @@ use crate::hub::Hub;
 use crate::model::Model;
 use crate::panels::engine_manager::{EngineManager, ManagerAction};
 use crate::panels::position::{PositionAction, PositionDialog};
+use crate::panels::question::{self, Answer};
 use crate::panels::{self, Action};
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
 use crate::solve::{SolveAction, Solver};
@@ -24,6 +25,43 @@ use crate::tree::TreeExplorer;
 /// What the status line says when a file dialog closes without a file.
 pub const NO_FILE: &str = "No file was chosen. If no dialog appeared (no desktop portal and no \
      zenity), type the path next to File: and use Save or Open.";
+
+/// What waits for the answer to the unsaved-game question: something that replaces the game on
+/// the table, or closing the window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replacing {
+    /// An action that replaces the game (a new game, a file opened, a position set).
+    Action(Action),
+    /// The editor's position used (`true`: and analysed).
+    Editor(bool),
+    /// The window closing.
+    Close,
+}
+
+impl Replacing {
+    /// What happens, as the question says it ("Save it before you ...?").
+    pub fn what(&self) -> &'static str {
+        match self {
+            Replacing::Action(Action::NewGame) => "start a new game",
+            Replacing::Action(Action::SetPosition(..)) => "set up the position",
+            Replacing::Action(_) => "open another game",
+            Replacing::Editor(_) => "use the edited position",
+            Replacing::Close => "close the window",
+        }
+    }
+}
+
+/// Whether an action replaces the game on the table (and asks first when it is not saved).
+fn replaces_game(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::NewGame
+            | Action::Open
+            | Action::OpenRecent(_)
+            | Action::LoadRecord(_)
+            | Action::SetPosition(..)
+    )
+}
 
 /// The application state. [`GuiApp::show`] draws it into a `Ui` and handles input; it is what
 /// both the real window and the tests run.
@@ -45,6 +83,14 @@ pub struct GuiApp {
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
     epoch: u64,
+    /// What waits for the unsaved-game question's answer, while it is asked.
+    question: Option<Replacing>,
+    /// What waits for the Save dialog (the question's Save, for a game without a file).
+    after_save: Option<Replacing>,
+    /// Whether the window may close without asking (the question was answered).
+    closing: bool,
+    /// Whether the window should be closed on the next frame.
+    close_now: bool,
 }
 
 impl Default for GuiApp {
@@ -77,6 +123,10 @@ impl GuiApp {
             dialogs: FileDialogs::default(),
             geometry: None,
             epoch: 0,
+            question: None,
+            after_save: None,
+            closing: false,
+            close_now: false,
         }
     }
 
@@ -146,13 +196,85 @@ impl GuiApp {
         }
     }
 
-    /// Saves the game to a file in the record format.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    /// Saves the game to a file in the record format; it is then no longer unsaved, and the
+    /// file is the game's.
+    pub fn save(&mut self, path: &Path) -> Result<(), String> {
         self.model.save(
             path,
             &self.player_name(Side::White),
             &self.player_name(Side::Black),
-        )
+        )?;
+        self.model.mark_saved(path);
+        Ok(())
+    }
+
+    /// Saves the game to `path` and says so (the path becomes a recent file and the game's
+    /// file); returns whether it was saved.
+    fn save_to(&mut self, path: &Path) -> bool {
+        match self.save(path) {
+            Ok(()) => {
+                self.model.note(format!("saved to {}", path.display()));
+                self.settings.remember(&path.display().to_string());
+                true
+            }
+            Err(e) => {
+                self.model.error(e);
+                false
+            }
+        }
+    }
+
+    /// What waits for the unsaved-game question's answer, while it is asked.
+    pub fn question(&self) -> Option<&Replacing> {
+        self.question.as_ref()
+    }
+
+    /// Answers the unsaved-game question: Save saves to the game's file (or asks for one in the
+    /// Save dialog) and then goes on, Discard goes on (the game can be brought back once),
+    /// Cancel keeps the game.
+    pub fn answer(&mut self, answer: Answer) {
+        let Some(pending) = self.question.take() else {
+            return;
+        };
+        match answer {
+            Answer::Cancel => {}
+            Answer::Discard => {
+                self.proceed(pending);
+                if self.model.message().is_none() && self.model.can_bring_back().is_some() {
+                    self.model.note(
+                        "The last game was discarded: Bring back (Ctrl+Shift+Z) restores it."
+                            .into(),
+                    );
+                }
+            }
+            Answer::Save => match self.model.file().map(Path::to_path_buf) {
+                Some(path) => {
+                    if self.save_to(&path) {
+                        self.proceed(pending);
+                    }
+                }
+                None => {
+                    self.after_save = Some(pending);
+                    self.dialogs.start(Purpose::Save, &self.settings.path);
+                }
+            },
+        }
+    }
+
+    /// Does what waited for the question.
+    fn proceed(&mut self, pending: Replacing) {
+        match pending {
+            Replacing::Action(action) => self.apply_now(action),
+            Replacing::Editor(analyse) => {
+                if let Err(e) = self.use_edited(analyse) {
+                    self.model.error(e);
+                }
+            }
+            Replacing::Close => {
+                self.closing = true;
+                self.close_now = true;
+            }
+        }
     }
 
     /// Uses the file chosen in a Save or Open dialog: it becomes the file path, and the game
@@ -332,27 +454,47 @@ impl GuiApp {
         self.solver.request_stop();
     }
 
-    /// Does what a panel or a key asked for.
+    /// Does what a panel or a key asked for. An action that would replace a game with changes
+    /// not saved asks first ([`GuiApp::question`]).
     pub fn apply(&mut self, action: Action) {
+        if replaces_game(&action) && self.model.unsaved() {
+            self.question = Some(Replacing::Action(action));
+            return;
+        }
+        self.apply_now(action);
+    }
+
+    /// Does what a panel or a key asked for, without asking.
+    fn apply_now(&mut self, action: Action) {
         let engines = self.settings.engines();
         let m = &mut self.model;
         match action {
             Action::NewGame => self.new_game(),
+            Action::BringBack => {
+                if !m.bring_back() {
+                    m.note("There is no game to bring back.".into());
+                }
+            }
             Action::SetSetup(kind, size) => {
                 self.settings.game = kind.name().into();
                 self.settings.size = size;
             }
             Action::SetClock(text) => self.settings.clock = text,
-            Action::SetPlayer(i, p) => self.settings.players[i] = p,
+            Action::SetPlayer(i, p) => {
+                self.settings.players[i] = p;
+                // With no engine left, an engine's failure has nothing to resume.
+                if !self.settings.players.iter().any(|p| p.engine) {
+                    self.model.clear_failure();
+                }
+            }
             Action::SetPath(path) => self.settings.path = path,
             Action::Save => {
                 let path = PathBuf::from(self.settings.path.trim());
-                match self.save(&path) {
-                    Ok(()) => {
-                        self.model.note(format!("saved to {}", path.display()));
-                        self.settings.remember(&path.display().to_string());
-                    }
-                    Err(e) => self.model.error(e),
+                let after = self.after_save.take();
+                if self.save_to(&path)
+                    && let Some(pending) = after
+                {
+                    self.proceed(pending);
                 }
             }
             Action::Open => {
@@ -366,7 +508,7 @@ impl GuiApp {
             Action::OpenDialog => self.dialogs.start(Purpose::Open, &self.settings.path),
             Action::OpenRecent(path) => {
                 self.settings.path = path;
-                self.apply(Action::Open);
+                self.apply_now(Action::Open);
             }
             Action::LoadRecord(n) => m.load_opened(n),
             Action::OpenPositionDialog => self.position.open_on(m),
@@ -448,10 +590,24 @@ impl GuiApp {
         self.dialogs.set_context(ui.ctx());
         match self.dialogs.poll() {
             Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
-            Some((_, None)) => self.model.note(NO_FILE.into()),
+            Some((_, None)) => {
+                self.after_save = None;
+                self.model.note(NO_FILE.into());
+            }
             None => {}
         }
-        let mut actions = panels::help::keys(ui, &self.model);
+        let ctx = ui.ctx().clone();
+        if ctx.input(|i| i.viewport().close_requested()) && !self.closing && self.model.unsaved() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.question = Some(Replacing::Close);
+        }
+        if std::mem::take(&mut self.close_now) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        let mut actions = match self.question {
+            Some(_) => Vec::new(),
+            None => panels::help::keys(ui, &self.model),
+        };
         let (model, settings) = (&self.model, &self.settings);
         let (width, height) = (ui.available_width(), ui.available_height());
         egui::Panel::top("toolbar").show(ui, |ui| {
@@ -498,6 +654,11 @@ impl GuiApp {
         for action in actions {
             self.apply(action);
         }
+        if let Some(pending) = &self.question
+            && let Some(answer) = question::window(&ctx, &self.model, pending.what())
+        {
+            self.answer(answer);
+        }
         match editor_action {
             Some(EditorAction::Play) => self.use_editor(false),
             Some(EditorAction::Analyse) => self.use_editor(true),
@@ -516,8 +677,10 @@ impl GuiApp {
     }
 
     fn use_editor(&mut self, analyse: bool) {
-        if let Err(e) = self.use_edited(analyse) {
-            self.model.error(e);
+        if self.model.unsaved() {
+            self.question = Some(Replacing::Editor(analyse));
+        } else {
+            self.proceed(Replacing::Editor(analyse));
         }
     }
 

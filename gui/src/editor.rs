@@ -209,8 +209,11 @@ impl Editor {
             Ok(g) => match g.outcome(0) {
                 Some(o) => {
                     ui.label(
-                        RichText::new(format!("Legal, but the game is already over here: {o}"))
-                            .color(Color32::from_rgb(0xb0, 0x70, 0x10)),
+                        RichText::new(format!(
+                            "Legal, but the game is already over here: {}",
+                            crate::model::outcome_text(&o)
+                        ))
+                        .color(Color32::from_rgb(0xb0, 0x70, 0x10)),
                     );
                 }
                 None => {

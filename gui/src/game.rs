@@ -23,6 +23,7 @@ pub struct Step {
 }
 
 /// A game: its start, the moves played, and the position shown.
+#[derive(Clone)]
 pub struct GameState {
     /// Whether the start is the standard start position of the size.
     standard: bool,

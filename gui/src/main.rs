@@ -169,9 +169,7 @@ fn run(args: Args) -> eframe::Result {
                 .unwrap_or_default();
             let mut settings = settings;
             if args.engines {
-                for p in &mut settings.players {
-                    p.engine = true;
-                }
+                settings.ours_on_both_sides();
             }
             if let Some(n) = args.lines {
                 settings.lines = n;

@@ -248,6 +248,17 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Our engine on both sides (`gui --engines`): not the saved engines or programs chosen in
+    /// the set-up; each side keeps its limit.
+    pub fn ours_on_both_sides(&mut self) {
+        for p in &mut self.players {
+            p.engine = true;
+            p.program.clear();
+            p.args.clear();
+            p.saved.clear();
+        }
+    }
+
     /// The chosen game (Oska when the stored name is unknown).
     pub fn kind(&self) -> GameKind {
         GameKind::parse(&self.game).unwrap_or(GameKind::Oska)

@@ -169,7 +169,10 @@ impl Solver {
     pub fn result(&self) -> Option<String> {
         match &self.state {
             SolveState::Solved(s) => result_text(*s),
-            SolveState::Over(o) => Some(format!("The game is already over: {o}")),
+            SolveState::Over(o) => Some(format!(
+                "The game is already over: {}",
+                crate::model::outcome_text(o)
+            )),
             SolveState::Stopped => Some("Stopped before the value was proven".into()),
             SolveState::Failed(why) => Some(format!("The solver failed: {why}")),
             _ => None,
@@ -295,8 +298,9 @@ impl Solver {
         game: &GameState,
         view: usize,
     ) -> Option<SolveAction> {
+        let played = if view == 1 { "move" } else { "moves" };
         let shown = format!(
-            "{} {}, {view} moves played, {} to move",
+            "{} {}, {view} {played} played, {} to move",
             game.kind().name(),
             game.size(),
             side_name(game.side_to_move(view))

@@ -60,7 +60,7 @@ impl Default for TreeExplorer {
     }
 }
 
-/// A node value in words: a number, or a proven win or loss `k` plies from the search's root.
+/// A node value in words: pawns (`+1.75`, as the engine panels say), or a proven win or loss `k` plies from the search's root.
 pub fn value_text(v: i32) -> String {
     if v >= 1_000_001 {
         "+inf".into()
@@ -71,7 +71,8 @@ pub fn value_text(v: i32) -> String {
     } else if v <= -WIN {
         format!("loss@{}", 1_000_000 + v)
     } else {
-        v.to_string()
+        // In pawns, as the engine panels show scores (the trace's values are centipawns).
+        format!("{:+.2}", f64::from(v) / 100.0)
     }
 }
 

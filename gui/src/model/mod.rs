@@ -7,13 +7,13 @@ pub mod clock;
 pub mod eval;
 pub mod variations;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use engine::clock::TimeControl;
 
 use engine::games::format::Format;
-use engine::games::{GameKind, Move, Side};
+use engine::games::{GameKind, Move, Outcome, Side};
 use engine::protocol::{Go, SearchInfo};
 use engine::record::{GameRecord, RecordResult, parse_records};
 use engine::score::Score;
@@ -33,6 +33,15 @@ pub fn side_name(side: Side) -> &'static str {
     match side {
         Side::White => "White",
         Side::Black => "Black",
+    }
+}
+
+/// The end of a game in the GUI's words: "White wins: ..." or "Draw: ...", the side named as
+/// everywhere else in the window.
+pub fn outcome_text(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Win(side, why) => format!("{} wins: {}", side_name(*side), why.describe()),
+        Outcome::Draw(why) => format!("Draw: {}", why.describe()),
     }
 }
 
@@ -87,6 +96,25 @@ pub struct Model {
     clocks: Option<Clocks>,
     /// The game's line when the clocks last looked at it.
     clock_line: Vec<NodeId>,
+    /// Whether the tree of moves changed since the game was set up, saved or opened.
+    unsaved: bool,
+    /// The file the game was last saved to or opened from.
+    file: Option<PathBuf>,
+    /// The last unsaved game that was replaced, to bring back once.
+    shelved: Option<Box<Shelved>>,
+}
+
+/// A game put aside when it was replaced with moves not saved: everything needed to bring it
+/// back move for move.
+#[derive(Debug)]
+struct Shelved {
+    game: GameState,
+    tree: MoveTree,
+    line: Vec<NodeId>,
+    view: usize,
+    clocks: Option<Clocks>,
+    file: Option<PathBuf>,
+    records: Vec<GameRecord>,
 }
 
 impl Model {
@@ -117,6 +145,9 @@ impl Model {
             time_control: None,
             clocks: None,
             clock_line: vec![ROOT],
+            unsaved: false,
+            file: None,
+            shelved: None,
         };
         model.rebuild_tree();
         model
@@ -296,7 +327,14 @@ impl Model {
     }
 
     /// Replaces the game (clears the marks, the reports and a failure; a pause stays).
+    /// An unsaved game ([`Model::unsaved`]) is put aside first, to be brought back once
+    /// ([`Model::bring_back`]); the new game counts as saved until a move changes it.
     pub fn set_game(&mut self, game: GameState) {
+        if self.unsaved() {
+            self.shelved = Some(Box::new(self.shelve(Instant::now())));
+        }
+        self.unsaved = false;
+        self.file = None;
         self.game = game;
         self.revision += 1;
         self.epoch += 1;
@@ -398,6 +436,7 @@ impl Model {
         self.line.truncate(ply + 1);
         self.line.push(id);
         self.revision += 1;
+        self.unsaved = true;
         Ok(())
     }
 
@@ -450,6 +489,7 @@ impl Model {
     pub fn promote(&mut self, id: NodeId) {
         if self.tree.contains(id) {
             self.tree.promote(id);
+            self.unsaved = true;
         }
     }
 
@@ -462,6 +502,7 @@ impl Model {
         let Some(parent) = self.tree.delete(id) else {
             return;
         };
+        self.unsaved = true;
         if let Some(k) = self.line.iter().position(|&n| n == id) {
             let view = self.view.min(k - 1);
             self.set_line(self.tree.line_through(parent), view);
@@ -485,6 +526,7 @@ impl Model {
             }
         }
         self.tree.delete(self.line[n + 1]);
+        self.unsaved = true;
         self.set_line(self.tree.line_through(self.line[n]), n);
         self.halted = None;
     }
@@ -504,6 +546,14 @@ impl Model {
             if self.message.as_ref().is_some_and(|(_, err)| *err) {
                 self.message = None;
             }
+        }
+    }
+
+    /// Forgets an engine's failure and its red message (no engine plays any more); a pause
+    /// stays.
+    pub fn clear_failure(&mut self) {
+        if self.halted.take().is_some() && self.message.as_ref().is_some_and(|(_, err)| *err) {
+            self.message = None;
         }
     }
 
@@ -551,6 +601,85 @@ impl Model {
         Ok(record)
     }
 
+    /// Whether the game has moves that were not saved: its tree of moves changed since it was
+    /// set up, saved or opened, and it holds a move.
+    pub fn unsaved(&self) -> bool {
+        self.unsaved && !self.tree.children(ROOT).is_empty()
+    }
+
+    /// The file the game was last saved to or opened from (a file of one game only).
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Notes that the game was saved to `path`: it is no longer unsaved, and `path` is its file.
+    pub fn mark_saved(&mut self, path: &Path) {
+        self.unsaved = false;
+        self.file = Some(path.to_path_buf());
+    }
+
+    /// The game as it is, put aside (its clock stopped at `now`).
+    fn shelve(&self, now: Instant) -> Shelved {
+        let mut clocks = self.clocks.clone();
+        if let Some(c) = clocks.as_mut() {
+            c.stop(now);
+        }
+        Shelved {
+            game: self.game.clone(),
+            tree: self.tree.clone(),
+            line: self.line.clone(),
+            view: self.view,
+            clocks,
+            file: self.file.clone(),
+            records: self.records.clone(),
+        }
+    }
+
+    /// The number of moves of the game that can be brought back, if there is one.
+    pub fn can_bring_back(&self) -> Option<usize> {
+        self.shelved.as_ref().map(|s| s.game.len())
+    }
+
+    /// Brings back the last unsaved game that was replaced, move for move (its tree, the move
+    /// shown, its clocks, stopped). The game on the table takes its place when it is unsaved
+    /// itself, so that nothing is lost; otherwise the game can be brought back only once.
+    /// Returns whether there was a game to bring back.
+    pub fn bring_back(&mut self) -> bool {
+        let Some(back) = self.shelved.take() else {
+            return false;
+        };
+        if self.unsaved() {
+            self.shelved = Some(Box::new(self.shelve(Instant::now())));
+        }
+        let Shelved {
+            game,
+            tree,
+            line,
+            view,
+            clocks,
+            file,
+            records,
+        } = *back;
+        self.game = game;
+        self.tree = tree;
+        self.clock_line.clone_from(&line);
+        self.line = line;
+        self.view = view.min(self.game.len());
+        self.clocks = clocks;
+        self.file = file;
+        self.records = records;
+        self.unsaved = true;
+        self.revision += 1;
+        self.epoch += 1;
+        self.selected = None;
+        self.halted = None;
+        self.views = [None, None, None];
+        let n = self.game.len();
+        let s = if n == 1 { "" } else { "s" };
+        self.note(format!("The last game was brought back ({n} move{s})."));
+        true
+    }
+
     /// Saves the game to a file in the record format, with these players' names.
     pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
         let record = self.record(white, black)?;
@@ -568,8 +697,11 @@ impl Model {
             .first()
             .ok_or_else(|| format!("{} holds no game", path.display()))?
             .clone();
-        self.load_record(&first)?;
+        self.load_record(&first)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         self.records = records;
+        // A file of many games is not overwritten with one of them.
+        self.file = (self.records.len() == 1).then(|| path.to_path_buf());
         let n = self.records.len();
         let s = if n == 1 { "" } else { "s" };
         self.note(format!(

@@ -462,3 +462,74 @@ fn a_side_out_of_time_loses_and_the_record_says_so() {
     let record = m.record("a", "b").unwrap();
     assert_eq!(record.result, engine::record::RecordResult::Black);
 }
+
+#[test]
+fn a_game_is_unsaved_from_its_first_move_until_saved_and_a_new_one_is_not() {
+    let mut m = hexapawn();
+    assert!(!m.unsaved(), "a new game has nothing to lose");
+    m.drag(sq(&m, "b1"), sq(&m, "b2"), HUMANS);
+    assert!(m.unsaved());
+    m.drag(sq(&m, "a3"), sq(&m, "a2"), HUMANS);
+    let path = std::env::temp_dir().join(format!("gui-unsaved-{}.games", std::process::id()));
+    m.save(&path, "me", "you").expect("saved");
+    m.mark_saved(&path);
+    assert!(!m.unsaved());
+    assert_eq!(m.file(), Some(path.as_path()));
+    m.go_to(0);
+    assert!(!m.unsaved(), "looking at the moves changes nothing");
+    m.promote(m.line()[1]);
+    assert!(m.unsaved(), "a promotion changes what would be saved");
+    m.mark_saved(&path);
+    m.takeback(HUMANS);
+    assert!(m.unsaved(), "a takeback too");
+    m.save(&path, "me", "you").expect("saved");
+    let mut other = Model::new(GameKind::Oska, 4);
+    other.open(&path).expect("opened");
+    assert!(!other.unsaved());
+    assert_eq!(other.file(), Some(path.as_path()));
+    let _ = std::fs::remove_file(&path);
+    other.new_game(GameKind::Oska, 4).expect("new game");
+    assert_eq!(other.file(), None);
+}
+
+#[test]
+fn a_replaced_unsaved_game_is_brought_back_move_for_move_once() {
+    let mut m = branched();
+    assert!(m.unsaved());
+    let tree = m.tree().variations();
+    let line = m.game().move_names().to_vec();
+    assert_eq!(m.can_bring_back(), None);
+    m.new_game(GameKind::Oska, 4).expect("new game");
+    assert_eq!(m.game().len(), 0);
+    assert_eq!(m.can_bring_back(), Some(2));
+    assert!(m.bring_back());
+    assert_eq!(m.game().kind(), GameKind::Hexapawn);
+    assert_eq!(m.game().move_names(), line);
+    assert_eq!(m.tree().variations(), tree);
+    assert_eq!(m.view(), 2);
+    assert!(m.unsaved(), "still not saved");
+    assert!(!m.bring_back(), "once");
+    assert_eq!(m.can_bring_back(), None);
+    // A brought-back game replaced by another unsaved one swaps places with it.
+    m.new_game(GameKind::Hexapawn, 3).expect("new game");
+    m.drag(sq(&m, "a1"), sq(&m, "a2"), HUMANS);
+    assert!(m.bring_back());
+    assert_eq!(m.game().move_names(), line);
+    assert!(m.bring_back());
+    assert_eq!(m.game().move_names(), ["a1a2"]);
+}
+
+#[test]
+fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
+    let mut m = hexapawn();
+    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let path = std::env::temp_dir().join(format!("gui-bad-move-{}.games", std::process::id()));
+    m.save(&path, "me", "you").expect("saved");
+    let text = std::fs::read_to_string(&path).expect("read back");
+    assert!(text.contains("b1b2 a3a2"), "{text}");
+    std::fs::write(&path, text.replace("b1b2 a3a2", "b1b2 b1b3")).expect("write");
+    let err = m.open(&path).expect_err("an illegal move");
+    let _ = std::fs::remove_file(&path);
+    assert!(err.starts_with(&path.display().to_string()), "{err}");
+    assert_eq!(m.game().move_names(), ["b1b2", "a3a2"], "the game stays");
+}

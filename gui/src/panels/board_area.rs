@@ -6,7 +6,7 @@ use engine::games::Move;
 
 use super::Action;
 use crate::board::{self, BoardInput, Geometry, Marks, Slide};
-use crate::model::{Model, NodeId, side_name};
+use crate::model::{Model, NodeId, outcome_text, side_name};
 use crate::settings::Settings;
 
 /// Draws the line above the board and the board; returns where the squares were drawn.
@@ -16,9 +16,13 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     let game = model.game();
     // Always one line, so that the board does not move when Pass appears.
     ui.horizontal(|ui| {
+        // The whole reason, wrapped: a long one is not cut.
         if let Some(o) = game.outcome(view) {
-            // Cut to the line: the status line below has the whole text.
-            ui.add(egui::Label::new(RichText::new(o.to_string()).strong().size(20.0)).truncate());
+            let text = RichText::new(outcome_text(&o)).strong().size(20.0);
+            ui.add(egui::Label::new(text).wrap());
+        } else if let Some(loser) = model.lost_on_time().filter(|_| view == game.len()) {
+            let text = format!("Game over: {} lost on time", side_name(loser));
+            ui.add(egui::Label::new(RichText::new(text).strong().size(20.0)).wrap());
         } else {
             let side = side_name(game.side_to_move(view));
             ui.label(RichText::new(format!("{side} to move")).size(16.0));

@@ -20,7 +20,11 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Backspace", "take back"),
     ("B", "play the engine's best move shown by the arrow"),
     ("A", "analysis on / off"),
-    ("N", "new game"),
+    ("N", "new game (asks first when the game is not saved)"),
+    (
+        "Ctrl+Shift+Z",
+        "bring back the last game replaced without saving",
+    ),
     ("E", "position editor on / off"),
     ("C", "engine console on / off"),
     ("S", "solver window on / off"),
@@ -61,6 +65,13 @@ pub fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
         (egui::Key::T, Action::ToggleTablebase),
         (egui::Key::B, Action::PlayBest),
     ];
+    let bring_back = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
+    if ui
+        .ctx()
+        .input_mut(|i| i.consume_key(bring_back, egui::Key::Z))
+    {
+        return vec![Action::BringBack];
+    }
     let mut actions: Vec<Action> = ui.input(|i| {
         bindings
             .into_iter()

@@ -10,6 +10,7 @@ pub mod engines;
 pub mod help;
 pub mod moves;
 pub mod position;
+pub mod question;
 pub mod setup;
 pub mod status;
 pub mod toolbar;
@@ -24,6 +25,8 @@ use crate::settings::{Player, SavedEngine};
 pub enum Action {
     /// Start a new game of the set-up's game and size.
     NewGame,
+    /// Bring back the last unsaved game that was replaced.
+    BringBack,
     /// Change the set-up's game and size (for the next new game).
     SetSetup(GameKind, usize),
     /// Sets the time control of new games (a valid one, or empty for none).

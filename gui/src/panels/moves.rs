@@ -83,6 +83,14 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
             action = Some(Action::DeleteNode(shown));
         }
     });
+    // The list scrolls to the shown move when it changes (not on every frame, so that it can
+    // still be scrolled by hand).
+    let memory = egui::Id::unique("move-list-shown");
+    let follow = ui.ctx().data_mut(|d| {
+        let before = d.get_temp::<NodeId>(memory);
+        d.insert_temp(memory, shown);
+        before != Some(shown)
+    });
     egui::ScrollArea::vertical()
         .id_salt("move-list")
         .auto_shrink([false, false])
@@ -92,6 +100,7 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
                     tree,
                     shown,
                     offset,
+                    follow,
                 };
                 list.line(ui, first, false, &mut action);
             }
@@ -105,6 +114,8 @@ struct MoveList<'a> {
     shown: NodeId,
     /// 1 when Black moves first (the numbering starts with `1...`).
     offset: usize,
+    /// Whether the shown move changed: the list scrolls to it.
+    follow: bool,
 }
 
 impl MoveList<'_> {
@@ -168,17 +179,26 @@ impl MoveList<'_> {
     ) {
         let k = self.tree.depth(id) - 1 + self.offset;
         let number = k / 2 + 1;
-        if k.is_multiple_of(2) {
-            ui.weak(format!("{number}."));
-        } else if row_start {
-            ui.weak(format!("{number}..."));
-        }
         let main = self.tree.is_main(id);
         let mut text = egui::RichText::new(self.tree.name(id));
         if main {
             text = text.strong();
         }
-        let response = ui.selectable_label(id == self.shown, text);
+        // The number and its move are one piece of the wrapped row: never split across rows.
+        let response = ui
+            .horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 2.0;
+                if k.is_multiple_of(2) {
+                    ui.weak(format!("{number}."));
+                } else if row_start {
+                    ui.weak(format!("{number}..."));
+                }
+                ui.selectable_label(id == self.shown, text)
+            })
+            .inner;
+        if id == self.shown && self.follow {
+            response.scroll_to_me(Some(egui::Align::Center));
+        }
         if response.clicked() {
             *action = Some(Action::GoToNode(id));
         }

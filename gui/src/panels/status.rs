@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use engine::games::Side;
 
-use crate::model::{Clocks, Model, clock_text, side_name};
+use crate::model::{Clocks, Model, clock_text, outcome_text, side_name};
 use crate::settings::Settings;
 use crate::widgets::ERROR;
 
@@ -19,7 +19,9 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
     let ply = game.len();
     let side = game.side_to_move(ply);
     let text = if let Some(o) = game.outcome(ply) {
-        RichText::new(format!("Game over: {o}")).strong().size(18.0)
+        RichText::new(format!("Game over: {}", outcome_text(&o)))
+            .strong()
+            .size(18.0)
     } else if let Some(loser) = model.lost_on_time() {
         RichText::new(format!("Game over: {} lost on time", side_name(loser)))
             .strong()
@@ -61,7 +63,12 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
                 (true, true) => "Resume",
                 (false, true) => "Pause",
             };
-            if ui.button(label).clicked() {
+            // A finished game has nothing left to pause or resume.
+            if ui
+                .add_enabled(!model.over(), egui::Button::new(label))
+                .on_disabled_hover_text("the game is over")
+                .clicked()
+            {
                 action = Some(Action::Pause(!stopped));
             }
             let can = model.thinking().is_some() && !model.moving_now();

@@ -15,6 +15,19 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         if ui.button("New game").clicked() {
             action = Some(Action::NewGame);
         }
+        let back = model.can_bring_back();
+        let hint = format!(
+            "the last game replaced without saving ({} moves; Ctrl+Shift+Z)",
+            back.unwrap_or(0)
+        );
+        if ui
+            .add_enabled(back.is_some(), egui::Button::new("Bring back"))
+            .on_hover_text(hint)
+            .on_disabled_hover_text("no game was replaced without saving")
+            .clicked()
+        {
+            action = Some(Action::BringBack);
+        }
         if ui.button("Set position...").clicked() {
             action = Some(Action::OpenPositionDialog);
         }

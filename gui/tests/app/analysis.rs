@@ -101,7 +101,10 @@ fn the_tree_explorer_rebuilds_a_stored_trace() {
         .and_then(|l| l.split_whitespace().find_map(|w| w.strip_prefix("value=")))
         .expect("a root line");
     assert_eq!(value.to_string(), expected);
-    h.get_by_label(&format!("root value: {expected}"));
+    // In pawns, as the engine panels say (issue 34): -108 is shown as -1.08.
+    let pawns = gui::tree::value_text(value);
+    assert_eq!(pawns, format!("{:+.2}", f64::from(value) / 100.0));
+    h.get_by_label(&format!("root value: {pawns}"));
     // Garbage is reported, not a panic.
     h.state_mut()
         .tree_mut()

@@ -8,11 +8,15 @@ use std::time::Duration;
 use common::{engine, engine_path, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use engine::games::{GameKind, Side};
 use gui::GuiApp;
 use gui::app::Player;
 use gui::console::Role;
+
+fn disabled(h: &Harness<'static, GuiApp>, label: &str) -> bool {
+    h.get_by_label(label).accesskit_node().is_disabled()
+}
 
 fn harness(kind: GameKind, size: usize, white: Player, black: Player) -> Harness<'static, GuiApp> {
     common::harness(kind, size, [white, black], [1100.0, 720.0])
@@ -90,7 +94,13 @@ fn a_human_who_runs_out_of_time_loses_and_pause_stops_the_clock() {
         a.model().lost_on_time().is_some()
     });
     assert_eq!(h.state().model().lost_on_time(), Some(Side::White));
-    h.get_by_label("Game over: White lost on time");
+    // In the status line, and in the line above the board instead of "White to move".
+    assert_eq!(
+        h.get_all_by_label("Game over: White lost on time").count(),
+        2
+    );
+    assert!(h.query_by_label("White to move").is_none());
+    assert!(disabled(&h, "Pause"), "nothing to pause in a finished game");
     h.get_by_label_contains("White 0:00.0");
     // No move after the flag fell.
     h.get_by_label("square b1").click();

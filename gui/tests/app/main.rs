@@ -11,6 +11,8 @@ mod cli;
 mod clocks;
 mod defects;
 mod engines;
+mod issue34;
 mod play;
 mod tools;
+mod unsaved;
 mod variations;

@@ -13,7 +13,7 @@ use std::time::Duration;
 use common::{engine, engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use engine::games::{GameKind, Side};
 use gui::GuiApp;
 use gui::app::Player;
@@ -78,7 +78,9 @@ fn hexapawn_human_against_human_to_the_end() {
         .expect("the game is over");
     assert_eq!(outcome.winner(), Some(Side::White));
     // The end is announced with its reason.
-    h.get_by_label(&format!("Game over: {outcome}"));
+    let said = gui::model::outcome_text(&outcome);
+    assert!(said.starts_with("White wins: "), "{said}");
+    h.get_by_label(&format!("Game over: {said}"));
     // No more moves on a finished game.
     click(&mut h, "a2");
     assert_eq!(h.state().model().game().len(), 3);
@@ -118,10 +120,18 @@ fn engine_against_engine_finishes_and_pauses() {
         a.model().game().outcome(a.model().game().len()).is_some()
     });
     assert!(h.state().model().halted().is_none());
-    // Pause, start again, nothing moves; resume, it plays on.
-    h.get_by_label("Pause engines").click();
+    // Nothing to pause in a finished game (issue 34); paused, a new game does not move.
+    assert!(
+        h.get_by_label("Pause engines")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.state_mut().model_mut().set_paused(true);
     h.run_steps(2);
     h.get_by_label("Start new game").click();
+    h.run_steps(2);
+    // The finished game was not saved: the question comes first.
+    h.get_by_label("Discard").click();
     h.run_steps(2);
     assert_eq!(h.state().model().game().len(), 0);
     std::thread::sleep(Duration::from_millis(200));

@@ -88,7 +88,7 @@ fn the_editor_refuses_too_many_oska_pieces_and_notes_a_finished_position() {
     // No black piece left: the position is legal but over.
     click(&mut h, "Clear");
     click(&mut h, "square b1");
-    h.get_by_label_contains("the game is already over here: white wins");
+    h.get_by_label_contains("the game is already over here: White wins");
     // Analyse starts analysis mode on the edited position.
     click(&mut h, "Start position");
     click(&mut h, "empty (remove)");
