@@ -81,12 +81,19 @@ fn engines_play_on_the_clock_and_both_clocks_are_shown() {
 #[test]
 fn a_human_who_runs_out_of_time_loses_and_pause_stops_the_clock() {
     let mut h = harness(GameKind::Hexapawn, 3, Player::default(), Player::default());
-    new_game_on_clock(&mut h, "0.6");
-    // Paused at once: the time does not run.
+    // Three seconds: enough to click Pause before the flag falls on a loaded machine.
+    new_game_on_clock(&mut h, "3");
+    // Paused: the time does not run.
     h.get_by_label("Pause").click();
     h.run_steps(2);
+    let left = |h: &Harness<'_, GuiApp>| {
+        let c = h.state().model().clocks().unwrap();
+        c.left(Side::White, std::time::Instant::now())
+    };
+    let before = left(&h);
     std::thread::sleep(Duration::from_millis(800));
     h.run_steps(2);
+    assert_eq!(left(&h), before, "the paused clock ran");
     assert!(h.state().model().lost_on_time().is_none());
     h.get_by_label("Resume").click();
     h.run_steps(2);

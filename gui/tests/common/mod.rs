@@ -60,10 +60,14 @@ pub fn black_reports_after_a1a2(h: &mut Harness<'static, GuiApp>, what: &str) {
     });
 }
 
-/// Writes an executable shell script (a fake engine) into a temporary folder of its own.
+/// Writes an executable shell script (a fake engine) into a temporary folder of its own (one
+/// per call: the tests share a process, and two may name their scripts alike).
 pub fn write_script(name: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("gui-test-{}-{name}", std::process::id()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("gui-test-{}-{n}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("engine.sh");
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
