@@ -245,19 +245,21 @@ impl SimpleEngine {
         self.current = None;
     }
 
-    /// Sends `command`, then `isready`; the engine's `error` answer is a [`EngineError::Refused`].
+    /// Sends `command`, which gives no reply on success, then `isready`: the engine's `error`
+    /// answer is a [`EngineError::Refused`], any other reply but `info` a protocol violation.
     async fn checked(&mut self, command: &Command) -> Result<(), EngineError> {
         self.engine.send(command).await?;
         let seen = self.engine.ping(self.timeout).await?;
-        match seen.into_iter().find_map(|r| match r {
-            Reply::Error { code, message } => Some((code, message)),
-            _ => None,
-        }) {
-            Some((code, message)) => Err(EngineError::Refused {
+        match seen.into_iter().find(|r| !matches!(r, Reply::Info(_))) {
+            Some(Reply::Error { code, message }) => Err(EngineError::Refused {
                 command: command.to_string(),
                 code,
                 message,
             }),
+            Some(other) => Err(EngineError::Client(ClientError::Protocol {
+                line: other.to_string(),
+                why: format!("a reply to '{command}', which has none"),
+            })),
             None => Ok(()),
         }
     }

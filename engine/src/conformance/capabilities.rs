@@ -5,9 +5,8 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use super::{
-    ANSWER, CheckResult, Outcome, Target, by_game, client, fail, nothing_pending, opening, quiet,
-};
+use super::{ANSWER, CheckResult, Outcome, Target, by_game, client, fail, opening, quiet, simple};
+use crate::client::{Limit, PlayResult, Position, SimpleEngine};
 use crate::games::notation::parse_move;
 use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska};
 use crate::protocol::{Command, Go, Info, OptionKind, Reply, SearchInfo};
@@ -22,8 +21,8 @@ fn absent(why: impl Into<String>) -> CheckResult {
 }
 
 /// Sets an option that the engine declared; a refusal is a broken capability.
-async fn set(e: &mut crate::client::Engine, name: &str, value: &str) -> Result<(), String> {
-    quiet(e, &format!("setoption name {name} value {value}"))
+async fn set(e: &mut SimpleEngine, name: &str, value: &str) -> Result<(), String> {
+    e.configure(&[(name, value)])
         .await
         .map_err(|why| format!("the declared option {name} was refused: {why}"))
 }
@@ -37,19 +36,20 @@ pub(super) async fn trace(t: &Target) -> CheckResult {
         Some(_) => return fail("the Trace option is declared, but not as a check option"),
         None => return absent("no Trace option"),
     }
-    let mut e = t.start().await?;
+    let mut e = t.start_simple().await?;
     let (game, size) = t.main(3);
-    quiet(&mut e, &format!("newgame {game} {size}")).await?;
+    let start = Position::start(game, size);
+    let depth2 = Limit::Depth(2);
     set(&mut e, "Trace", "true").await?;
-    let traced = |r: &crate::client::GoResult| {
+    let traced = |r: &PlayResult| {
         r.replies
             .iter()
             .any(|x| matches!(x, Reply::Info(Info::Trace(_))))
     };
-    let on = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
+    let on = e.play(&start, &depth2).await.map_err(simple)?;
     set(&mut e, "Trace", "false").await?;
-    let off = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
-    e.shutdown(ANSWER).await.map_err(client)?;
+    let off = e.play(&start, &depth2).await.map_err(simple)?;
+    e.quit().await.map_err(simple)?;
     if traced(&off) {
         return fail("Trace off: 'info trace' lines remain");
     }
@@ -126,10 +126,10 @@ pub(super) async fn multipv(t: &Target) -> CheckResult {
     let (game, size) = t.main(4);
     let open = by_game!(game, opening(size))?;
     let k = (max.min(3) as u32).min(open.moves as u32);
-    let mut e = t.start().await?;
-    quiet(&mut e, &format!("newgame {game} {size}")).await?;
+    let mut e = t.start_simple().await?;
+    let start = Position::start(game, size);
     set(&mut e, "MultiPV", &k.to_string()).await?;
-    let infos = |r: &crate::client::GoResult| -> Vec<SearchInfo> {
+    let infos = |r: &PlayResult| -> Vec<SearchInfo> {
         r.replies
             .iter()
             .filter_map(|x| match x {
@@ -138,19 +138,18 @@ pub(super) async fn multipv(t: &Target) -> CheckResult {
             })
             .collect()
     };
-    let r = e.go(Go::Depth(3), ANSWER).await.map_err(client)?;
+    let r = e.play(&start, &Limit::Depth(3)).await.map_err(simple)?;
     let best = r.best.map(|m| m.to_string());
     by_game!(game, multipv_lines(size, k, &infos(&r), best))?;
-    nothing_pending(&mut e, "bestmove").await?;
     set(&mut e, "MultiPV", "1").await?;
-    let r = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
+    let r = e.play(&start, &Limit::Depth(2)).await.map_err(simple)?;
     if let Some(i) = infos(&r).iter().find(|i| i.multipv.is_some()) {
         return fail(format!(
             "MultiPV 1: a line with 'multipv {}'",
             i.multipv.unwrap_or_default()
         ));
     }
-    e.shutdown(ANSWER).await.map_err(client)?;
+    e.quit().await.map_err(simple)?;
     Ok(Outcome::Supported(format!("{k} lines in {game} {size}")))
 }
 

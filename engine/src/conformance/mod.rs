@@ -1,7 +1,8 @@
 //! The conformance suite: checks that an engine speaks the protocol of `protocol.md`, driving it
 //! only through [`crate::client`], and checking its moves and counts against the rules library.
 //!
-//! [`run`] starts a fresh engine for each check and returns a [`Report`]. The engine to check is
+//! [`run`] starts a fresh engine for each check and returns a [`Report`]. The checks that play
+//! positions use the position-level [`SimpleEngine`]; those about single lines use [`Engine`]. The engine to check is
 //! any program with arguments; [`engine_from_env`] reads it from `CONFORMANCE_ENGINE`.
 //!
 //! **What is required.** The handshake must declare at least one game (`game NAME MIN MAX`);
@@ -15,13 +16,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use crate::client::{ClientError, Engine, EngineInfo};
+use crate::client::{ClientError, Engine, EngineError, EngineInfo, Limit, Position, SimpleEngine};
 use crate::games::format::{parse_board, slash};
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::perft::perft_divide;
 use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{
-    Command, ErrorCode, GameResult, Go, MAX_LINE, OptionDecl, OptionKind, Reply, Setup, shown,
+    Command, ErrorCode, GameResult, Go, MAX_LINE, OptionDecl, OptionKind, Reply, shown,
 };
 
 mod capabilities;
@@ -179,6 +180,10 @@ fn client(e: ClientError) -> String {
     e.to_string()
 }
 
+fn simple(e: EngineError) -> String {
+    e.to_string()
+}
+
 /// The engine to check, and what its handshake declared.
 struct Target {
     program: String,
@@ -194,6 +199,11 @@ impl Target {
         Engine::start(&self.program, &self.args, ANSWER)
             .await
             .map_err(client)
+    }
+
+    /// Starts the engine for the position-level client.
+    async fn start_simple(&self) -> Result<SimpleEngine, String> {
+        Ok(SimpleEngine::from_engine(self.start().await?, ANSWER))
     }
 
     /// The declared sizes of `game`, if it is checked.
@@ -448,12 +458,18 @@ async fn stop_latency(t: &Target) -> CheckResult {
 
 /// Plays a game engine against itself from the start, checking every `bestmove` with the
 /// rules library and the final `result` with the library's outcome.
-async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize, String> {
-    quiet(e, &format!("newgame {} {size}", G::KIND)).await?;
+async fn self_play<G: Game>(
+    e: &mut SimpleEngine,
+    size: usize,
+    limit: Limit,
+) -> Result<usize, String> {
+    // A new game for every self-played game, even of the same size.
+    e.forget_game();
     let mut line = Line::new(G::start(size).map_err(|x| x.to_string())?);
-    let mut moves: Vec<MoveText> = Vec::new();
+    let mut position = Position::start(G::KIND, size as u32);
     for _ in 0..200 {
-        let r = e.go(go, ANSWER).await.map_err(client)?;
+        let r = e.play(&position, &limit).await.map_err(simple)?;
+        let moves = &position.moves;
         let results: Vec<&Reply> = r
             .replies
             .iter()
@@ -467,32 +483,25 @@ async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize
             if results != [&want] || r.best.is_some() {
                 return fail(format!(
                     "after {} the game is over: expected '{want}' then 'bestmove none', got {:?} and bestmove {:?}",
-                    words(&moves),
+                    words(moves),
                     results,
                     r.best.map(|m| m.to_string())
                 ));
             }
-            nothing_pending(e, "bestmove").await?;
             return Ok(moves.len());
         }
         let Some(best) = r.best else {
             return fail(format!(
                 "'bestmove none' in an open game after '{}'",
-                words(&moves)
+                words(moves)
             ));
         };
         let mv = legal_move(&line, best, &best.to_string())
-            .map_err(|x| format!("bestmove after '{}': {x}", words(&moves)))?;
+            .map_err(|x| format!("bestmove after '{}': {x}", words(moves)))?;
         line.push(mv);
-        moves.push(best);
-        nothing_pending(e, "bestmove").await?;
-        let cmd = Command::Position {
-            setup: Setup::StartPos,
-            moves: moves.clone(),
-        };
-        quiet(e, &cmd.to_string()).await?;
+        position.moves.push(best);
     }
-    Ok(moves.len())
+    Ok(position.moves.len())
 }
 
 /// Moves as one line of text.
@@ -502,30 +511,30 @@ fn words(moves: &[MoveText]) -> String {
 }
 
 async fn bestmoves_legal(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
+    let mut e = t.start_simple().await?;
     let cases = [
-        (GameKind::Oska, 4, Go::Depth(2)),
-        (GameKind::Hexapawn, 3, Go::Depth(3)),
-        (GameKind::Hexapawn, 4, Go::Nodes(2000)),
-        (GameKind::Ctf, 5, Go::Depth(2)),
-        (GameKind::Ctf, 3, Go::MoveTime(20)),
+        (GameKind::Oska, 4, Limit::Depth(2)),
+        (GameKind::Hexapawn, 3, Limit::Depth(3)),
+        (GameKind::Hexapawn, 4, Limit::Nodes(2000)),
+        (GameKind::Ctf, 5, Limit::Depth(2)),
+        (GameKind::Ctf, 3, Limit::MoveTime(Duration::from_millis(20))),
     ];
     let mut plies = 0;
     for &(game, lo, _) in &t.games {
-        let mut mine: Vec<(u32, Go)> = cases
+        let mut mine: Vec<(u32, Limit)> = cases
             .iter()
             .filter(|c| c.0 == game && t.has(game, c.1))
             .map(|c| (c.1, c.2))
             .collect();
         if mine.is_empty() {
-            mine.push((lo, Go::Depth(2)));
+            mine.push((lo, Limit::Depth(2)));
         }
-        for (size, go) in mine {
+        for (size, limit) in mine {
             let size = size as usize;
-            plies += by_game!(game, self_play(&mut e, size, go).await)?;
+            plies += by_game!(game, self_play(&mut e, size, limit).await)?;
         }
     }
-    e.shutdown(ANSWER).await.map_err(client)?;
+    e.quit().await.map_err(simple)?;
     passed(format!("{plies} plies checked"))
 }
 
@@ -533,23 +542,22 @@ async fn oska_pass(t: &Target) -> CheckResult {
     if !t.has(GameKind::Oska, 4) {
         return Ok(Outcome::Skipped("Oska 4 is not declared".into()));
     }
-    let mut e = t.start().await?;
-    quiet(&mut e, "newgame oska 4").await?;
-    quiet(&mut e, "position board ----/---/--/w--/bb-- w").await?;
-    let l = legal(&mut e).await?;
-    if l != ["pass"] {
-        return fail(format!("legal moves should be 'pass', got {l:?}"));
-    }
-    let r = e.go(Go::Depth(3), ANSWER).await.map_err(client)?;
+    let mut s = t.start_simple().await?;
+    let stuck = Position::board(GameKind::Oska, 4, "----/---/--/w--/bb--", Side::White);
+    let r = s.play(&stuck, &Limit::Depth(3)).await.map_err(simple)?;
     if r.best != Some(MoveText::Pass) {
         return fail(format!(
             "expected 'bestmove pass', got {:?}",
             r.best.map(|m| m.to_string())
         ));
     }
-    nothing_pending(&mut e, "bestmove").await?;
-    quiet(&mut e, "position board ----/---/--/w--/bb-- w moves pass").await?;
-    let (board, _) = show(&mut e).await?;
+    let e = s.engine_mut();
+    let l = legal(e).await?;
+    if l != ["pass"] {
+        return fail(format!("legal moves should be 'pass', got {l:?}"));
+    }
+    quiet(e, "position board ----/---/--/w--/bb-- w moves pass").await?;
+    let (board, _) = show(e).await?;
     match board {
         Reply::Board {
             side: Side::Black,
@@ -559,73 +567,57 @@ async fn oska_pass(t: &Target) -> CheckResult {
         other => return fail(format!("after pass, show gave '{other}'")),
     }
     refused(
-        &mut e,
+        e,
         "position board wwww/---/--/---/bbbb w moves pass",
         ErrorCode::IllegalMove,
     )
     .await?;
-    e.shutdown(ANSWER).await.map_err(client)?;
+    s.quit().await.map_err(simple)?;
     passed("")
 }
 
 async fn game_over(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
+    let mut s = t.start_simple().await?;
     let cases = [
         (
-            "hexapawn 3",
+            GameKind::Hexapawn,
+            3,
             "---/-b-/w--",
-            "b",
+            Side::Black,
             Some(Side::White),
             "far-row",
         ),
         (
-            "ctf 5",
+            GameKind::Ctf,
+            5,
             "-w-w-/-----/-----/-bbb-/-bBb-",
-            "b",
+            Side::Black,
             Some(Side::Black),
             "flag-captured",
         ),
         (
-            "oska 4",
+            GameKind::Oska,
+            4,
             "----/---/--/---/ww-b",
-            "b",
+            Side::Black,
             Some(Side::White),
             "all-home",
         ),
     ];
-    let cases: Vec<_> = cases
-        .into_iter()
-        .filter(|c| {
-            let (game, size) = c.0.split_once(' ').unwrap_or_default();
-            let size = size.parse().unwrap_or(0);
-            t.games
-                .iter()
-                .any(|g| g.0.name() == game && t.has(g.0, size))
-        })
-        .collect();
+    let cases: Vec<_> = cases.into_iter().filter(|c| t.has(c.0, c.1)).collect();
     if cases.is_empty() {
         return Ok(Outcome::Skipped(
             "none of Hexapawn 3, Capture the Flag 5 and Oska 4 is declared".into(),
         ));
     }
     let played = cases.len();
-    for (game, board, side, winner, reason) in cases {
-        quiet(&mut e, &format!("newgame {game}")).await?;
-        quiet(&mut e, &format!("position board {board} {side}")).await?;
+    for (game, size, board, side, winner, reason) in cases {
+        let position = Position::board(game, size, board, side);
+        let r = s.play(&position, &Limit::Depth(2)).await.map_err(simple)?;
         let want = GameResult {
             winner,
             reason: reason.to_string(),
         };
-        let (_, result) = show(&mut e).await?;
-        if result.as_ref() != Some(&want) {
-            return fail(format!(
-                "{game} {board}: show gave result {result:?}, expected {want:?}"
-            ));
-        }
-        if !legal(&mut e).await?.is_empty() {
-            return fail(format!("{game} {board}: a finished game has legal moves"));
-        }
-        let r = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
         if r.best.is_some() || !r.replies.contains(&Reply::Result(Some(want.clone()))) {
             return fail(format!(
                 "{game} {board}: go should give 'result {} {reason}' and 'bestmove none', got {:?} {:?}",
@@ -634,15 +626,24 @@ async fn game_over(t: &Target) -> CheckResult {
                 r.best
             ));
         }
-        nothing_pending(&mut e, "bestmove none").await?;
+        let e = s.engine_mut();
+        let (_, result) = show(e).await?;
+        if result.as_ref() != Some(&want) {
+            return fail(format!(
+                "{game} {board}: show gave result {result:?}, expected {want:?}"
+            ));
+        }
+        if !legal(e).await?.is_empty() {
+            return fail(format!("{game} {board}: a finished game has legal moves"));
+        }
         refused(
-            &mut e,
-            &format!("position board {board} {side} moves a1a2"),
+            e,
+            &format!("position board {board} {} moves a1a2", side.letter()),
             ErrorCode::IllegalMove,
         )
         .await?;
     }
-    e.shutdown(ANSWER).await.map_err(client)?;
+    s.quit().await.map_err(simple)?;
     passed(format!("{played} finished games"))
 }
 
@@ -923,16 +924,18 @@ async fn perft_totals(t: &Target) -> CheckResult {
 }
 
 async fn stop_when_idle(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
+    let mut s = t.start_simple().await?;
     let (game, size) = t.main(4);
-    quiet(&mut e, &format!("newgame {game} {size}")).await?;
-    quiet(&mut e, "stop").await?;
-    let r = e.go(Go::Depth(1), ANSWER).await.map_err(client)?;
+    quiet(s.engine_mut(), "stop").await?;
+    let r = s
+        .play(&Position::start(game, size), &Limit::Depth(1))
+        .await
+        .map_err(simple)?;
     if r.best.is_none() {
         return fail("no move from the start position");
     }
-    quiet(&mut e, "stop").await?;
-    e.shutdown(ANSWER).await.map_err(client)?;
+    quiet(s.engine_mut(), "stop").await?;
+    s.quit().await.map_err(simple)?;
     passed("")
 }
 
