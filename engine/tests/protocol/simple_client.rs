@@ -299,3 +299,58 @@ fn the_blocking_client_plays_without_tokio_and_leaves_no_process() {
     drop(e);
     assert!(gone(pid));
 }
+
+/// The example of docs/scripting.md ("From Rust"), word for word between the marker lines
+/// (checked by `the_scripting_page_shows_this_example`).
+mod scripting_example {
+    use engine::client::blocking::SimpleEngine;
+    use engine::client::{EngineError, Limit, Position, pv_moves};
+    use engine::games::GameKind;
+
+    // The page's example begins.
+    pub fn oska_best_moves(program: &str) -> Result<(), EngineError> {
+        let mut e = SimpleEngine::start(program, &[] as &[&str])?;
+        e.configure(&[("Hash", "64")])?;
+        let start = Position::start(GameKind::Oska, 4);
+        let played = e.play(&start, &Limit::Depth(4))?;
+        let best = played.best.expect("the start is not a finished game");
+        println!("bestmove {best}, ponder {:?}", played.ponder);
+        for line in e.analyse(&start.then(best), &Limit::Depth(4), 3)? {
+            println!("{} {}", line.score, pv_moves(&line)[0]);
+        }
+        e.quit()?;
+        Ok(())
+    }
+    // The page's example ends.
+}
+
+#[test]
+fn the_scripting_page_example_runs() {
+    scripting_example::oska_best_moves(ENGINE).unwrap();
+}
+
+#[test]
+fn the_scripting_page_shows_this_example() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scripting.md"))
+            .unwrap();
+    let block = page
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a rust block in docs/scripting.md");
+    let source = include_str!("simple_client.rs");
+    let begin = "// The page's example begins.\n";
+    let code = &source[source.find(begin).unwrap() + begin.len()..];
+    let code = &code[..code.find("    // The page's example ends.").unwrap()];
+    let code: String = code
+        .lines()
+        .map(|l| {
+            l.strip_prefix("    ")
+                .unwrap_or(l)
+                .replacen("pub fn", "fn", 1)
+        })
+        .map(|l| l + "\n")
+        .collect();
+    assert_eq!(block, code);
+}
