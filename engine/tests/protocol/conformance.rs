@@ -1,8 +1,10 @@
 //! Runs the conformance suite (`engine::conformance`) against this crate's `engine` binary, or
 //! against the engine named in `CONFORMANCE_ENGINE` ("program arg1 arg2 ..."); and against
-//! engines that offer less: a Capture-the-Flag-only engine without `Trace` and `MultiPV`
-//! (`ctf_only.py`), and a seed function run by `engine board-call`, both of which conform; and
-//! one that declares `MultiPV` but ignores it, which does not.
+//! engines that offer less, which conform: a Capture-the-Flag-only engine written from
+//! protocol.md (`ctf_engine.py`, no option, no `go solve`), our engine behind a filter that
+//! declares Capture the Flag alone and hides `Trace` and `MultiPV` (`ctf_only.py`), and a seed
+//! function run by `engine board-call`; and one that declares `MultiPV` but ignores it, which
+//! does not.
 
 use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
 use engine::games::GameKind;
@@ -41,7 +43,25 @@ async fn conformance_suite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_capture_the_flag_only_engine_conforms() {
+async fn an_independent_capture_the_flag_engine_conforms() {
+    let args = vec![data("protocol/ctf_engine.py")];
+    let report = conformance::run_with("python3", &args, &Options::default()).await;
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert!(
+        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
+        "{report}"
+    );
+    for name in ["Trace option", "MultiPV option", "go solve"] {
+        assert!(
+            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
+            "{name}:\n{report}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn our_engine_limited_to_capture_the_flag_conforms() {
     let args = vec![data("protocol/ctf_only.py"), ENGINE.to_string()];
     let report = conformance::run_with("python3", &args, &Options::default()).await;
     eprintln!("{report}");
