@@ -378,7 +378,11 @@ impl SimpleEngine {
         self.set_position(position).await?;
         let result = self.search(limit).await;
         if multipv != before {
-            self.configure(&[("MultiPV", &before.to_string())]).await?;
+            // After a failed search the search's error is the one that tells.
+            let restored = self.configure(&[("MultiPV", &before.to_string())]).await;
+            if result.is_ok() {
+                restored?;
+            }
         }
         let mut lines: Vec<SearchInfo> = Vec::new();
         for r in result?.replies {
