@@ -21,6 +21,11 @@
 //!
 //! **Order.** A `bestmove` is only valid as the answer to a `go` the client sent; one that comes
 //! when no `go` is pending is a [`ClientError::Protocol`] violation.
+//!
+//! **By position.** [`simple::SimpleEngine`] drives an engine by position rather than by line:
+//! `play`, `analyse`, `analysis` and `configure`, with `newgame` sent only when the game or the
+//! size changes and every `error` reply typed; [`blocking::SimpleEngine`] is the same for
+//! callers without tokio.
 
 use std::collections::VecDeque;
 use std::ffi::OsStr;
@@ -40,6 +45,11 @@ use crate::process::cgroup::clean_after;
 #[cfg(target_os = "linux")]
 use crate::process::orphans;
 use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
+
+pub mod blocking;
+pub mod simple;
+
+pub use simple::{Analysis, EngineError, Limit, PlayResult, Position, SimpleEngine, pv_moves};
 
 /// The margin added to an engine's own time limit before it counts as stalled, unless the user
 /// says otherwise (`arena`'s `timeout=`, the GUI's engine settings). It also bounds the

@@ -1,26 +1,39 @@
 //! The conformance suite: checks that an engine speaks the protocol of `protocol.md`, driving it
 //! only through [`crate::client`], and checking its moves and counts against the rules library.
 //!
-//! [`run`] starts a fresh engine for each check and returns a [`Report`]. The engine to check is
+//! [`run`] starts a fresh engine for each check and returns a [`Report`]. The checks that play
+//! positions use the position-level [`SimpleEngine`]; those about single lines use [`Engine`]. The engine to check is
 //! any program with arguments; [`engine_from_env`] reads it from `CONFORMANCE_ENGINE`.
+//!
+//! **What is required.** The handshake must declare at least one game (`game NAME MIN MAX`);
+//! every game-specific check runs only on the declared games and sizes ([`Options::games`]
+//! narrows them further). The optional features, `Trace`, `MultiPV` and `go solve`, are
+//! capabilities: each is detected (from the `option` lines, or by a probe) and reported as
+//! supported or not supported; it fails the report only when it is declared but broken.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use crate::client::{ClientError, Engine};
-use crate::games::format::parse_board;
+use crate::client::{ClientError, Engine, EngineError, EngineInfo, Limit, Position, SimpleEngine};
+use crate::games::format::{parse_board, slash};
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::perft::perft_divide;
-use crate::games::{Game, GameKind, Line, Side};
+use crate::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{
-    Command, ErrorCode, GameResult, Go, Info, MAX_LINE, OptionKind, Reply, Setup, shown,
+    Command, ErrorCode, GameResult, Go, MAX_LINE, OptionDecl, OptionKind, Reply, shown,
 };
+
+mod capabilities;
 
 /// The environment variable naming the engine to check: a program path and its arguments,
 /// separated by blanks (no shell quoting).
 pub const ENV: &str = "CONFORMANCE_ENGINE";
+
+/// The environment variable that narrows the games checked: game names separated by blanks or
+/// commas (`oska`, `hexapawn`, `ctf`); unset or empty: every declared game.
+pub const GAMES_ENV: &str = "CONFORMANCE_GAMES";
 
 /// The engine command in [`ENV`], split on blanks, if set and not empty.
 pub fn engine_from_env() -> Option<(String, Vec<String>)> {
@@ -35,13 +48,64 @@ const ANSWER: Duration = Duration::from_secs(10);
 /// The most `stop` may take to produce `bestmove` (the protocol's target is 10 ms).
 pub const STOP_LIMIT: Duration = Duration::from_millis(500);
 
+/// What the suite checks beyond the engine's own declarations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Check only these of the declared games (`None`: every declared game). A board-call
+    /// engine declares all three games whatever its function plays, so its checks name the
+    /// function's game here.
+    pub games: Option<Vec<GameKind>>,
+}
+
+impl Options {
+    /// The options given by [`GAMES_ENV`]; an unknown game name is an error.
+    pub fn from_env() -> Result<Options, String> {
+        let text = std::env::var(GAMES_ENV).unwrap_or_default();
+        let mut games = Vec::new();
+        for word in text.split([' ', '\t', ',']).filter(|w| !w.is_empty()) {
+            let game = GameKind::ALL
+                .into_iter()
+                .find(|g| g.name() == word)
+                .ok_or_else(|| {
+                    format!("{GAMES_ENV}: '{word}' is not a game (oska, hexapawn, ctf)")
+                })?;
+            games.push(game);
+        }
+        Ok(Options {
+            games: (!games.is_empty()).then_some(games),
+        })
+    }
+}
+
+/// How one check came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A requirement met, with a note (maybe empty).
+    Passed(String),
+    /// A requirement not met, or a declared capability that is broken: what failed.
+    Failed(String),
+    /// A check that does not apply to this engine (its games): why.
+    Skipped(String),
+    /// An optional capability that the engine has and that works, with a note.
+    Supported(String),
+    /// An optional capability that the engine does not offer: how that was seen.
+    NotSupported(String),
+}
+
+impl Outcome {
+    /// Whether this outcome fails the report.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Failed(_))
+    }
+}
+
 /// The result of one check.
 #[derive(Clone, Debug)]
 pub struct Check {
     /// Its name.
     pub name: &'static str,
-    /// `Ok` with a note, or what failed.
-    pub outcome: Result<String, String>,
+    /// How it came out.
+    pub outcome: Outcome,
 }
 
 /// The results of every check.
@@ -52,9 +116,17 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether every check passed.
+    /// Whether every check passed (skipped checks and capabilities not supported do not fail).
     pub fn passed(&self) -> bool {
-        self.checks.iter().all(|c| c.outcome.is_ok())
+        !self.checks.iter().any(|c| c.outcome.failed())
+    }
+
+    /// The outcome of the check named `name`.
+    pub fn outcome(&self, name: &str) -> Option<&Outcome> {
+        self.checks
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| &c.outcome)
     }
 }
 
@@ -63,18 +135,42 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in &self.checks {
-            match &c.outcome {
-                Ok(note) if note.is_empty() => writeln!(f, "ok    {}", c.name)?,
-                Ok(note) => writeln!(f, "ok    {} ({})", c.name, shown(note))?,
-                Err(why) => writeln!(f, "FAIL  {}: {}", c.name, shown(why))?,
+            let (word, note) = match &c.outcome {
+                Outcome::Passed(n) => ("ok   ", n),
+                Outcome::Skipped(n) => ("skip ", n),
+                Outcome::Supported(n) => ("supported    ", n),
+                Outcome::NotSupported(n) => ("not supported", n),
+                Outcome::Failed(why) => {
+                    writeln!(f, "FAIL  {}: {}", c.name, shown(why))?;
+                    continue;
+                }
+            };
+            if note.is_empty() {
+                writeln!(f, "{word} {}", c.name)?;
+            } else {
+                writeln!(f, "{word} {} ({})", c.name, shown(note))?;
             }
         }
-        let failed = self.checks.iter().filter(|c| c.outcome.is_err()).count();
-        write!(f, "{} checks, {failed} failed", self.checks.len())
+        let count = |p: fn(&Outcome) -> bool| self.checks.iter().filter(|c| p(&c.outcome)).count();
+        let failed = count(Outcome::failed);
+        let skipped = count(|o| matches!(o, Outcome::Skipped(_)));
+        let supported = count(|o| matches!(o, Outcome::Supported(_)));
+        let optional = count(|o| matches!(o, Outcome::Supported(_) | Outcome::NotSupported(_)));
+        write!(
+            f,
+            "{} checks, {failed} failed, {skipped} skipped; {supported} of {optional} optional capabilities supported",
+            self.checks.len()
+        )
     }
 }
 
-type CheckResult = Result<String, String>;
+/// A check's outcome; an error is its failure.
+type CheckResult = Result<Outcome, String>;
+
+/// A requirement met, with `note`.
+fn passed(note: impl Into<String>) -> CheckResult {
+    Ok(Outcome::Passed(note.into()))
+}
 
 fn fail<T>(why: impl Into<String>) -> Result<T, String> {
     Err(why.into())
@@ -84,10 +180,18 @@ fn client(e: ClientError) -> String {
     e.to_string()
 }
 
-/// The engine to check.
+fn simple(e: EngineError) -> String {
+    e.to_string()
+}
+
+/// The engine to check, and what its handshake declared.
 struct Target {
     program: String,
     args: Vec<String>,
+    /// The declared games and sizes that are checked (at least one once the handshake passed).
+    games: Vec<(GameKind, u32, u32)>,
+    /// The declared options.
+    options: Vec<OptionDecl>,
 }
 
 impl Target {
@@ -96,6 +200,86 @@ impl Target {
             .await
             .map_err(client)
     }
+
+    /// Starts the engine for the position-level client.
+    async fn start_simple(&self) -> Result<SimpleEngine, String> {
+        Ok(SimpleEngine::from_engine(self.start().await?, ANSWER))
+    }
+
+    /// The declared sizes of `game`, if it is checked.
+    fn range(&self, game: GameKind) -> Option<(u32, u32)> {
+        self.games
+            .iter()
+            .find(|g| g.0 == game)
+            .map(|&(_, lo, hi)| (lo, hi))
+    }
+
+    /// Whether `game` of `size` is declared and checked.
+    fn has(&self, game: GameKind, size: u32) -> bool {
+        self.range(game)
+            .is_some_and(|(lo, hi)| (lo..=hi).contains(&size))
+    }
+
+    /// The first checked game, and its declared size nearest to `want`.
+    fn main(&self, want: u32) -> (GameKind, u32) {
+        let (game, lo, hi) = self.games[0];
+        (game, want.clamp(lo, hi))
+    }
+
+    /// The declared option `name` (case-insensitive).
+    fn option(&self, name: &str) -> Option<&OptionDecl> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Calls `$f::<G>(args)` with `G` the game type of the [`GameKind`] `$kind`.
+macro_rules! by_game {
+    ($kind:expr, $f:ident ( $($arg:expr),* ).await) => {
+        match $kind {
+            GameKind::Oska => $f::<Oska>($($arg),*).await,
+            GameKind::Hexapawn => $f::<Hexapawn>($($arg),*).await,
+            GameKind::Ctf => $f::<Ctf>($($arg),*).await,
+        }
+    };
+    ($kind:expr, $f:ident ( $($arg:expr),* )) => {
+        match $kind {
+            GameKind::Oska => $f::<Oska>($($arg),*),
+            GameKind::Hexapawn => $f::<Hexapawn>($($arg),*),
+            GameKind::Ctf => $f::<Ctf>($($arg),*),
+        }
+    };
+}
+use by_game;
+
+/// The start of a game in the rules library: its first legal move and what follows it.
+struct Opening {
+    /// The name of the first legal move from the start position.
+    first: String,
+    /// The board after it, in the `/` form.
+    board: String,
+    /// The side to move after it.
+    side: Side,
+    /// How many legal moves the start position has.
+    moves: usize,
+}
+
+fn opening<G: Game>(size: u32) -> Result<Opening, String> {
+    let mut line = Line::new(G::start(size as usize).map_err(|x| x.to_string())?);
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let Some(&mv) = moves.as_slice().first() else {
+        return fail(format!("{} {size} has no move at the start", G::KIND));
+    };
+    let first = move_name(line.current(), mv);
+    line.push(mv);
+    Ok(Opening {
+        first,
+        board: slash(line.current()),
+        side: line.current().side_to_move(),
+        moves: moves.len(),
+    })
 }
 
 /// The replies that are not `info` lines (which a search may print at any time).
@@ -175,37 +359,57 @@ async fn nothing_pending(e: &mut Engine, after: &str) -> Result<(), String> {
     Ok(())
 }
 
-async fn handshake(t: &Target) -> CheckResult {
+/// The handshake: an `id name` and at least one game, each within its rules' sizes. Gives what
+/// the engine declared, narrowed to `options`' games.
+async fn handshake(t: &Target, options: &Options) -> Result<(String, EngineInfo), String> {
     let e = t.start().await?;
     let info = e.info().clone();
+    e.shutdown(ANSWER).await.map_err(client)?;
     if info.name.is_empty() {
         return fail("no 'id name'");
     }
-    for g in GameKind::ALL {
-        let (lo, hi) = g.size_range();
-        if !info.games.contains(&(g, lo as u32, hi as u32)) {
-            return fail(format!("no 'game {g} {lo} {hi}' line"));
+    if info.games.is_empty() {
+        return fail("no 'game NAME MIN MAX' line: an engine must declare at least one game");
+    }
+    for &(g, lo, hi) in &info.games {
+        let (min, max) = g.size_range();
+        if lo > hi || (lo as usize) < min || (hi as usize) > max {
+            return fail(format!(
+                "'game {g} {lo} {hi}': the sizes must lie within {min} to {max}"
+            ));
         }
     }
-    let has = |name: &str, check: bool| {
-        info.options.iter().any(|o| {
-            o.name.eq_ignore_ascii_case(name)
-                && matches!(
-                    (&o.kind, check),
-                    (OptionKind::Check { .. }, true) | (OptionKind::Spin { .. }, false)
-                )
-        })
-    };
-    if !has("Hash", false) || !has("Trace", true) {
-        return fail("options Hash (spin) and Trace (check) are required");
+    if !info
+        .games
+        .iter()
+        .any(|g| options.games.as_ref().is_none_or(|o| o.contains(&g.0)))
+    {
+        return fail("none of the games to check is declared");
     }
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(info.name)
+    Ok((info.name.clone(), info))
+}
+
+/// A `go depth 1` whose result is not checked, so that an engine that loads something at the
+/// first search of a game (a board-call adapter starts its function's driver) has done so
+/// before a check times its `stop`.
+async fn warm_up(e: &mut Engine) -> Result<(), String> {
+    e.go(Go::Depth(1), ANSWER).await.map_err(client)?;
+    Ok(())
+}
+
+/// A size of each game large enough for a search that does not end by itself.
+fn large(game: GameKind) -> u32 {
+    match game {
+        GameKind::Oska => 8,
+        GameKind::Hexapawn => 6,
+        GameKind::Ctf => 7,
+    }
 }
 
 async fn isready_during_search(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
-    quiet(&mut e, "newgame ctf 7").await?;
+    let (game, size) = t.main(large(t.games[0].0));
+    quiet(&mut e, &format!("newgame {game} {size}")).await?;
     e.send(&Command::Go(Go::Infinite)).await.map_err(client)?;
     for _ in 0..3 {
         let seen = e.ping(Duration::from_secs(2)).await.map_err(client)?;
@@ -217,14 +421,16 @@ async fn isready_during_search(t: &Target) -> CheckResult {
     e.stop(ANSWER).await.map_err(client)?;
     nothing_pending(&mut e, "stop").await?;
     e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    passed("")
 }
 
 async fn stop_latency(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
     let mut worst = Duration::ZERO;
-    for game in ["newgame oska 8", "newgame hexapawn 6", "newgame ctf 9"] {
-        quiet(&mut e, game).await?;
+    for &(game, lo, hi) in &t.games {
+        let game = format!("newgame {game} {}", large(game).clamp(lo, hi));
+        quiet(&mut e, &game).await?;
+        warm_up(&mut e).await?;
         for go in [Go::Infinite, Go::Depth(u32::MAX)] {
             e.send(&Command::Go(go)).await.map_err(client)?;
             tokio::time::sleep(Duration::from_millis(30)).await;
@@ -247,17 +453,23 @@ async fn stop_latency(t: &Target) -> CheckResult {
     }
     quiet(&mut e, "stop").await?;
     e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(format!("worst {:.1} ms", worst.as_secs_f64() * 1000.0))
+    passed(format!("worst {:.1} ms", worst.as_secs_f64() * 1000.0))
 }
 
 /// Plays a game engine against itself from the start, checking every `bestmove` with the
 /// rules library and the final `result` with the library's outcome.
-async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize, String> {
-    quiet(e, &format!("newgame {} {size}", G::KIND)).await?;
+async fn self_play<G: Game>(
+    e: &mut SimpleEngine,
+    size: usize,
+    limit: Limit,
+) -> Result<usize, String> {
+    // A new game for every self-played game, even of the same size.
+    e.forget_game();
     let mut line = Line::new(G::start(size).map_err(|x| x.to_string())?);
-    let mut moves: Vec<MoveText> = Vec::new();
+    let mut position = Position::start(G::KIND, size as u32);
     for _ in 0..200 {
-        let r = e.go(go, ANSWER).await.map_err(client)?;
+        let r = e.play(&position, &limit).await.map_err(simple)?;
+        let moves = &position.moves;
         let results: Vec<&Reply> = r
             .replies
             .iter()
@@ -271,32 +483,25 @@ async fn self_play<G: Game>(e: &mut Engine, size: usize, go: Go) -> Result<usize
             if results != [&want] || r.best.is_some() {
                 return fail(format!(
                     "after {} the game is over: expected '{want}' then 'bestmove none', got {:?} and bestmove {:?}",
-                    words(&moves),
+                    words(moves),
                     results,
                     r.best.map(|m| m.to_string())
                 ));
             }
-            nothing_pending(e, "bestmove").await?;
             return Ok(moves.len());
         }
         let Some(best) = r.best else {
             return fail(format!(
                 "'bestmove none' in an open game after '{}'",
-                words(&moves)
+                words(moves)
             ));
         };
         let mv = legal_move(&line, best, &best.to_string())
-            .map_err(|x| format!("bestmove after '{}': {x}", words(&moves)))?;
+            .map_err(|x| format!("bestmove after '{}': {x}", words(moves)))?;
         line.push(mv);
-        moves.push(best);
-        nothing_pending(e, "bestmove").await?;
-        let cmd = Command::Position {
-            setup: Setup::StartPos,
-            moves: moves.clone(),
-        };
-        quiet(e, &cmd.to_string()).await?;
+        position.moves.push(best);
     }
-    Ok(moves.len())
+    Ok(position.moves.len())
 }
 
 /// Moves as one line of text.
@@ -306,35 +511,53 @@ fn words(moves: &[MoveText]) -> String {
 }
 
 async fn bestmoves_legal(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
+    let mut e = t.start_simple().await?;
+    let cases = [
+        (GameKind::Oska, 4, Limit::Depth(2)),
+        (GameKind::Hexapawn, 3, Limit::Depth(3)),
+        (GameKind::Hexapawn, 4, Limit::Nodes(2000)),
+        (GameKind::Ctf, 5, Limit::Depth(2)),
+        (GameKind::Ctf, 3, Limit::MoveTime(Duration::from_millis(20))),
+    ];
     let mut plies = 0;
-    plies += self_play::<crate::games::Oska>(&mut e, 4, Go::Depth(2)).await?;
-    plies += self_play::<crate::games::Hexapawn>(&mut e, 3, Go::Depth(3)).await?;
-    plies += self_play::<crate::games::Hexapawn>(&mut e, 4, Go::Nodes(2000)).await?;
-    plies += self_play::<crate::games::Ctf>(&mut e, 5, Go::Depth(2)).await?;
-    plies += self_play::<crate::games::Ctf>(&mut e, 3, Go::MoveTime(20)).await?;
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(format!("{plies} plies checked"))
+    for &(game, lo, _) in &t.games {
+        let mut mine: Vec<(u32, Limit)> = cases
+            .iter()
+            .filter(|c| c.0 == game && t.has(game, c.1))
+            .map(|c| (c.1, c.2))
+            .collect();
+        if mine.is_empty() {
+            mine.push((lo, Limit::Depth(2)));
+        }
+        for (size, limit) in mine {
+            let size = size as usize;
+            plies += by_game!(game, self_play(&mut e, size, limit).await)?;
+        }
+    }
+    e.quit().await.map_err(simple)?;
+    passed(format!("{plies} plies checked"))
 }
 
 async fn oska_pass(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
-    quiet(&mut e, "newgame oska 4").await?;
-    quiet(&mut e, "position board ----/---/--/w--/bb-- w").await?;
-    let l = legal(&mut e).await?;
-    if l != ["pass"] {
-        return fail(format!("legal moves should be 'pass', got {l:?}"));
+    if !t.has(GameKind::Oska, 4) {
+        return Ok(Outcome::Skipped("Oska 4 is not declared".into()));
     }
-    let r = e.go(Go::Depth(3), ANSWER).await.map_err(client)?;
+    let mut s = t.start_simple().await?;
+    let stuck = Position::board(GameKind::Oska, 4, "----/---/--/w--/bb--", Side::White);
+    let r = s.play(&stuck, &Limit::Depth(3)).await.map_err(simple)?;
     if r.best != Some(MoveText::Pass) {
         return fail(format!(
             "expected 'bestmove pass', got {:?}",
             r.best.map(|m| m.to_string())
         ));
     }
-    nothing_pending(&mut e, "bestmove").await?;
-    quiet(&mut e, "position board ----/---/--/w--/bb-- w moves pass").await?;
-    let (board, _) = show(&mut e).await?;
+    let e = s.engine_mut();
+    let l = legal(e).await?;
+    if l != ["pass"] {
+        return fail(format!("legal moves should be 'pass', got {l:?}"));
+    }
+    quiet(e, "position board ----/---/--/w--/bb-- w moves pass").await?;
+    let (board, _) = show(e).await?;
     match board {
         Reply::Board {
             side: Side::Black,
@@ -344,57 +567,57 @@ async fn oska_pass(t: &Target) -> CheckResult {
         other => return fail(format!("after pass, show gave '{other}'")),
     }
     refused(
-        &mut e,
+        e,
         "position board wwww/---/--/---/bbbb w moves pass",
         ErrorCode::IllegalMove,
     )
     .await?;
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    s.quit().await.map_err(simple)?;
+    passed("")
 }
 
 async fn game_over(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
+    let mut s = t.start_simple().await?;
     let cases = [
         (
-            "hexapawn 3",
+            GameKind::Hexapawn,
+            3,
             "---/-b-/w--",
-            "b",
+            Side::Black,
             Some(Side::White),
             "far-row",
         ),
         (
-            "ctf 5",
+            GameKind::Ctf,
+            5,
             "-w-w-/-----/-----/-bbb-/-bBb-",
-            "b",
+            Side::Black,
             Some(Side::Black),
             "flag-captured",
         ),
         (
-            "oska 4",
+            GameKind::Oska,
+            4,
             "----/---/--/---/ww-b",
-            "b",
+            Side::Black,
             Some(Side::White),
             "all-home",
         ),
     ];
-    for (game, board, side, winner, reason) in cases {
-        quiet(&mut e, &format!("newgame {game}")).await?;
-        quiet(&mut e, &format!("position board {board} {side}")).await?;
+    let cases: Vec<_> = cases.into_iter().filter(|c| t.has(c.0, c.1)).collect();
+    if cases.is_empty() {
+        return Ok(Outcome::Skipped(
+            "none of Hexapawn 3, Capture the Flag 5 and Oska 4 is declared".into(),
+        ));
+    }
+    let played = cases.len();
+    for (game, size, board, side, winner, reason) in cases {
+        let position = Position::board(game, size, board, side);
+        let r = s.play(&position, &Limit::Depth(2)).await.map_err(simple)?;
         let want = GameResult {
             winner,
             reason: reason.to_string(),
         };
-        let (_, result) = show(&mut e).await?;
-        if result.as_ref() != Some(&want) {
-            return fail(format!(
-                "{game} {board}: show gave result {result:?}, expected {want:?}"
-            ));
-        }
-        if !legal(&mut e).await?.is_empty() {
-            return fail(format!("{game} {board}: a finished game has legal moves"));
-        }
-        let r = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
         if r.best.is_some() || !r.replies.contains(&Reply::Result(Some(want.clone()))) {
             return fail(format!(
                 "{game} {board}: go should give 'result {} {reason}' and 'bestmove none', got {:?} {:?}",
@@ -403,80 +626,118 @@ async fn game_over(t: &Target) -> CheckResult {
                 r.best
             ));
         }
-        nothing_pending(&mut e, "bestmove none").await?;
+        let e = s.engine_mut();
+        let (_, result) = show(e).await?;
+        if result.as_ref() != Some(&want) {
+            return fail(format!(
+                "{game} {board}: show gave result {result:?}, expected {want:?}"
+            ));
+        }
+        if !legal(e).await?.is_empty() {
+            return fail(format!("{game} {board}: a finished game has legal moves"));
+        }
         refused(
-            &mut e,
-            &format!("position board {board} {side} moves a1a2"),
+            e,
+            &format!("position board {board} {} moves a1a2", side.letter()),
             ErrorCode::IllegalMove,
         )
         .await?;
     }
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    s.quit().await.map_err(simple)?;
+    passed(format!("{played} finished games"))
 }
 
 async fn errors_leave_state(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
-    quiet(&mut e, "newgame oska 5").await?;
-    quiet(&mut e, "position startpos moves a1a2").await?;
+    let (game, size) = t.main(5);
+    let (lo, hi) = t.range(game).unwrap_or_default();
+    let open = by_game!(game, opening(size))?;
+    let first = &open.first;
+    quiet(&mut e, &format!("newgame {game} {size}")).await?;
+    quiet(&mut e, &format!("position startpos moves {first}")).await?;
     let before = show(&mut e).await?;
     let long = format!(
         "position startpos moves {}",
         "a1a2 ".repeat(MAX_LINE / 5 + 10)
     );
-    let bad: Vec<(String, ErrorCode)> = vec![
+    let mut bad: Vec<(String, ErrorCode)> = vec![
         ("frobnicate".into(), ErrorCode::UnknownCommand),
         ("go".into(), ErrorCode::Syntax),
         ("go depth ten".into(), ErrorCode::Syntax),
         ("uci please".into(), ErrorCode::Syntax),
-        ("position startpos moves a1a2 zz9".into(), ErrorCode::Syntax),
+        (
+            format!("position startpos moves {first} zz9"),
+            ErrorCode::Syntax,
+        ),
         ("go depth 0".into(), ErrorCode::BadValue),
         (
             "go depth 99999999999999999999999".into(),
             ErrorCode::BadValue,
         ),
         ("newgame chess 8".into(), ErrorCode::BadValue),
-        ("setoption name Hash value 0".into(), ErrorCode::BadValue),
         (
-            "setoption name Hash value 1000000000".into(),
-            ErrorCode::BadValue,
+            format!("newgame {game} {}", u64::from(hi) + 1),
+            ErrorCode::Unsupported,
         ),
-        (
-            "setoption name Trace value maybe".into(),
-            ErrorCode::BadValue,
-        ),
-        ("newgame oska 12".into(), ErrorCode::Unsupported),
-        ("newgame hexapawn 2".into(), ErrorCode::Unsupported),
         (
             "setoption name NoSuchOption value 1".into(),
             ErrorCode::Unsupported,
         ),
         (
-            "position board www/---/bbb w".into(),
-            ErrorCode::BadPosition,
-        ),
-        (
-            "position board wwwww/---/--/---/bbbb w".into(),
-            ErrorCode::BadPosition,
-        ),
-        (
-            "position board wwww/---/--/---/bbbb w history wwww/---/--/---/bbbb".into(),
-            ErrorCode::BadPosition,
-        ),
-        (
-            "position startpos moves a1a2 a1a2".into(),
+            format!("position startpos moves {first} {first}"),
             ErrorCode::IllegalMove,
         ),
         (
-            "position startpos moves a1a2 b5b4 b1b2 pass".into(),
-            ErrorCode::IllegalMove,
-        ),
-        (
-            "position startpos moves a9a8".into(),
+            "position startpos moves pass".into(),
             ErrorCode::IllegalMove,
         ),
         (long, ErrorCode::TooLong),
     ];
+    if lo > 0 {
+        bad.push((format!("newgame {game} {}", lo - 1), ErrorCode::Unsupported));
+    }
+    if let Some(OptionKind::Spin { min, max, .. }) = t.option("Hash").map(|o| &o.kind) {
+        if *min > 0 {
+            bad.push((
+                format!("setoption name Hash value {}", min - 1),
+                ErrorCode::BadValue,
+            ));
+        }
+        bad.push((
+            format!("setoption name Hash value {}", max.saturating_add(1)),
+            ErrorCode::BadValue,
+        ));
+    }
+    if let Some(OptionKind::Check { .. }) = t.option("Trace").map(|o| &o.kind) {
+        bad.push((
+            "setoption name Trace value maybe".into(),
+            ErrorCode::BadValue,
+        ));
+    }
+    let uneven = match game {
+        GameKind::Oska => "www/---/bbb",
+        GameKind::Hexapawn | GameKind::Ctf => "www/--/bbb",
+    };
+    bad.push((format!("position board {uneven} w"), ErrorCode::BadPosition));
+    if game == GameKind::Oska && size == 5 {
+        for (line, code) in [
+            (
+                "position board wwwww/---/--/---/bbbb w",
+                ErrorCode::BadPosition,
+            ),
+            (
+                "position board wwww/---/--/---/bbbb w history wwww/---/--/---/bbbb",
+                ErrorCode::BadPosition,
+            ),
+            (
+                "position startpos moves a1a2 b5b4 b1b2 pass",
+                ErrorCode::IllegalMove,
+            ),
+            ("position startpos moves a9a8", ErrorCode::IllegalMove),
+        ] {
+            bad.push((line.into(), code));
+        }
+    }
     for (line, code) in &bad {
         refused(&mut e, line, *code).await?;
         let after = show(&mut e).await?;
@@ -492,12 +753,12 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
     // Busy: every state-changing command during a search.
     e.send(&Command::Go(Go::Infinite)).await.map_err(client)?;
     for line in [
-        "go depth 1",
-        "newgame ctf 5",
-        "position startpos",
-        "setoption name Hash value 2",
+        "go depth 1".to_string(),
+        format!("newgame {game} {size}"),
+        "position startpos".into(),
+        "setoption name Hash value 2".into(),
     ] {
-        refused(&mut e, line, ErrorCode::Busy).await?;
+        refused(&mut e, &line, ErrorCode::Busy).await?;
     }
     let during = show(&mut e).await?;
     e.stop(ANSWER).await.map_err(client)?;
@@ -505,14 +766,18 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
         return fail("a refused command changed the state during a search");
     }
     e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(format!("{} error lines", bad.len() + 4))
+    passed(format!("{} error lines, {game} {size}", bad.len() + 4))
 }
 
 async fn crlf_and_comments(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
-    e.send_raw("# a comment\r\n\r\n\t \r\n  newgame\thexapawn  3 \r\n   # indented comment\n")
-        .await
-        .map_err(client)?;
+    let (game, size) = t.main(3);
+    let open = by_game!(game, opening(size))?;
+    e.send_raw(&format!(
+        "# a comment\r\n\r\n\t \r\n  newgame\t{game}  {size} \r\n   # indented comment\n"
+    ))
+    .await
+    .map_err(client)?;
     let seen = e.ping(ANSWER).await.map_err(client)?;
     if !seen.is_empty() {
         return fail(format!("blank and comment lines gave {seen:?}"));
@@ -522,27 +787,22 @@ async fn crlf_and_comments(t: &Target) -> CheckResult {
     if r != Reply::ReadyOk {
         return fail(format!("'isready' with CRLF gave '{r}'"));
     }
-    e.send_raw("position startpos moves b1b2\r\n")
+    e.send_raw(&format!("position startpos moves {}\r\n", open.first))
         .await
         .map_err(client)?;
     match show(&mut e).await? {
-        (
-            Reply::Board {
-                board,
-                side: Side::Black,
-                ..
-            },
-            None,
-        ) if board == "w-w/-w-/bbb" => {}
+        (Reply::Board { board, side, .. }, None) if board == open.board && side == open.side => {}
         other => return fail(format!("after CRLF input show gave {other:?}")),
     }
     e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    passed("")
 }
 
 async fn eof_exit(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
-    quiet(&mut e, "newgame ctf 6").await?;
+    let (game, size) = t.main(6);
+    quiet(&mut e, &format!("newgame {game} {size}")).await?;
+    warm_up(&mut e).await?;
     e.send(&Command::Go(Go::Infinite)).await.map_err(client)?;
     tokio::time::sleep(Duration::from_millis(30)).await;
     e.close_input();
@@ -561,7 +821,7 @@ async fn eof_exit(t: &Target) -> CheckResult {
     if !status.success() {
         return fail(format!("exit status {status} after end of input"));
     }
-    Ok(String::new())
+    passed("")
 }
 
 async fn perft_one<G: Game>(
@@ -614,106 +874,157 @@ async fn perft_one<G: Game>(
     Ok(total)
 }
 
-async fn perft_totals(t: &Target) -> CheckResult {
-    use crate::games::{Ctf, Hexapawn, Oska};
-    let mut e = t.start().await?;
-    let mut nodes = 0;
-    nodes += perft_one::<Oska>(&mut e, 4, None, 4).await?;
-    nodes += perft_one::<Oska>(&mut e, 5, None, 3).await?;
-    nodes += perft_one::<Oska>(&mut e, 4, Some(("----/---/--/w--/bb--", Side::White)), 3).await?;
-    nodes += perft_one::<Hexapawn>(&mut e, 3, None, 6).await?;
-    nodes += perft_one::<Hexapawn>(&mut e, 5, None, 4).await?;
-    nodes += perft_one::<Ctf>(&mut e, 5, None, 3).await?;
-    nodes += perft_one::<Ctf>(&mut e, 3, None, 6).await?;
-    nodes += perft_one::<Ctf>(&mut e, 4, Some(("-W--/w---/--b-/-B-b", Side::Black)), 4).await?;
-    let zero = perft_one::<Hexapawn>(&mut e, 3, Some(("---/-b-/w--", Side::Black)), 2).await?;
-    if zero != 0 {
-        return fail("perft of a finished game should be 0");
-    }
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(format!("{nodes} nodes"))
-}
+/// A perft count: the game, its size, the board (`None`: the start) and the depth.
+type PerftCase = (GameKind, u32, Option<(&'static str, Side)>, u32);
 
-async fn trace_option(t: &Target) -> CheckResult {
+async fn perft_totals(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
-    quiet(&mut e, "newgame hexapawn 3").await?;
-    quiet(&mut e, "setoption name Trace value true").await?;
-    let r = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
-    if !r
-        .replies
-        .iter()
-        .any(|x| matches!(x, Reply::Info(Info::Trace(_))))
-    {
-        return fail("Trace on: no 'info trace' line");
+    let cases: [PerftCase; 8] = [
+        (GameKind::Oska, 4, None, 4),
+        (GameKind::Oska, 5, None, 3),
+        (
+            GameKind::Oska,
+            4,
+            Some(("----/---/--/w--/bb--", Side::White)),
+            3,
+        ),
+        (GameKind::Hexapawn, 3, None, 6),
+        (GameKind::Hexapawn, 5, None, 4),
+        (GameKind::Ctf, 5, None, 3),
+        (GameKind::Ctf, 3, None, 6),
+        (
+            GameKind::Ctf,
+            4,
+            Some(("-W--/w---/--b-/-B-b", Side::Black)),
+            4,
+        ),
+    ];
+    let mut nodes = 0;
+    for &(game, lo, _) in &t.games {
+        let mut mine: Vec<_> = cases
+            .iter()
+            .filter(|c| c.0 == game && t.has(game, c.1))
+            .map(|c| (c.1 as usize, c.2, c.3))
+            .collect();
+        if mine.is_empty() {
+            mine.push((lo as usize, None, 3));
+        }
+        for (size, board, depth) in mine {
+            nodes += by_game!(game, perft_one(&mut e, size, board, depth).await)?;
+        }
     }
-    quiet(&mut e, "setoption name Trace value false").await?;
-    let r = e.go(Go::Depth(2), ANSWER).await.map_err(client)?;
-    if r.replies
-        .iter()
-        .any(|x| matches!(x, Reply::Info(Info::Trace(_))))
-    {
-        return fail("Trace off: 'info trace' lines remain");
-    }
-    if !r
-        .replies
-        .iter()
-        .any(|x| matches!(x, Reply::Info(Info::Search(_))))
-    {
-        return fail("no 'info depth' line after a completed depth");
+    if t.has(GameKind::Hexapawn, 3) {
+        let board = Some(("---/-b-/w--", Side::Black));
+        if perft_one::<Hexapawn>(&mut e, 3, board, 2).await? != 0 {
+            return fail("perft of a finished game should be 0");
+        }
     }
     e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    passed(format!("{nodes} nodes"))
 }
 
 async fn stop_when_idle(t: &Target) -> CheckResult {
-    let mut e = t.start().await?;
-    quiet(&mut e, "stop").await?;
-    let r = e.go(Go::Depth(1), ANSWER).await.map_err(client)?;
+    let mut s = t.start_simple().await?;
+    let (game, size) = t.main(4);
+    quiet(s.engine_mut(), "stop").await?;
+    let r = s
+        .play(&Position::start(game, size), &Limit::Depth(1))
+        .await
+        .map_err(simple)?;
     if r.best.is_none() {
         return fail("no move from the start position");
     }
-    quiet(&mut e, "stop").await?;
-    e.shutdown(ANSWER).await.map_err(client)?;
-    Ok(String::new())
+    quiet(s.engine_mut(), "stop").await?;
+    s.quit().await.map_err(simple)?;
+    passed("")
 }
 
 /// One check, run as a future.
 type PendingCheck<'a> = Pin<Box<dyn Future<Output = CheckResult> + 'a>>;
 
-/// Runs every check against the engine `program` with `args`.
+/// Runs every check against the engine `program` with `args`, with the options of
+/// [`GAMES_ENV`] (every declared game when it is unset; a bad value fails the report).
 pub async fn run(program: &str, args: &[String]) -> Report {
-    let t = Target {
+    match Options::from_env() {
+        Ok(o) => run_with(program, args, &o).await,
+        Err(why) => Report {
+            checks: vec![Check {
+                name: "options",
+                outcome: Outcome::Failed(why),
+            }],
+        },
+    }
+}
+
+/// Runs every check against the engine `program` with `args`: the handshake, then each
+/// required check on the declared (and chosen) games, then the optional capabilities. When the
+/// handshake fails, the other checks run on every game of the protocol.
+pub async fn run_with(program: &str, args: &[String], options: &Options) -> Report {
+    let mut t = Target {
         program: program.to_string(),
         args: args.to_vec(),
+        games: Vec::new(),
+        options: Vec::new(),
     };
+    let mut report = Report::default();
+    let shake = tokio::time::timeout(Duration::from_secs(120), handshake(&t, options)).await;
+    let shake = shake.unwrap_or_else(|_| fail("the check took longer than 120 s"));
+    report.checks.push(Check {
+        name: "handshake",
+        outcome: match shake {
+            Ok((note, info)) => {
+                t.games = info
+                    .games
+                    .into_iter()
+                    .filter(|g| options.games.as_ref().is_none_or(|o| o.contains(&g.0)))
+                    .collect();
+                t.options = info.options;
+                Outcome::Passed(note)
+            }
+            Err(why) => {
+                // The other checks still run, each with an engine of its own, on every game
+                // of the protocol: what each of them sees tells more than one failure.
+                t.games = GameKind::ALL
+                    .into_iter()
+                    .map(|g| {
+                        let (lo, hi) = g.size_range();
+                        (g, lo as u32, hi as u32)
+                    })
+                    .collect();
+                Outcome::Failed(why)
+            }
+        },
+    });
+    let t = &t;
     let checks: Vec<(&'static str, PendingCheck<'_>)> = vec![
-        ("handshake", Box::pin(handshake(&t))),
-        ("isready during search", Box::pin(isready_during_search(&t))),
+        ("isready during search", Box::pin(isready_during_search(t))),
         (
             "stop latency and one bestmove per go",
-            Box::pin(stop_latency(&t)),
+            Box::pin(stop_latency(t)),
         ),
-        ("stop while idle", Box::pin(stop_when_idle(&t))),
+        ("stop while idle", Box::pin(stop_when_idle(t))),
         (
             "bestmoves legal, results as the rules say",
-            Box::pin(bestmoves_legal(&t)),
+            Box::pin(bestmoves_legal(t)),
         ),
-        ("oska pass", Box::pin(oska_pass(&t))),
-        ("game-over lines", Box::pin(game_over(&t))),
+        ("oska pass", Box::pin(oska_pass(t))),
+        ("game-over lines", Box::pin(game_over(t))),
         (
             "every error code, state unchanged",
-            Box::pin(errors_leave_state(&t)),
+            Box::pin(errors_leave_state(t)),
         ),
-        ("CRLF, blanks and comments", Box::pin(crlf_and_comments(&t))),
-        ("end of input exits", Box::pin(eof_exit(&t))),
-        ("perft totals", Box::pin(perft_totals(&t))),
-        ("trace option", Box::pin(trace_option(&t))),
+        ("CRLF, blanks and comments", Box::pin(crlf_and_comments(t))),
+        ("end of input exits", Box::pin(eof_exit(t))),
+        ("perft totals", Box::pin(perft_totals(t))),
+        ("Trace option", Box::pin(capabilities::trace(t))),
+        ("MultiPV option", Box::pin(capabilities::multipv(t))),
+        ("go solve", Box::pin(capabilities::solve(t))),
     ];
-    let mut report = Report::default();
     for (name, job) in checks {
         let outcome = match tokio::time::timeout(Duration::from_secs(120), job).await {
-            Ok(r) => r,
-            Err(_) => Err("the check took longer than 120 s".into()),
+            Ok(Ok(o)) => o,
+            Ok(Err(why)) => Outcome::Failed(why),
+            Err(_) => Outcome::Failed("the check took longer than 120 s".into()),
         };
         report.checks.push(Check { name, outcome });
     }

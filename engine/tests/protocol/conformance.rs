@@ -1,13 +1,123 @@
 //! Runs the conformance suite (`engine::conformance`) against this crate's `engine` binary, or
-//! against the engine named in `CONFORMANCE_ENGINE` ("program arg1 arg2 ...").
+//! against the engine named in `CONFORMANCE_ENGINE` ("program arg1 arg2 ..."); and against
+//! engines that offer less, which conform: a Capture-the-Flag-only engine written from
+//! protocol.md (`ctf_engine.py`, no option, no `go solve`), our engine behind a filter that
+//! declares Capture the Flag alone and hides `Trace` and `MultiPV` (`ctf_only.py`), and a seed
+//! function run by `engine board-call`; and one that declares `MultiPV` but ignores it, which
+//! does not.
 
-use engine::conformance::{self, engine_from_env};
+use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
+use engine::games::GameKind;
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+fn data(name: &str) -> String {
+    format!("{}/tests/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn supported(report: &Report, name: &str) -> bool {
+    matches!(report.outcome(name), Some(Outcome::Supported(_)))
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conformance_suite() {
-    let (program, args) =
-        engine_from_env().unwrap_or_else(|| (env!("CARGO_BIN_EXE_engine").to_string(), Vec::new()));
+    let from_env = engine_from_env();
+    let (program, args) = from_env
+        .clone()
+        .unwrap_or_else(|| (ENGINE.to_string(), Vec::new()));
     let report = conformance::run(&program, &args).await;
     eprintln!("conformance of {program} {}:\n{report}", args.join(" "));
     assert!(report.passed(), "{report}");
+    if from_env.is_none() {
+        for name in ["Trace option", "MultiPV option", "go solve"] {
+            assert!(supported(&report, name), "{name}:\n{report}");
+        }
+        assert!(
+            !report
+                .checks
+                .iter()
+                .any(|c| matches!(c.outcome, Outcome::Skipped(_))),
+            "{report}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_independent_capture_the_flag_engine_conforms() {
+    let args = vec![data("protocol/ctf_engine.py")];
+    let report = conformance::run_with("python3", &args, &Options::default()).await;
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert!(
+        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
+        "{report}"
+    );
+    for name in ["Trace option", "MultiPV option", "go solve"] {
+        assert!(
+            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
+            "{name}:\n{report}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn our_engine_limited_to_capture_the_flag_conforms() {
+    let args = vec![data("protocol/ctf_only.py"), ENGINE.to_string()];
+    let report = conformance::run_with("python3", &args, &Options::default()).await;
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert!(
+        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
+        "{report}"
+    );
+    assert!(
+        matches!(report.outcome("game-over lines"), Some(Outcome::Passed(n)) if n == "1 finished games"),
+        "{report}"
+    );
+    for name in ["Trace option", "MultiPV option"] {
+        assert!(
+            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
+            "{name}:\n{report}"
+        );
+    }
+    assert!(
+        report.to_string().contains("not supported Trace option"),
+        "{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_but_broken_capability_fails() {
+    let args = vec![
+        data("protocol/ctf_only.py"),
+        ENGINE.to_string(),
+        "--broken-multipv".to_string(),
+    ];
+    let report = conformance::run_with("python3", &args, &Options::default()).await;
+    assert!(!report.passed(), "{report}");
+    let failed: Vec<&str> = report
+        .checks
+        .iter()
+        .filter(|c| c.outcome.failed())
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(failed, ["MultiPV option"], "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_call_seed_function_conforms() {
+    let function = format!("{}:oskaplayer", data("class/first.py"));
+    let args: Vec<String> = ["board-call", "--no-sandbox", "--", &function]
+        .map(str::to_string)
+        .to_vec();
+    let options = Options {
+        games: Some(vec![GameKind::Oska]),
+    };
+    let report = conformance::run_with(ENGINE, &args, &options).await;
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert!(matches!(
+        report.outcome("Trace option"),
+        Some(Outcome::NotSupported(_))
+    ));
 }

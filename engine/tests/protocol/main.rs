@@ -12,4 +12,5 @@ mod client;
 mod conformance;
 mod fuzz;
 mod protocol_examples;
+mod simple_client;
 mod walks;

@@ -1,0 +1,511 @@
+//! A position-level client: [`SimpleEngine`] plays, analyses and configures an engine by
+//! position, on top of the line-level [`Engine`].
+//!
+//! The caller says what to search ([`Position`]: the game, the size, the set-up and the moves)
+//! and how long ([`Limit`]); the client sends `newgame` only when the game or the size changes,
+//! sends `position`, checks with `isready` that the engine accepted both, runs `go`, and gathers
+//! the `info` lines up to `bestmove`. An `error` reply is a typed [`EngineError::Refused`]; a
+//! crash, a stall or a protocol violation is the [`ClientError`] inside [`EngineError::Client`].
+//! One timeout per engine ([`SimpleEngine::timeout`]) bounds every answer. Callers without
+//! tokio use [`super::blocking::SimpleEngine`].
+
+use std::ffi::OsStr;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use super::{ClientError, DEFAULT_TIMEOUT, Engine, EngineInfo, GoResult};
+use crate::games::notation::MoveText;
+use crate::games::{GameKind, Side};
+use crate::protocol::{
+    Clock, Command, ErrorCode, GameResult, Go, Info, OptionKind, Reply, SearchInfo, Setup,
+};
+
+/// A position to search: a game and size, a set-up, and the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The game.
+    pub game: GameKind,
+    /// Its size (pieces a side for Oska, the board's width otherwise).
+    pub size: u32,
+    /// The board the moves start from.
+    pub setup: Setup,
+    /// The moves played from it, in order.
+    pub moves: Vec<MoveText>,
+}
+
+impl Position {
+    /// The start position of `game` of `size`.
+    pub fn start(game: GameKind, size: u32) -> Position {
+        Position {
+            game,
+            size,
+            setup: Setup::StartPos,
+            moves: Vec::new(),
+        }
+    }
+
+    /// A given `board` (in the protocol's notation) of `game` of `size`, `side` to move.
+    pub fn board(game: GameKind, size: u32, board: impl Into<String>, side: Side) -> Position {
+        Position {
+            game,
+            size,
+            setup: Setup::Board {
+                board: board.into(),
+                side,
+                history: Vec::new(),
+            },
+            moves: Vec::new(),
+        }
+    }
+
+    /// This position with `mv` played.
+    pub fn then(mut self, mv: MoveText) -> Position {
+        self.moves.push(mv);
+        self
+    }
+
+    /// The `position` command that sets it up.
+    pub fn command(&self) -> Command {
+        Command::Position {
+            setup: self.setup.clone(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
+/// How long a search may go: one of the protocol's limits of `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// This many plies.
+    Depth(u32),
+    /// About this many nodes.
+    Nodes(u64),
+    /// This long.
+    MoveTime(Duration),
+    /// On a clock: the engine decides how long to think.
+    Clock(Clock),
+    /// Until stopped (only for [`SimpleEngine::analysis`]).
+    Infinite,
+}
+
+impl Limit {
+    /// The `go` of this limit.
+    pub fn go(&self) -> Go {
+        match *self {
+            Limit::Depth(d) => Go::Depth(d),
+            Limit::Nodes(n) => Go::Nodes(n),
+            Limit::MoveTime(t) => Go::MoveTime(u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            Limit::Clock(c) => Go::Clock(c),
+            Limit::Infinite => Go::Infinite,
+        }
+    }
+
+    /// How long the engine may take beyond `margin`: the move time, or the larger clock.
+    fn own_time(&self) -> Duration {
+        match *self {
+            Limit::MoveTime(t) => t,
+            Limit::Clock(c) => Duration::from_millis(c.wtime.max(c.btime)),
+            _ => Duration::ZERO,
+        }
+    }
+}
+
+/// Why a position-level call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The engine could not be started, crashed, stalled or broke the protocol.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The engine answered a command with `error CODE MESSAGE`.
+    #[error("the engine refused '{command}': error {code} {message}")]
+    Refused {
+        /// The command, as sent.
+        command: String,
+        /// The error code.
+        code: ErrorCode,
+        /// The engine's message.
+        message: String,
+    },
+    /// The engine declares no option of this name (so `setoption` would be refused).
+    #[error("the engine has no option '{name}'")]
+    NoSuchOption {
+        /// The name asked for.
+        name: String,
+    },
+    /// A call that cannot be made as asked (a `play` with [`Limit::Infinite`], MultiPV 0).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// What [`SimpleEngine::play`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayResult {
+    /// The move of `bestmove` (`None`: `bestmove none`, the game is over).
+    pub best: Option<MoveText>,
+    /// The move the engine expects in reply: the second move of the last principal variation
+    /// that starts with `best`.
+    pub ponder: Option<MoveText>,
+    /// The last `info depth` line (of line 1 when there are several).
+    pub info: Option<SearchInfo>,
+    /// The `result` line, when the game is over.
+    pub result: Option<GameResult>,
+    /// Every reply before `bestmove`.
+    pub replies: Vec<Reply>,
+}
+
+/// The moves of a principal variation, typed; a word that is not a move ends it.
+pub fn pv_moves(info: &SearchInfo) -> Vec<MoveText> {
+    info.pv
+        .iter()
+        .map_while(|w| MoveText::parse(w).ok())
+        .collect()
+}
+
+/// An engine driven by position ([`Position`], [`Limit`]), with one timeout for every answer.
+pub struct SimpleEngine {
+    engine: Engine,
+    timeout: Duration,
+    /// The game and size of the last `newgame`.
+    current: Option<(GameKind, u32)>,
+    /// The value of `MultiPV` the engine has now.
+    multipv: u32,
+    /// Whether a `go` of [`SimpleEngine::analysis`] is still running.
+    searching: bool,
+}
+
+impl SimpleEngine {
+    /// Starts `program` with `args` (no shell) with [`DEFAULT_TIMEOUT`].
+    pub async fn start<S: AsRef<OsStr>>(
+        program: impl AsRef<OsStr>,
+        args: &[S],
+    ) -> Result<SimpleEngine, EngineError> {
+        Self::start_with(program, args, DEFAULT_TIMEOUT).await
+    }
+
+    /// Starts `program` with `args`; `timeout` bounds the handshake and every later answer.
+    pub async fn start_with<S: AsRef<OsStr>>(
+        program: impl AsRef<OsStr>,
+        args: &[S],
+        timeout: Duration,
+    ) -> Result<SimpleEngine, EngineError> {
+        let engine = Engine::start(program, args, timeout).await?;
+        Ok(Self::from_engine(engine, timeout))
+    }
+
+    /// Drives an engine already started (its handshake done), with `timeout`.
+    pub fn from_engine(engine: Engine, timeout: Duration) -> SimpleEngine {
+        let multipv = engine
+            .info()
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("MultiPV"))
+            .and_then(|o| match o.kind {
+                OptionKind::Spin { default, .. } => u32::try_from(default).ok(),
+                _ => None,
+            })
+            .unwrap_or(1);
+        SimpleEngine {
+            engine,
+            timeout,
+            current: None,
+            multipv,
+            searching: false,
+        }
+    }
+
+    /// What the engine said in the handshake.
+    pub fn info(&self) -> &EngineInfo {
+        self.engine.info()
+    }
+
+    /// The process id of the engine (also its process group's), while it runs.
+    pub fn id(&self) -> Option<u32> {
+        self.engine.id()
+    }
+
+    /// The longest any answer may take (beyond a search's own time).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Sets the longest any answer may take.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// The line-level engine, for what this client does not do. A `newgame` sent through it
+    /// is not seen here: call [`SimpleEngine::forget_game`] after one.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Makes the next search send `newgame` whatever the game (it also clears what the engine
+    /// has learnt).
+    pub fn forget_game(&mut self) {
+        self.current = None;
+    }
+
+    /// Sends `command`, which gives no reply on success, then `isready`: the engine's `error`
+    /// answer is a [`EngineError::Refused`], any other reply but `info` a protocol violation.
+    async fn checked(&mut self, command: &Command) -> Result<(), EngineError> {
+        self.engine.send(command).await?;
+        let seen = self.engine.ping(self.timeout).await?;
+        match seen.into_iter().find(|r| !matches!(r, Reply::Info(_))) {
+            Some(Reply::Error { code, message }) => Err(EngineError::Refused {
+                command: command.to_string(),
+                code,
+                message,
+            }),
+            Some(other) => Err(EngineError::Client(ClientError::Protocol {
+                line: other.to_string(),
+                why: format!("a reply to '{command}', which has none"),
+            })),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends a search left running by [`SimpleEngine::analysis`].
+    async fn settle(&mut self) -> Result<(), EngineError> {
+        if self.searching {
+            self.searching = false;
+            self.engine.stop(self.timeout).await?;
+        }
+        Ok(())
+    }
+
+    /// Sets `options` (name, value) in order. Fails at the first that the engine does not
+    /// declare ([`EngineError::NoSuchOption`]) or refuses ([`EngineError::Refused`]); those
+    /// before it are set.
+    pub async fn configure(&mut self, options: &[(&str, &str)]) -> Result<(), EngineError> {
+        self.settle().await?;
+        for &(name, value) in options {
+            let declared = self
+                .info()
+                .options
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(name));
+            if !declared {
+                return Err(EngineError::NoSuchOption { name: name.into() });
+            }
+            self.checked(&Command::SetOption {
+                name: name.into(),
+                value: value.into(),
+            })
+            .await?;
+            if name.eq_ignore_ascii_case("MultiPV") {
+                self.multipv = value.parse().unwrap_or(self.multipv);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets up `position`: `newgame` when its game or size is not the current one, then
+    /// `position`.
+    async fn set_position(&mut self, position: &Position) -> Result<(), EngineError> {
+        self.settle().await?;
+        let game = (position.game, position.size);
+        if self.current != Some(game) {
+            self.current = None;
+            self.checked(&Command::NewGame {
+                game: game.0,
+                size: game.1,
+            })
+            .await?;
+            self.current = Some(game);
+        }
+        self.checked(&position.command()).await
+    }
+
+    /// Sends the `go` of `limit` and waits for its `bestmove` (an `error` instead is refused).
+    async fn search(&mut self, limit: &Limit) -> Result<GoResult, EngineError> {
+        let go = Command::Go(limit.go());
+        self.engine.send(&go).await?;
+        let within = self.timeout + limit.own_time();
+        let mut replies = self
+            .engine
+            .recv_until(within, "bestmove", |r| {
+                matches!(r, Reply::BestMove(_) | Reply::Error { .. })
+            })
+            .await?;
+        match replies.pop() {
+            Some(Reply::BestMove(best)) => Ok(GoResult { replies, best }),
+            Some(Reply::Error { code, message }) => Err(EngineError::Refused {
+                command: go.to_string(),
+                code,
+                message,
+            }),
+            _ => unreachable!("recv_until ends with the reply asked for"),
+        }
+    }
+
+    /// Searches `position` within `limit` and returns the move: [`PlayResult`].
+    pub async fn play(
+        &mut self,
+        position: &Position,
+        limit: &Limit,
+    ) -> Result<PlayResult, EngineError> {
+        if *limit == Limit::Infinite {
+            return Err(EngineError::Usage(
+                "play needs a limit that ends; use analysis for an infinite search".into(),
+            ));
+        }
+        self.set_position(position).await?;
+        let r = self.search(limit).await?;
+        Ok(play_result(r))
+    }
+
+    /// Searches `position` within `limit` with `multipv` lines (setting `MultiPV` for the
+    /// search and restoring it after), and returns the last line of each: one [`SearchInfo`] per
+    /// line, best first. With `multipv` 1 no `MultiPV` option is needed.
+    pub async fn analyse(
+        &mut self,
+        position: &Position,
+        limit: &Limit,
+        multipv: u32,
+    ) -> Result<Vec<SearchInfo>, EngineError> {
+        if multipv == 0 {
+            return Err(EngineError::Usage("MultiPV must be at least 1".into()));
+        }
+        if *limit == Limit::Infinite {
+            return Err(EngineError::Usage(
+                "analyse needs a limit that ends; use analysis for an infinite search".into(),
+            ));
+        }
+        let before = self.multipv;
+        if multipv != before {
+            self.configure(&[("MultiPV", &multipv.to_string())]).await?;
+        }
+        self.set_position(position).await?;
+        let result = self.search(limit).await;
+        if multipv != before {
+            // After a failed search the search's error is the one that tells.
+            let restored = self.configure(&[("MultiPV", &before.to_string())]).await;
+            if result.is_ok() {
+                restored?;
+            }
+        }
+        let mut lines: Vec<SearchInfo> = Vec::new();
+        for r in result?.replies {
+            if let Reply::Info(Info::Search(i)) = r {
+                let k = i.multipv.unwrap_or(1);
+                match lines.iter_mut().find(|l| l.multipv.unwrap_or(1) == k) {
+                    Some(l) => *l = i,
+                    None => lines.push(i),
+                }
+            }
+        }
+        lines.sort_by_key(|l| l.multipv.unwrap_or(1));
+        Ok(lines)
+    }
+
+    /// Starts a search of `position` within `limit` (often [`Limit::Infinite`]) and returns it
+    /// as a stream of `info` lines ([`Analysis`]), which [`Analysis::stop`] ends. A search
+    /// left running is stopped by the next call on this engine.
+    pub async fn analysis(
+        &mut self,
+        position: &Position,
+        limit: &Limit,
+    ) -> Result<Analysis<'_>, EngineError> {
+        self.set_position(position).await?;
+        self.engine.send(&Command::Go(limit.go())).await?;
+        self.searching = true;
+        Ok(Analysis {
+            engine: self,
+            replies: Vec::new(),
+            best: None,
+        })
+    }
+
+    /// Ends the engine (`quit`, then signals to its process group after the timeout) and
+    /// returns its exit status; the process is reaped and nothing of its group is left.
+    pub async fn quit(self) -> Result<ExitStatus, EngineError> {
+        Ok(self.engine.shutdown(self.timeout).await?)
+    }
+}
+
+/// The [`PlayResult`] of a finished `go`.
+fn play_result(r: GoResult) -> PlayResult {
+    let infos: Vec<&SearchInfo> = r
+        .replies
+        .iter()
+        .filter_map(|x| match x {
+            Reply::Info(Info::Search(i)) if i.multipv.unwrap_or(1) == 1 => Some(i),
+            _ => None,
+        })
+        .collect();
+    let info = infos.last().map(|i| (*i).clone());
+    let ponder = infos.iter().rev().find_map(|i| {
+        let pv = pv_moves(i);
+        (pv.first() == r.best.as_ref())
+            .then(|| pv.get(1).copied())
+            .flatten()
+    });
+    let result = r.replies.iter().find_map(|x| match x {
+        Reply::Result(res) => res.clone(),
+        _ => None,
+    });
+    PlayResult {
+        best: r.best,
+        ponder,
+        info,
+        result,
+        replies: r.replies,
+    }
+}
+
+/// A running search of [`SimpleEngine::analysis`]: its `info` lines one by one, and `stop`.
+pub struct Analysis<'a> {
+    engine: &'a mut SimpleEngine,
+    replies: Vec<Reply>,
+    best: Option<PlayResult>,
+}
+
+impl Analysis<'_> {
+    /// The next `info` line, waiting up to `within`; `None` once the search has ended by
+    /// itself (its result is then [`Analysis::stop`]'s). A stall here is no failure of the
+    /// engine when the search simply goes on: the error says how long was waited.
+    pub async fn next(&mut self, within: Duration) -> Result<Option<Info>, EngineError> {
+        if self.best.is_some() {
+            return Ok(None);
+        }
+        loop {
+            match self.engine.engine.recv(within).await? {
+                Reply::Info(i) => {
+                    self.replies.push(Reply::Info(i.clone()));
+                    return Ok(Some(i));
+                }
+                Reply::BestMove(best) => {
+                    self.engine.searching = false;
+                    let replies = std::mem::take(&mut self.replies);
+                    self.best = Some(play_result(GoResult { replies, best }));
+                    return Ok(None);
+                }
+                Reply::Error { code, message } => {
+                    self.engine.searching = false;
+                    return Err(EngineError::Refused {
+                        command: "go".into(),
+                        code,
+                        message,
+                    });
+                }
+                other => self.replies.push(other),
+            }
+        }
+    }
+
+    /// Stops the search (if it still runs) and returns its result, the `bestmove` consumed.
+    pub async fn stop(mut self) -> Result<PlayResult, EngineError> {
+        if let Some(r) = self.best.take() {
+            return Ok(r);
+        }
+        let timeout = self.engine.timeout;
+        self.engine.searching = false;
+        let mut r = self.engine.engine.stop(timeout).await?;
+        let mut replies = std::mem::take(&mut self.replies);
+        replies.append(&mut r.replies);
+        Ok(play_result(GoResult {
+            replies,
+            best: r.best,
+        }))
+    }
+}
