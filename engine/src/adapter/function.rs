@@ -165,6 +165,14 @@ impl Backend for FunctionCall {
         "a board-call function"
     }
 
+    /// The seed's game when the function bears one of its names (a seed function plays one
+    /// game), else all three.
+    fn games(&self) -> Vec<GameKind> {
+        self.spec
+            .game()
+            .map_or_else(|| GameKind::ALL.to_vec(), |g| vec![g])
+    }
+
     /// A new game: the driver of the last one ends.
     fn clear(&mut self) {
         self.driver = None;

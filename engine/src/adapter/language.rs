@@ -96,7 +96,19 @@ pub fn seed_function(game: GameKind, language: Language, text: &str) -> Option<S
 /// `(defun NAME`.
 pub fn seed_functions(game: GameKind, language: Language, text: &str) -> Vec<String> {
     let code = code_only(language, text);
-    let wanted = |name: &str| match (game, language) {
+    let mut found: Vec<String> = Vec::new();
+    for name in definitions(language, &code) {
+        if is_seed_name(game, language, name) && !found.iter().any(|f| f == name) {
+            found.push(name.to_string());
+        }
+    }
+    found
+}
+
+/// Whether `name` is one of the seed's names for `game` in `language` (as [`seed_functions`]
+/// lists them).
+pub fn is_seed_name(game: GameKind, language: Language, name: &str) -> bool {
+    match (game, language) {
         (GameKind::Oska, Language::Python) => name == "oskaplayer",
         (GameKind::Oska, Language::Haskell) => name.starts_with("oska_") || name == "oska",
         (GameKind::Oska, Language::Lisp) => name.eq_ignore_ascii_case("oskamaniac"),
@@ -104,14 +116,7 @@ pub fn seed_functions(game: GameKind, language: Language, text: &str) -> Vec<Str
         (GameKind::Ctf, Language::Lisp) => name.eq_ignore_ascii_case("capture"),
         (GameKind::Hexapawn, _) => name == "hexapawn",
         (GameKind::Ctf, _) => name == "capture",
-    };
-    let mut found: Vec<String> = Vec::new();
-    for name in definitions(language, &code) {
-        if wanted(name) && !found.iter().any(|f| f == name) {
-            found.push(name.to_string());
-        }
     }
-    found
 }
 
 /// Whether the source `text` defines the function `name` (as [`seed_functions`] finds

@@ -4,7 +4,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::language::Language;
+use super::language::{Language, is_seed_name};
+use crate::games::GameKind;
 use crate::process::on_path;
 
 /// A function adapter that cannot be set up.
@@ -49,6 +50,14 @@ pub struct FunctionSpec {
 }
 
 impl FunctionSpec {
+    /// The game whose seed names the function (`oskaplayer`: Oska, a Haskell `oska_XXXX`,
+    /// `hexapawn`, `capture`...), or `None` for a function of another name.
+    pub fn game(&self) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|&g| is_seed_name(g, self.language, &self.function))
+    }
+
     /// Reads `FILE.EXT:FUNCTION`; `None` when `text` is not of that shape (a program, then).
     /// The file must exist; its path is made absolute.
     pub fn parse(text: &str) -> Option<Result<FunctionSpec, FunctionError>> {

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::eval::EvalKind;
-use crate::games::{AnyLine, Move};
+use crate::games::{AnyLine, GameKind, Move};
 use crate::protocol::{Go, Info, OptionDecl};
 
 /// A search as the session drives it. Implementations run on the session's search thread.
@@ -27,6 +27,11 @@ pub trait Backend: Send + 'static {
     /// `error unsupported`.
     fn options(&self) -> Vec<OptionDecl> {
         super::options()
+    }
+    /// The games this backend plays, declared after `uci` as `game` lines (each at all its
+    /// sizes): all three unless overridden.
+    fn games(&self) -> Vec<GameKind> {
+        GameKind::ALL.to_vec()
     }
     /// Who searches, for messages such as "the option 'Evaluator' is not supported by a
     /// board-call program".

@@ -84,6 +84,8 @@ struct Session<W: Write> {
     state: State,
     /// The options the backend takes ([`Backend::options`]), listed after `uci`.
     options: Vec<OptionDecl>,
+    /// The games the backend plays ([`Backend::games`]), declared after `uci`.
+    games: Vec<GameKind>,
     /// Who searches, for messages ([`Backend::searched_by`]).
     searched_by: &'static str,
     out: Out<W>,
@@ -161,7 +163,7 @@ impl<W: Write> Session<W> {
                 self.send(Reply::IdAuthor(
                     env!("CARGO_PKG_AUTHORS").replace(':', ", "),
                 ));
-                for g in GameKind::ALL {
+                for &g in &self.games {
                     let (min, max) = g.size_range();
                     self.send(Reply::Game {
                         game: g,
@@ -182,6 +184,18 @@ impl<W: Write> Session<W> {
             }
             Command::NewGame { game, size } => {
                 let size = size as usize;
+                if !self.games.contains(&game) {
+                    let played: Vec<&str> = self.games.iter().map(|g| g.name()).collect();
+                    return Err(error(
+                        ErrorCode::Unsupported,
+                        format!(
+                            "{} does not play {} (games: {})",
+                            self.searched_by,
+                            game.name(),
+                            played.join(", ")
+                        ),
+                    ));
+                }
                 game.check_size(size).map_err(|e| position_error(&e))?;
                 let line =
                     crate::with_game!(game, G => build_line::<G>(size, &Setup::StartPos, &[])?);
@@ -250,6 +264,7 @@ where
         .spawn(move || read_input(input, line_tx))
         .expect("spawning the input thread");
     let options = backend.options();
+    let games = backend.games();
     let searched_by = backend.searched_by();
     let (job_tx, job_rx) = unbounded::<Job>();
     let (done_tx, done_rx) = unbounded::<Option<MoveText>>();
@@ -259,9 +274,20 @@ where
         .stack_size(crate::search::SEARCH_STACK)
         .spawn(move || worker(backend, job_rx, done_tx, worker_out))
         .expect("spawning the search thread");
+    // The start state is a game the backend plays: Oska 4, or its first game's smallest board.
+    let mut state = State::default();
+    if let Some(&first) = games.first().filter(|_| !games.contains(&state.game)) {
+        let size = first.size_range().0;
+        let start = crate::with_game!(first, G => build_line::<G>(size, &Setup::StartPos, &[]));
+        if let Ok(line) = start {
+            state.game = first;
+            state.line = line;
+        }
+    }
     let mut session = Session {
-        state: State::default(),
+        state,
         options,
+        games,
         searched_by,
         out: out.clone(),
         jobs: job_tx,

@@ -1048,3 +1048,53 @@ fn a_panicking_search_is_reported_and_the_next_one_runs() {
     );
     live.close();
 }
+
+/// Our search, declaring Hexapawn alone (as a seed function of one game does).
+struct HexapawnOnly(SearchBackend);
+
+impl Backend for HexapawnOnly {
+    fn resize(&mut self, hash_mib: usize) {
+        self.0.resize(hash_mib);
+    }
+    fn set_trace(&mut self, on: bool) {
+        self.0.set_trace(on);
+    }
+    fn set_evaluator(&mut self, kind: EvalKind) {
+        self.0.set_evaluator(kind);
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    fn games(&self) -> Vec<GameKind> {
+        vec![GameKind::Hexapawn]
+    }
+    fn search(
+        &mut self,
+        line: &AnyLine,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> Option<Move> {
+        self.0.search(line, go, stop, report)
+    }
+}
+
+#[test]
+fn a_backend_of_one_game_declares_it_starts_in_it_and_refuses_the_others() {
+    let out = session_with(
+        "uci\nshow\nnewgame oska 4\nshow\nnewgame hexapawn 4\nshow\n",
+        HexapawnOnly(SearchBackend::default()),
+    );
+    let games: Vec<&String> = out.iter().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games, ["game hexapawn 3 11"], "{out:?}");
+    let boards: Vec<&String> = out.iter().filter(|l| l.starts_with("board ")).collect();
+    assert_eq!(boards.len(), 3, "{out:?}");
+    assert!(boards[0].starts_with("board hexapawn 3 "), "{out:?}");
+    assert_eq!(boards[1], boards[0], "a refused newgame changes nothing: {out:?}");
+    assert!(boards[2].starts_with("board hexapawn 4 "), "{out:?}");
+    assert_eq!(
+        errors(&out),
+        ["error unsupported this engine does not play oska (games: hexapawn)"],
+        "{out:?}"
+    );
+}
