@@ -1090,7 +1090,10 @@ fn a_backend_of_one_game_declares_it_starts_in_it_and_refuses_the_others() {
     let boards: Vec<&String> = out.iter().filter(|l| l.starts_with("board ")).collect();
     assert_eq!(boards.len(), 3, "{out:?}");
     assert!(boards[0].starts_with("board hexapawn 3 "), "{out:?}");
-    assert_eq!(boards[1], boards[0], "a refused newgame changes nothing: {out:?}");
+    assert_eq!(
+        boards[1], boards[0],
+        "a refused newgame changes nothing: {out:?}"
+    );
     assert!(boards[2].starts_with("board hexapawn 4 "), "{out:?}");
     assert_eq!(
         errors(&out),
