@@ -42,7 +42,7 @@ pub mod trace;
 mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::eval::{EVAL_LIMIT, Evaluate, SearchStyle};
@@ -50,6 +50,7 @@ use crate::games::format::slash;
 use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
 use crate::score::{DECIDED, MAX_PLY, Score, WIN};
+use crate::splitmix::mix;
 pub use solve::Progress;
 pub use trace::{NodeKind, TraceNode};
 use tt::{Bound, Table};
@@ -61,6 +62,34 @@ pub type Probe<G> = Arc<dyn Fn(&G) -> Option<Score> + Send + Sync>;
 /// A static evaluation the search calls at its leaves: the score of a position for its side to
 /// move (see [`Evaluate::evaluate`]).
 pub type Evaluator<G> = Arc<dyn Fn(&G) -> i32 + Send + Sync>;
+
+/// The most threads a search or solve takes ([`Limits::threads`]): the `Threads` option's and
+/// `--threads`' greatest value.
+pub const MAX_THREADS: usize = 256;
+
+/// The largest transposition table asked for, in MiB (1 TiB): the `Hash` option's and `--hash`'
+/// greatest value. What a machine takes is smaller: see [`check_hash`].
+pub const MAX_HASH_MIB: usize = 1 << 20;
+
+/// The memory free for new allocations now, in MiB (`MemAvailable` of `/proc/meminfo`); `None`
+/// where it cannot be read (not Linux).
+pub fn free_memory_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Whether a transposition table of `mib` MiB fits the memory free now ([`free_memory_mib`]):
+/// the table size follows the machine rather than a fixed cap. The error says how much is free.
+pub fn check_hash(mib: usize) -> Result<(), String> {
+    match free_memory_mib() {
+        Some(free) if mib > free => Err(format!(
+            "{mib} MiB is more than the memory free now ({free} MiB)"
+        )),
+        _ => Ok(()),
+    }
+}
 
 /// Larger than any score: the initial window is `(-INFINITY, INFINITY)`.
 pub const INFINITY: i32 = WIN + 1;
@@ -128,8 +157,13 @@ pub struct Limits {
     pub infinite: bool,
     /// Solve: search until the root value is proven, ignoring `depth`.
     pub solve: bool,
-    /// Threads for an exact solve of Oska or Hexapawn (0 and 1: one, the deterministic
-    /// default). Other searches always use one thread.
+    /// Threads (0 and 1: one, the deterministic default). An exact solve of Oska or Hexapawn
+    /// shares its table among them (see `solve.rs`); a depth-limited search runs helpers that
+    /// search the same root with another move order and share the table ("lazy SMP"), while the
+    /// calling thread's iterations are the ones reported. The value of a depth-N search is
+    /// the same on any number of threads (a table entry cuts only at the depth it was searched
+    /// to; see the module doc); the move may differ between moves of equal value. The trace
+    /// always searches on one thread.
     pub threads: usize,
     /// How many principal variations to find (0 and 1: one, the default): the best `multipv`
     /// root moves, each with its exact score and line, reported best first at every depth (all
@@ -258,6 +292,9 @@ pub struct Searcher<G: Game> {
     // The exact solver (see `solve`).
     /// Nonzero in helper threads: perturbs their move ordering.
     skew: u64,
+    /// The nodes of a depth-limited search's helper threads, shared with the thread that
+    /// reports: each helper adds its nodes as it goes (see [`Searcher::poll`]).
+    peers: Option<Arc<AtomicU64>>,
     root_best: Option<Move>,
     root_done: usize,
     root_total: usize,
@@ -295,6 +332,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             multipv: 1,
             lines: Vec::new(),
             skew: 0,
+            peers: None,
             root_best: None,
             root_done: 0,
             root_total: 0,
@@ -352,6 +390,84 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// Reports each finished iteration (and each node when tracing) through `report`. Never
     /// prints.
     pub fn search(
+        &mut self,
+        line: &Line<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Event<'_>),
+    ) -> SearchResult {
+        let exact_solver = limits.solve && !G::NO_REPEAT && !self.trace;
+        if limits.threads > 1 && !exact_solver && !self.trace {
+            return self.search_shared(line, limits, stop, report);
+        }
+        self.search_one(line, limits, stop, report)
+    }
+
+    /// A depth-limited search on `limits.threads` threads: helpers search the same root with
+    /// their own move order (see [`Searcher::skew`]) and the same table until this thread's
+    /// search ends; this thread's iterations are reported, with every thread's nodes.
+    fn search_shared(
+        &mut self,
+        line: &Line<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Event<'_>),
+    ) -> SearchResult {
+        let done = AtomicBool::new(false);
+        let peers = Arc::new(AtomicU64::new(0));
+        // Helpers find one line each and have no node limit of their own: the reporting
+        // thread counts everyone's nodes against the limit and ends them all.
+        let helper_limits = Limits {
+            threads: 1,
+            multipv: 1,
+            nodes: None,
+            target_time: None,
+            ..limits.clone()
+        };
+        let result = std::thread::scope(|scope| {
+            for i in 1..limits.threads {
+                let mut h = self.helper(mix(i as u64) | 1);
+                h.peers = Some(Arc::clone(&peers));
+                let (done, helper_limits, line) = (&done, &helper_limits, line.clone());
+                // A helper that cannot be started only leaves the search with fewer threads.
+                let _ = std::thread::Builder::new()
+                    .name("engine-search".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, move || {
+                        h.search_one(&line, helper_limits, done, &mut |_| {});
+                        h.flush_peers();
+                    });
+            }
+            self.peers = Some(Arc::clone(&peers));
+            let r = self.search_one(line, limits, stop, report);
+            done.store(true, Ordering::Relaxed);
+            r
+        });
+        self.peers = None;
+        SearchResult {
+            nodes: result.nodes + peers.load(Ordering::Relaxed),
+            ..result
+        }
+    }
+
+    /// The nodes searched so far by this thread and, for the reporting thread of a search on
+    /// several threads, by its helpers.
+    fn total_nodes(&self) -> u64 {
+        match &self.peers {
+            Some(p) if self.skew == 0 => self.nodes + p.load(Ordering::Relaxed),
+            _ => self.nodes,
+        }
+    }
+
+    /// A helper's nodes not yet added to the shared count (those since its last poll).
+    fn flush_peers(&self) {
+        if let Some(p) = &self.peers {
+            p.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+        }
+    }
+
+    /// [`Searcher::search`] on this thread alone.
+    fn search_one(
         &mut self,
         line: &Line<G>,
         limits: &Limits,
@@ -432,7 +548,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                     let info = IterationInfo {
                         depth,
                         score: Score::from_value(l.value, l.exact),
-                        nodes: self.nodes,
+                        nodes: self.total_nodes(),
                         tbhits: self.tbhits,
                         time: self.started.elapsed(),
                         pv: l.pv.clone(),
@@ -445,7 +561,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 let info = IterationInfo {
                     depth,
                     score,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     tbhits: self.tbhits,
                     time: self.started.elapsed(),
                     pv: pv.clone(),
@@ -458,7 +574,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 best: pv.first().copied().or(Some(first)),
                 score,
                 depth,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 pv,
                 exact,
             };
@@ -469,7 +585,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             if let Some(target) = limits.target_time {
                 let elapsed = self.started.elapsed();
                 let took = elapsed.saturating_sub(last_end);
-                let nodes = self.nodes - last_total;
+                let nodes = self.total_nodes() - last_total;
                 // The next iteration takes this one's time times the growth in nodes, the larger
                 // of the last two (depths alternate between cheap and dear), within 2 to 8.
                 let growth = if last_nodes == 0 {
@@ -481,7 +597,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 if elapsed + took.mul_f64(predicted) > target {
                     break;
                 }
-                (last_end, last_total, last_nodes) = (elapsed, self.nodes, nodes);
+                (last_end, last_total, last_nodes) = (elapsed, self.total_nodes(), nodes);
                 last_growth = growth;
             }
         }
@@ -492,8 +608,13 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// Checks the stop flag and the limits.
     #[cold]
     fn poll(&mut self, ctx: &Ctx<'_, '_>) {
+        if self.skew != 0
+            && let Some(p) = &self.peers
+        {
+            p.fetch_add(1024, Ordering::Relaxed);
+        }
         if ctx.stop.load(Ordering::Relaxed)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.node_limit.is_some_and(|n| self.total_nodes() >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -645,7 +766,17 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut keys = [0u32; MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
             *k = fixed_order_key(&pos, m, table_move, &killers, style.captures_first)
-                .unwrap_or_else(|| self.history[history_index(side, m)]);
+                .unwrap_or_else(|| {
+                    let h = self.history[history_index(side, m)];
+                    // A helper of a search on several threads orders these moves a little
+                    // differently, so that the threads do not all search the same tree.
+                    if self.skew == 0 {
+                        h
+                    } else {
+                        h ^ (mix(key ^ self.skew ^ ((m.from as u64) << 8 | m.to as u64)) >> 56)
+                            as u32
+                    }
+                });
         }
 
         let alpha0 = alpha;

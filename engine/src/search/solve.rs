@@ -90,11 +90,12 @@ impl fmt::Display for Progress {
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 impl<G: Game + Evaluate> Searcher<G> {
-    /// A helper for a parallel solve: shares the table, has its own ordering state.
-    fn helper(&self, skew: u64) -> Searcher<G> {
+    /// A helper for a parallel solve or search: shares the table, has its own ordering state.
+    pub(super) fn helper(&self, skew: u64) -> Searcher<G> {
         let mut h = Searcher::<G>::with_table(self.table.clone());
         h.eval = Arc::clone(&self.eval);
         h.probe = self.probe.clone();
+        h.style = self.style;
         h.skew = skew;
         h.started = self.started;
         h

@@ -22,6 +22,9 @@ pub trait Backend: Send + 'static {
     /// Sets how many principal variations every search from now on reports (the `MultiPV`
     /// option; 1: one). Called only when [`Backend::options`] declares it.
     fn set_multipv(&mut self, _lines: usize) {}
+    /// Sets how many threads every search from now on runs on (the `Threads` option; 1: one).
+    /// Called only when [`Backend::options`] declares it.
+    fn set_threads(&mut self, _threads: usize) {}
     /// The options this backend takes, listed after `uci`: the engine's own
     /// ([`super::options()`]) unless overridden. The session refuses every other option with
     /// `error unsupported`.

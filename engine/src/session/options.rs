@@ -8,8 +8,11 @@ use crate::eval::EvalKind;
 use crate::games::MAX_MOVES;
 use crate::protocol::{ErrorCode, OptionDecl, OptionKind, ProtocolError};
 
-/// The hash size options: default, least, greatest (MiB).
-pub const HASH_MIB: (i64, i64, i64) = (16, 1, 4096);
+/// The hash size options: default, least, greatest (MiB). A value above the memory free at the
+/// time is refused ([`crate::search::check_hash`]).
+pub const HASH_MIB: (i64, i64, i64) = (16, 1, crate::search::MAX_HASH_MIB as i64);
+/// The `Threads` option (threads a search runs on): default, least, greatest.
+pub const THREADS: (i64, i64, i64) = (1, 1, crate::search::MAX_THREADS as i64);
 /// The `MultiPV` option (principal variations reported): default, least, greatest. The greatest
 /// is the most moves a position can have, so every legal move can always be asked for.
 pub const MULTI_PV: (i64, i64, i64) = (1, 1, MAX_MOVES as i64);
@@ -51,6 +54,14 @@ pub fn options() -> Vec<OptionDecl> {
                 max: MULTI_PV.2,
             },
         },
+        OptionDecl {
+            name: "Threads".into(),
+            kind: OptionKind::Spin {
+                default: THREADS.0,
+                min: THREADS.1,
+                max: THREADS.2,
+            },
+        },
     ]
 }
 
@@ -84,6 +95,8 @@ pub(super) enum Setting {
     Tablebase(Option<PathBuf>),
     /// `MultiPV`.
     MultiPv(usize),
+    /// `Threads`.
+    Threads(usize),
 }
 
 impl Setting {
@@ -129,6 +142,8 @@ impl Setting {
                         format!("Hash {mib} is out of range {lo} to {hi} (MiB); unchanged"),
                     ));
                 }
+                crate::search::check_hash(mib as usize)
+                    .map_err(|why| error(ErrorCode::BadValue, format!("Hash {why}; unchanged")))?;
                 Setting::Hash(mib as usize)
             }
             "trace" => {
@@ -172,6 +187,22 @@ impl Setting {
                     ));
                 }
                 Setting::MultiPv(n as usize)
+            }
+            "threads" => {
+                let (_, lo, hi) = THREADS;
+                let n = whole_number(value).ok_or_else(|| {
+                    error(
+                        ErrorCode::BadValue,
+                        format!("Threads '{value}' is not a whole number (digits only); unchanged"),
+                    )
+                })?;
+                if !(lo..=hi).contains(&n) {
+                    return Err(error(
+                        ErrorCode::BadValue,
+                        format!("Threads {n} is out of range {lo} to {hi}; unchanged"),
+                    ));
+                }
+                Setting::Threads(n as usize)
             }
             "tablebasepath" => {
                 let dir = (value != NO_PATH).then(|| PathBuf::from(value));

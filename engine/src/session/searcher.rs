@@ -22,6 +22,8 @@ pub struct SearchBackend {
     tablebase: Option<PathBuf>,
     /// The `MultiPV` option.
     multipv: usize,
+    /// The `Threads` option.
+    threads: usize,
     oska: Option<Searcher<Oska>>,
     hexapawn: Option<Searcher<Hexapawn>>,
     ctf: Option<Searcher<Ctf>>,
@@ -42,6 +44,7 @@ impl SearchBackend {
             evaluator: EvalKind::default(),
             tablebase: None,
             multipv: 1,
+            threads: 1,
             oska: None,
             hexapawn: None,
             ctf: None,
@@ -58,10 +61,11 @@ impl Default for SearchBackend {
 }
 
 /// The search limits of a `go` for `side` to move (never called with `go perft`), finding
-/// `multipv` lines.
-fn limits(go: Go, side: Side, multipv: usize) -> Limits {
+/// `multipv` lines on `threads` threads.
+fn limits(go: Go, side: Side, multipv: usize, threads: usize) -> Limits {
     let mut l = Limits {
         multipv,
+        threads,
         ..Limits::default()
     };
     match go {
@@ -87,6 +91,7 @@ struct Settings {
     trace: bool,
     evaluator: EvalKind,
     multipv: usize,
+    threads: usize,
 }
 
 /// The probe of the tables of `line`'s game and size in `dir`, opened once per size; an error
@@ -128,7 +133,7 @@ fn run<G: Game + Evaluate>(
     let pos = *line.current();
     let result = searcher.search(
         line,
-        &limits(go, pos.side_to_move(), settings.multipv),
+        &limits(go, pos.side_to_move(), settings.multipv, settings.threads),
         stop,
         &mut |event| match event {
             Event::Iteration(i) => report(Info::Search(SearchInfo {
@@ -215,6 +220,10 @@ impl Backend for SearchBackend {
         self.multipv = lines;
     }
 
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+    }
+
     fn search(
         &mut self,
         line: &AnyLine,
@@ -227,6 +236,7 @@ impl Backend for SearchBackend {
             trace: self.trace,
             evaluator: self.evaluator,
             multipv: self.multipv,
+            threads: self.threads,
         };
         let dir = self.tablebase.as_deref();
         match line {

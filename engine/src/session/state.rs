@@ -1,7 +1,7 @@
 //! What a session keeps between lines: the game, the position with its earlier boards, and the
 //! options; and the building of the line a `newgame` or `position` asks for.
 
-use super::options::{HASH_MIB, MULTI_PV, Setting};
+use super::options::{HASH_MIB, MULTI_PV, Setting, THREADS};
 use super::replies::{error, position_error};
 use crate::eval::EvalKind;
 use crate::games::notation::{MoveText, legal_move};
@@ -23,6 +23,8 @@ pub struct State {
     pub evaluator: EvalKind,
     /// The `MultiPV` option: how many principal variations a search reports.
     pub multipv: usize,
+    /// The `Threads` option: how many threads a search runs on.
+    pub threads: usize,
 }
 
 impl State {
@@ -33,6 +35,7 @@ impl State {
             Setting::Trace(on) => self.trace = *on,
             Setting::Evaluator(kind) => self.evaluator = *kind,
             Setting::MultiPv(n) => self.multipv = *n,
+            Setting::Threads(n) => self.threads = *n,
             Setting::Tablebase(_) => {}
         }
     }
@@ -47,6 +50,7 @@ impl Default for State {
             trace: false,
             evaluator: EvalKind::default(),
             multipv: MULTI_PV.0 as usize,
+            threads: THREADS.0 as usize,
         }
     }
 }

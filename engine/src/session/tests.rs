@@ -153,7 +153,8 @@ fn handshake_and_quit() {
     assert!(out.contains(&"game oska 4 11".to_string()));
     assert!(out.contains(&"game hexapawn 3 11".to_string()));
     assert!(out.contains(&"game ctf 3 11".to_string()));
-    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()));
+    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 1048576".to_string()));
+    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(out.contains(&"option name Trace type check default false".to_string()));
     assert_eq!(out.last().unwrap(), "uciok", "nothing is read after quit");
 }
@@ -226,9 +227,9 @@ fn huge_depth_is_stoppable_and_too_huge_refused() {
 #[test]
 fn setoption_out_of_range_is_refused() {
     let out = session(
-        "setoption name Hash value 0\nsetoption name Hash value 4097\nsetoption name Hash value -5\nsetoption name Hash value +16\nsetoption name hash value 64\nsetoption name Trace value yes\nsetoption name Trace value true\nsetoption name Threads value 2\nsetoption name Threads value x\n",
+        "setoption name Hash value 0\nsetoption name Hash value 1048577\nsetoption name Hash value -5\nsetoption name Hash value +16\nsetoption name hash value 64\nsetoption name Trace value yes\nsetoption name Trace value true\nsetoption name Ponder value true\nsetoption name Ponder value x\nsetoption name Threads value 0\nsetoption name Threads value 257\nsetoption name Threads value 2\n",
     );
-    assert_eq!(out.len(), 7, "{out:?}");
+    assert_eq!(out.len(), 9, "{out:?}");
     for l in &out[..4] {
         assert!(l.starts_with("error bad-value Hash"), "{l}");
     }
@@ -236,6 +237,27 @@ fn setoption_out_of_range_is_refused() {
     // An unknown option is unsupported whatever its value.
     assert!(out[5].starts_with("error unsupported"));
     assert!(out[6].starts_with("error unsupported"));
+    assert!(out[7].starts_with("error bad-value Threads 0 is out of range 1 to 256"));
+    assert!(out[8].starts_with("error bad-value Threads 257"));
+}
+
+/// The hash follows the machine: a size within range but above the memory free is refused and
+/// says how much is free (on a machine with less than 1 TiB free, as every one this runs on).
+#[test]
+fn hash_above_the_free_memory_is_refused() {
+    let Some(free) = crate::search::free_memory_mib() else {
+        return;
+    };
+    if free >= crate::search::MAX_HASH_MIB {
+        return;
+    }
+    let out = session("setoption name Hash value 1048576\n");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("error bad-value Hash 1048576 MiB is more than the memory free now ("),
+        "{out:?}"
+    );
+    assert!(out[0].ends_with("MiB); unchanged"), "{out:?}");
 }
 
 #[test]
@@ -693,13 +715,14 @@ fn bad_evaluator_is_refused_and_changes_nothing() {
     }
     assert_eq!(
         errs[2],
-        "error unsupported there is no option 'Evaluators' (options: Hash, Trace, Evaluator, TablebasePath, MultiPV)"
+        "error unsupported there is no option 'Evaluators' (options: Hash, Trace, Evaluator, TablebasePath, MultiPV, Threads)"
     );
     assert_eq!(bestmove(&out), "b3b5", "still material: {out:?}");
 }
 
 #[test]
 fn board_call_programs_have_no_evaluator_option() {
+    // Hash, Trace and Threads are taken (and ignored), as GUIs set them to every engine.
     let backend = crate::adapter::BoardCall {
         program: "true".into(),
         args: Vec::new(),
@@ -712,13 +735,12 @@ fn board_call_programs_have_no_evaluator_option() {
         "uci\nsetoption name Evaluator value material\nsetoption name Hash value 8\nsetoption name Trace value true\nsetoption name Threads value 2\n",
         backend,
     );
-    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()));
+    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 1048576".to_string()));
     assert!(!out.iter().any(|l| l.contains("Evaluator type")), "{out:?}");
     assert_eq!(
         errors(&out),
         [
-            "error unsupported the option 'Evaluator' is not supported by a board-call program (options: Hash, Trace)",
-            "error unsupported there is no option 'Threads' (options: Hash, Trace)",
+            "error unsupported the option 'Evaluator' is not supported by a board-call program (options: Hash, Trace, Threads)",
         ]
     );
 }
@@ -815,8 +837,7 @@ fn protocol_md_statements_hold() {
         assert_eq!(out, [total, "bestmove none"]);
     }
     // Error precedence: the option name before its value; syntax before busy.
-    let out =
-        session("setoption name Threads value x\nnewgame chess x\nnewgame oska 99999999999\n");
+    let out = session("setoption name Ponder value x\nnewgame chess x\nnewgame oska 99999999999\n");
     assert!(out[0].starts_with("error unsupported"), "{out:?}");
     assert!(out[1].starts_with("error bad-value 'chess'"), "{out:?}");
     assert!(out[2].starts_with("error bad-value"), "{out:?}");

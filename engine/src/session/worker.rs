@@ -44,6 +44,7 @@ pub(super) fn worker<W: Write + Send + 'static>(
             Job::Set(Setting::Evaluator(kind)) => backend.set_evaluator(kind),
             Job::Set(Setting::Tablebase(dir)) => backend.set_tablebase(dir),
             Job::Set(Setting::MultiPv(n)) => backend.set_multipv(n),
+            Job::Set(Setting::Threads(n)) => backend.set_threads(n),
             Job::Clear => backend.clear(),
             Job::Search { line, go, stop } => {
                 // A panic (a bug) must not end this thread: the session would then answer every

@@ -336,7 +336,7 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
         ),
         (
             &["best", "oska", START, "w", "2", "--hash", "0"][..],
-            "0 is out of range: a whole number from 1 to 4096",
+            "0 is out of range: a whole number from 1 to 1048576",
         ),
         (
             &["best", "oska", START, "w", "2", "--size", "-4"][..],
@@ -365,7 +365,7 @@ fn every_bad_argument_is_one_line_and_exit_status_1() {
         (&["solve", "oska", START, "'w'"][..], "''w'' is not a side"),
         (
             &["solve", "oska", START, "w", "--threads", "0"][..],
-            "0 is out of range: a whole number from 1 to 64",
+            "0 is out of range: a whole number from 1 to 256",
         ),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'"),
     ];

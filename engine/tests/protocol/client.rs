@@ -16,7 +16,14 @@ async fn handshake_and_typed_messages() {
     let options: Vec<&str> = e.info().options.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(
         options,
-        ["Hash", "Trace", "Evaluator", "TablebasePath", "MultiPV"]
+        [
+            "Hash",
+            "Trace",
+            "Evaluator",
+            "TablebasePath",
+            "MultiPV",
+            "Threads"
+        ]
     );
     e.send(&Command::Legal).await.unwrap();
     assert!(matches!(e.recv(T).await.unwrap(), Reply::Legal(m) if m.len() == 6));

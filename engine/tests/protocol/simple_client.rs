@@ -185,8 +185,8 @@ async fn refusals_are_typed() {
     e.configure(&[("Hash", "32"), ("evaluator", "material")])
         .await
         .unwrap();
-    match e.configure(&[("Threads", "2")]).await {
-        Err(EngineError::NoSuchOption { name }) => assert_eq!(name, "Threads"),
+    match e.configure(&[("Ponder", "true")]).await {
+        Err(EngineError::NoSuchOption { name }) => assert_eq!(name, "Ponder"),
         other => panic!("{other:?}"),
     }
     match e.configure(&[("MultiPV", "0")]).await {

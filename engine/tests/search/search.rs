@@ -32,16 +32,34 @@ fn depth(d: u32) -> Limits {
 
 /// Alpha-beta with every enhancement gives minimax's root value, and a move minimax rates best.
 fn check_against_minimax<G: Game + Evaluate>(size: usize, positions: usize, max_depth: u32) {
+    check_threads_against_minimax::<G>(size, positions, max_depth, 1);
+}
+
+/// [`check_against_minimax`] on `threads` threads. With several threads one searcher (one
+/// table, filled by every thread) serves all the searches, so that entries the helpers stored
+/// in earlier searches are met too.
+fn check_threads_against_minimax<G: Game + Evaluate>(
+    size: usize,
+    positions: usize,
+    max_depth: u32,
+    threads: usize,
+) {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ size as u64 ^ (G::KIND as u64) << 8);
     let mut checked = 0;
+    let mut shared = Searcher::<G>::new(1);
     while checked < positions {
         let Some(mut line) = random_playout::<G>(size, 14, &mut rng) else {
             continue;
         };
         checked += 1;
         for d in 1..=max_depth {
-            let mut searcher = Searcher::<G>::new(1);
-            let result = search(&mut searcher, &line, &depth(d));
+            let mut fresh = Searcher::<G>::new(1);
+            let searcher = if threads > 1 { &mut shared } else { &mut fresh };
+            let limits = Limits {
+                threads,
+                ..depth(d)
+            };
+            let result = search(searcher, &line, &limits);
             let expected = minimax(&mut line, d, 0);
             assert_eq!(
                 result.score.value(),
@@ -117,6 +135,43 @@ fn ctf_matches_minimax() {
     check_against_minimax::<Ctf>(3, 60, 5);
     check_against_minimax::<Ctf>(4, 40, 4);
     check_against_minimax::<Ctf>(5, 15, 3);
+}
+
+/// A depth-limited search on several threads (helpers sharing the table) keeps minimax's
+/// value in every game: the table cuts only at the depth an entry was searched to, whichever
+/// thread stored it.
+#[test]
+fn threaded_search_matches_minimax() {
+    check_threads_against_minimax::<Oska>(4, 20, 5, 3);
+    check_threads_against_minimax::<Oska>(5, 15, 5, 4);
+    check_threads_against_minimax::<Hexapawn>(4, 20, 5, 3);
+    check_threads_against_minimax::<Hexapawn>(5, 10, 5, 2);
+    check_threads_against_minimax::<Ctf>(4, 15, 4, 3);
+}
+
+/// The node limit counts every thread's nodes, and the count reported is everyone's.
+#[test]
+fn threaded_search_counts_every_thread() {
+    let line = Line::new(Oska::start(6).unwrap());
+    let limits = Limits {
+        nodes: Some(20_000),
+        threads: 4,
+        ..Limits::default()
+    };
+    let r = search(&mut Searcher::<Oska>::new(4), &line, &limits);
+    assert!(r.best.is_some());
+    assert!(r.nodes >= 20_000, "{} nodes", r.nodes);
+    assert!(r.nodes < 20_000 + 4 * 1024 + 1024, "{} nodes", r.nodes);
+    // Without a node limit, the depth is reached, as on one thread.
+    let r = search(
+        &mut Searcher::<Oska>::new(4),
+        &line,
+        &Limits {
+            threads: 4,
+            ..depth(7)
+        },
+    );
+    assert_eq!(r.depth, 7);
 }
 
 #[test]

@@ -39,9 +39,12 @@ pub fn board_size(text: &str) -> Result<usize, String> {
     digits(text, 3, 11)
 }
 
-/// A transposition table size in MiB, 1 to 4096.
+/// A transposition table size in MiB, from 1 to the memory free now (see
+/// [`engine::search::check_hash`]).
 pub fn hash_mib(text: &str) -> Result<usize, String> {
-    digits(text, 1, 4096)
+    let mib = digits(text, 1, engine::search::MAX_HASH_MIB)?;
+    engine::search::check_hash(mib)?;
+    Ok(mib)
 }
 
 /// Writes a command's whole answer to stdout.

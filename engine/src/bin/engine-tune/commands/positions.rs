@@ -38,7 +38,7 @@ pub struct Args {
     /// Capture the Flag: earlier boards kept with each position (the history rule), 0 to 1000.
     #[arg(long, default_value_t = 4, allow_hyphen_values = true, value_parser = history_boards)]
     history: usize,
-    /// Transposition table of the solver in MiB, 1 to 4096.
+    /// Transposition table of the solver in MiB, from 1 to the memory free.
     #[arg(long, default_value_t = 256, allow_hyphen_values = true, value_parser = hash_mib)]
     hash: usize,
     /// Label positions with the results of games between engines using these evaluators

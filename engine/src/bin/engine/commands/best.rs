@@ -1,5 +1,5 @@
-//! `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--eval NAME]
-//! [--tablebase DIR]`.
+//! `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--threads N]
+//! [--eval NAME] [--tablebase DIR]`.
 
 use std::sync::atomic::AtomicBool;
 
@@ -12,7 +12,7 @@ use engine::search::{Event, Limits, Searcher};
 use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 
-use super::common::{Position, TablebaseArg, tables};
+use super::common::{Position, TablebaseArg, tables, threads};
 use crate::cli::{board_size, digits, emit, hash_mib};
 
 /// Print the board after SIDE's best move, searched to exactly DEPTH plies.
@@ -33,9 +33,13 @@ pub struct Args {
     /// The board size, which must agree with the board (Hexapawn's size argument).
     #[arg(long, allow_hyphen_values = true, value_parser = board_size)]
     size: Option<usize>,
-    /// Transposition table size in MiB, 1 to 4096.
+    /// Transposition table size in MiB, from 1 to the memory free.
     #[arg(long, default_value_t = 16, allow_hyphen_values = true, value_parser = hash_mib)]
     hash: usize,
+    /// Threads to search on, 1 to 256 (not with --trace). The value is the same on any number;
+    /// the move may be another of equal value.
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = threads)]
+    threads: u32,
     /// The static evaluator: tuned (the game's own, fitted to exact values), legacy (the
     /// first version's), or one of the seeds' classic ones: material, classic-advance
     /// (material and rows advanced), classic-race (the race count). Any case.
@@ -72,6 +76,7 @@ pub fn run(args: Args) -> Result<()> {
         trace,
         size,
         hash,
+        threads,
         eval,
         tablebase,
     } = args;
@@ -80,6 +85,9 @@ pub fn run(args: Args) -> Result<()> {
     let tablebase = tablebase.as_deref();
     if depth == 0 {
         anyhow::bail!("the depth must be at least 1");
+    }
+    if trace && threads > 1 {
+        anyhow::bail!("--trace searches on one thread: leave out --threads {threads}");
     }
     with_game!(kind, G => {
         let parsed = position.read::<G>()?;
@@ -97,7 +105,11 @@ pub fn run(args: Args) -> Result<()> {
         searcher.set_evaluator(eval.function::<G>());
         searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
         let mut out = String::new();
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            depth: Some(depth),
+            threads: threads as usize,
+            ..Limits::default()
+        };
         let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
             if let Event::Trace(node) = e {
                 out.push_str(&format!("trace {node}"));

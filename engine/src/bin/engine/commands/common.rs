@@ -112,7 +112,7 @@ pub fn side_name(text: &str) -> Result<String, String> {
     }
 }
 
-/// Threads, 1 to 64.
+/// Threads, 1 to [`engine::search::MAX_THREADS`].
 pub fn threads(text: &str) -> Result<u32, String> {
-    digits(text, 1, 64)
+    digits(text, 1, engine::search::MAX_THREADS as u32)
 }

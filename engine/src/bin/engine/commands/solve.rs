@@ -21,7 +21,7 @@ use crate::cli::{emit, hash_mib};
 pub struct Args {
     #[command(flatten)]
     position: Position,
-    /// Transposition table size in MiB, 1 to 4096.
+    /// Transposition table size in MiB, from 1 to the memory free.
     #[arg(long, default_value_t = 64, allow_hyphen_values = true, value_parser = hash_mib)]
     hash: usize,
     /// Threads sharing the table (Oska and Hexapawn; 1 is deterministic, more are faster but
