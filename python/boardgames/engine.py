@@ -391,6 +391,10 @@ class EngineProtocol:
             pass
         for reader in self._readers:
             reader.cancel()
+        # Close the pipes now, not when the loop is gone (asyncio keeps no public close()).
+        transport = getattr(self.process, "_transport", None)
+        if transport is not None:
+            transport.close()
         if self._terminated is None:
             self._terminated = "the engine was killed"
 
@@ -445,19 +449,37 @@ class EngineProtocol:
             raise await self._ended(doing) from None
 
     async def _recv(self, within: Optional[float], doing: str) -> str:
-        """The next line; ``within`` seconds at most (None: no limit)."""
+        """The next line; ``within`` seconds at most (None: no limit). The engine's exit ends
+        the wait even when a process it started still holds its output open."""
         self._check_alive()
-        try:
-            if within is None:
-                line = await self._lines.get()
-            else:
-                line = await asyncio.wait_for(self._lines.get(), within)
-        except asyncio.TimeoutError:
-            await self._kill()
-            self._terminated = f"the engine was killed after not answering within {within:g} s"
-            raise TimeoutError(
-                f"the engine did not answer within {within:g} s while {doing}; it was killed"
-            ) from None
+        loop = asyncio.get_running_loop()
+        deadline = None if within is None else loop.time() + within
+        line: Optional[str]
+        while True:
+            if not self._lines.empty():
+                line = self._lines.get_nowait()
+                break
+            if self.process.returncode is not None:
+                # It has exited: what it wrote last may still be on its way.
+                try:
+                    line = await asyncio.wait_for(self._lines.get(), 0.2)
+                except asyncio.TimeoutError:
+                    line = None
+                break
+            step = 0.1
+            if deadline is not None:
+                step = min(step, deadline - loop.time())
+                if step <= 0:
+                    await self._kill()
+                    self._terminated = f"the engine was killed after not answering within {within:g} s"
+                    raise TimeoutError(
+                        f"the engine did not answer within {within:g} s while {doing}; it was killed"
+                    )
+            try:
+                line = await asyncio.wait_for(self._lines.get(), step)
+                break
+            except asyncio.TimeoutError:
+                continue
         if line is None:
             raise await self._ended(doing)
         return line
