@@ -62,7 +62,16 @@ def _check_depth(depth: int) -> int:
 
 
 def _value(text: str, as_list: bool) -> object:
-    return ast.literal_eval(text) if as_list else text
+    """An answer of the core as the Python value it spells: the list of rows, or the one flat
+    board of a Capture the Flag answer. The core writes them as ``['r1', 'r2']`` and ``'b'``
+    (squares never contain quotes or commas), so the common shapes are split directly."""
+    if not as_list:
+        return text
+    if text.startswith("['") and text.endswith("']"):
+        return text[2:-2].split("', '")
+    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
+        return text[1:-1]
+    return ast.literal_eval(text)
 
 
 def movegen(board: Board, side: str, *, game: str = "oska") -> List[object]:
