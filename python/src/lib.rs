@@ -1,0 +1,571 @@
+//! `boardgames._native`: the parts of the Python package `boardgames` that come from the Rust
+//! core (the `engine` crate), through PyO3: positions and their rules ([`Position`]), the
+//! seeds' functions as `engine movegen` and `engine best` compute them, the exact solver and the
+//! tablebases. The Python modules of the package wrap these in the seeds' signatures and give
+//! scores as objects; this module answers in text (boards in the input's format, scores as the
+//! protocol writes them).
+//!
+//! Every failure is a Python exception with the core's message (a `ValueError` for bad input):
+//! nothing here panics on what a caller passes.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use engine::eval::{EvalKind, Evaluate};
+use engine::games::format::{Format, parse_board, print_board, print_history};
+use engine::games::notation::{move_name, parse_move};
+use engine::games::{AnyLine, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side};
+use engine::score::Score;
+use engine::search::{Limits, Searcher};
+use engine::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
+use engine::with_game;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+
+create_exception!(
+    _native,
+    GameOverError,
+    PyValueError,
+    "The position is a finished game, so there is no move to make (what `engine best` exits \
+     with status 3 for)."
+);
+
+/// A `ValueError` with `message`.
+fn value_error(message: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(message.to_string())
+}
+
+/// A game by name (`oska`, `hexapawn`, `ctf`).
+fn game_kind(game: &str) -> PyResult<GameKind> {
+    GameKind::parse(game).map_err(value_error)
+}
+
+/// A side: `w` or `b` (`white`, `black` too).
+fn side_of(side: &str) -> PyResult<Side> {
+    Side::parse(side).map_err(value_error)
+}
+
+/// How a line was set up: the game's start, or a board (with the boards before it).
+#[derive(Clone, Debug)]
+enum Setup {
+    /// The start position of the game and size, White to move.
+    Start,
+    /// A given board (`/`-joined), its side to move, and its history (`/`-joined boards, most
+    /// recent first).
+    Board {
+        board: String,
+        side: Side,
+        history: Vec<String>,
+    },
+}
+
+/// The end of a game: who won (`winner` is `'w'`, `'b'`, or `None` for a draw) and why
+/// (`reason`, a code of protocol.md's `show`: `far-row`, `flag-captured`, ...).
+#[pyclass(module = "boardgames", name = "Outcome", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyOutcome {
+    outcome: Outcome,
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// The winner, `'w'` or `'b'`; `None` for a draw.
+    #[getter]
+    fn winner(&self) -> Option<String> {
+        self.outcome.winner().map(|s| s.letter().to_string())
+    }
+
+    /// The reason's code, as protocol.md's `result` line gives it (`far-row`, `no-pieces`,
+    /// `all-home`, `no-legal-move`, `flag-captured`, `flag-past`, `both-stuck`, ...).
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.outcome.reason().code()
+    }
+
+    /// Whether nobody won.
+    #[getter]
+    fn is_draw(&self) -> bool {
+        self.outcome.winner().is_none()
+    }
+
+    /// The protocol's `result` line without its keyword: `white far-row`, `draw both-stuck`.
+    fn result(&self) -> String {
+        let who = self.outcome.winner().map_or("draw", Side::name);
+        format!("{who} {}", self.reason())
+    }
+
+    fn __str__(&self) -> String {
+        self.outcome.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Outcome(winner={}, reason='{}')",
+            self.winner()
+                .map_or_else(|| "None".to_string(), |w| format!("'{w}'")),
+            self.reason()
+        )
+    }
+}
+
+/// A position of Oska, Hexapawn or Capture the Flag with the line that led to it, under the
+/// rules of the engine's core.
+///
+/// Made by `Position.start(game, size)` or `Position.from_board(game, board, side)`; moves are
+/// strings such as `a1a2` (origin then landing square) or `pass`.
+#[pyclass(module = "boardgames")]
+#[derive(Clone, Debug)]
+pub struct Position {
+    line: AnyLine,
+    size: usize,
+    setup: Setup,
+    /// The moves pushed since the set-up, as named when played.
+    moves: Vec<String>,
+}
+
+impl Position {
+    /// The `/`-joined board of the current position.
+    fn slash(&self) -> String {
+        with_game!(l in &self.line => engine::games::format::slash(l.current()))
+    }
+
+    /// The current side to move.
+    fn side_to_move(&self) -> Side {
+        with_game!(l in &self.line => l.current().side_to_move())
+    }
+
+    /// The position (and its history) read from `board` in any seed format.
+    fn read(kind: GameKind, board: &str, side: Side) -> PyResult<Position> {
+        with_game!(kind, G => Self::read_game::<G>(board, side))
+    }
+
+    fn read_game<G: Game>(board: &str, side: Side) -> PyResult<Position>
+    where
+        AnyLine: From<Line<G>>,
+    {
+        let parsed = parse_board::<G>(board, side).map_err(value_error)?;
+        let line = parsed.line;
+        let current = *line.current();
+        let history = line
+            .earlier()
+            .iter()
+            .rev()
+            .map(engine::games::format::slash)
+            .collect();
+        Ok(Position {
+            size: current.size(),
+            setup: Setup::Board {
+                board: engine::games::format::slash(&current),
+                side: current.side_to_move(),
+                history,
+            },
+            line: line.into(),
+            moves: Vec::new(),
+        })
+    }
+}
+
+/// The text of a Python list of strings: `['www', '---', 'bbb']`, the seeds' Python format.
+fn python_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// A board argument: a string in any seed format, or a list (or tuple) of strings (the seeds'
+/// Python format: rows, or a Capture the Flag history), as text the core reads.
+fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = board.extract::<String>() {
+        return Ok(text);
+    }
+    match board.extract::<Vec<String>>() {
+        Ok(items) => {
+            if let Some(bad) = items
+                .iter()
+                .find(|s| s.contains(['\'', '"', '[', ']', ',']))
+            {
+                return Err(value_error(format!(
+                    "cannot read the board: the element {bad:?} of the list is not a row of squares"
+                )));
+            }
+            Ok(python_list(&items))
+        }
+        Err(_) => Err(value_error(format!(
+            "a board is a string in a seed format or a list of strings, not {}",
+            board.get_type().name()?
+        ))),
+    }
+}
+
+#[pymethods]
+impl Position {
+    /// The start position of `game` (`oska`, `hexapawn` or `ctf`) of `size` (pieces a side for
+    /// Oska, 4 to 11; the board's width for the others, 3 to 11), White to move.
+    #[staticmethod]
+    fn start(game: &str, size: usize) -> PyResult<Position> {
+        let kind = game_kind(game)?;
+        kind.check_size(size).map_err(value_error)?;
+        let line: AnyLine = with_game!(kind, G => {
+            Line::new(G::start(size).map_err(value_error)?).into()
+        });
+        Ok(Position {
+            line,
+            size,
+            setup: Setup::Start,
+            moves: Vec::new(),
+        })
+    }
+
+    /// A position of `game` from `board` with `side` (`'w'` or `'b'`) to move.
+    ///
+    /// `board` is in any of the seeds' formats, as `engine` reads them: rows joined with `/`
+    /// (`'www/---/bbb'`), a Python or Haskell list of rows as a string or as a Python list
+    /// (`['www', '---', 'bbb']`), Lisp (`'((w w w)(nil nil nil)(b b b))'`, Oska and Hexapawn),
+    /// one flat row-major string, or a Capture the Flag history (a list of flat boards, most
+    /// recent first; each must follow from the one before it by a legal move).
+    #[staticmethod]
+    fn from_board(game: &str, board: &Bound<'_, PyAny>, side: &str) -> PyResult<Position> {
+        let kind = game_kind(game)?;
+        let side = side_of(side)?;
+        Position::read(kind, &board_text(board)?, side)
+    }
+
+    /// The game: `oska`, `hexapawn` or `ctf`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.line.kind().name()
+    }
+
+    /// The size: pieces a side for Oska, the board's width otherwise.
+    #[getter]
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The side to move: `'w'` or `'b'`.
+    #[getter]
+    fn side(&self) -> String {
+        self.side_to_move().letter().to_string()
+    }
+
+    /// The moves pushed since the position was made, oldest first.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.moves.clone()
+    }
+
+    /// Every legal move, in the engine's order (the protocol's `legal`): `['a1a2', ...]`,
+    /// `['pass']` for Oska's forced pass, `[]` when the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        with_game!(l in &self.line => {
+            let mut list = MoveList::new();
+            l.legal_moves(&mut list);
+            let pos = l.current();
+            list.as_slice().iter().map(|&m| move_name(pos, m)).collect()
+        })
+    }
+
+    /// Plays `move` (such as `'a1a2'` or `'pass'`); a move that is not legal here raises
+    /// `ValueError` saying why, and changes nothing.
+    fn push(&mut self, r#move: &str) -> PyResult<()> {
+        let name = with_game!(l in &mut self.line => {
+            let mv = parse_move(l, r#move).map_err(value_error)?;
+            let name = move_name(l.current(), mv);
+            l.push(mv);
+            name
+        });
+        self.moves.push(name);
+        Ok(())
+    }
+
+    /// Takes back the last pushed move and returns it; `IndexError` when no move was pushed.
+    fn pop(&mut self) -> PyResult<String> {
+        let Some(last) = self.moves.pop() else {
+            return Err(PyIndexError::new_err(
+                "pop from a position with no pushed move",
+            ));
+        };
+        with_game!(l in &mut self.line => l.pop());
+        Ok(last)
+    }
+
+    /// How the game ended (`Outcome`: `winner`, `reason`), or `None` while it goes on.
+    fn outcome(&self) -> Option<PyOutcome> {
+        with_game!(l in &self.line => l.outcome()).map(|outcome| PyOutcome { outcome })
+    }
+
+    /// The current board as text in `format`: `slash` (the default, `www/---/bbb`), `python`
+    /// (`['www', '---', 'bbb']`), `haskell` (`["www","---","bbb"]`), `lisp` (Oska and
+    /// Hexapawn), `flat` (one row-major string), or `history` (Capture the Flag: the Python list
+    /// of every board of the line as flat strings, most recent first, as the seed's `capture`
+    /// takes it).
+    #[pyo3(signature = (format = "slash"))]
+    fn board(&self, format: &str) -> PyResult<String> {
+        let kind = self.line.kind();
+        let format = match format {
+            "slash" => Format::Slash,
+            "python" => Format::List {
+                quote: '\'',
+                sep: ", ".into(),
+            },
+            "haskell" => Format::List {
+                quote: '"',
+                sep: ",".into(),
+            },
+            "lisp" if kind == GameKind::Ctf => {
+                return Err(value_error(
+                    "the Lisp format is for Oska and Hexapawn: it cannot tell Capture the Flag's flags (W, B) from pawns (w, b)",
+                ));
+            }
+            "lisp" => Format::Lisp { quoted: false },
+            "flat" => Format::Flat { quote: None },
+            "history" if kind == GameKind::Ctf => {
+                return Ok(with_game!(l in &self.line => print_history(l, '\'', ", ")));
+            }
+            "history" => {
+                return Err(value_error(
+                    "the history format is Capture the Flag's (the seed's capture takes it)",
+                ));
+            }
+            other => {
+                return Err(value_error(format!(
+                    "unknown board format '{other}': use slash, python, haskell, lisp, flat or history"
+                )));
+            }
+        };
+        Ok(with_game!(l in &self.line => print_board(l.current(), &format)))
+    }
+
+    /// The protocol's `position` command that sets this line up in an engine (after `newgame
+    /// GAME SIZE`): `position startpos moves ...`, or `position board B SIDE [history ...]
+    /// [moves ...]`.
+    fn command(&self) -> String {
+        let mut out = match &self.setup {
+            Setup::Start => "position startpos".to_string(),
+            Setup::Board {
+                board,
+                side,
+                history,
+            } => {
+                let mut s = format!("position board {board} {}", side.letter());
+                if !history.is_empty() {
+                    s.push_str(" history ");
+                    s.push_str(&history.join(" "));
+                }
+                s
+            }
+        };
+        if !self.moves.is_empty() {
+            out.push_str(" moves ");
+            out.push_str(&self.moves.join(" "));
+        }
+        out
+    }
+
+    /// A copy that moves independently.
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Position {
+        self.clone()
+    }
+
+    fn __str__(&self) -> String {
+        format!("{} {}", self.slash(), self.side_to_move().letter())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position('{}', {}, '{}', '{}', moves={:?})",
+            self.game(),
+            self.size,
+            self.slash(),
+            self.side_to_move().letter(),
+            self.moves
+        )
+    }
+}
+
+/// `engine movegen GAME BOARD SIDE`: every board SIDE reaches in one move, in the input's
+/// format (none when SIDE must pass).
+#[pyfunction]
+fn movegen(game: &str, board: &str, side: &str) -> PyResult<Vec<String>> {
+    let kind = game_kind(game)?;
+    let side = side_of(side)?;
+    with_game!(kind, G => {
+        let parsed = parse_board::<G>(board, side).map_err(value_error)?;
+        let mut moves = MoveList::new();
+        parsed.line.legal_moves(&mut moves);
+        let pos = parsed.line.current();
+        Ok(moves
+            .as_slice()
+            .iter()
+            .filter(|m| !m.is_pass())
+            .map(|&m| print_board(&pos.play(m), &parsed.format))
+            .collect())
+    })
+}
+
+/// `engine best GAME BOARD SIDE DEPTH [--size N]`: the board after SIDE's best move searched to
+/// exactly `depth` plies (1 to 100), in the input's format (unchanged for Oska's pass). A
+/// finished game raises `GameOverError`.
+#[pyfunction]
+#[pyo3(signature = (game, board, side, depth, size = None))]
+fn best(
+    py: Python<'_>,
+    game: &str,
+    board: &str,
+    side: &str,
+    depth: i64,
+    size: Option<usize>,
+) -> PyResult<String> {
+    let kind = game_kind(game)?;
+    let side = side_of(side)?;
+    let depth = match u32::try_from(depth) {
+        Ok(d @ 1..=100) => d,
+        _ => {
+            return Err(value_error(format!(
+                "the depth must be 1 to 100, not {depth}"
+            )));
+        }
+    };
+    with_game!(kind, G => {
+        let parsed = parse_board::<G>(board, side).map_err(value_error)?;
+        let pos = *parsed.line.current();
+        if let Some(o) = parsed.line.outcome() {
+            return Err(GameOverError::new_err(format!("the game is over: {o}")));
+        }
+        if let Some(n) = size
+            && n != pos.size()
+        {
+            return Err(value_error(format!(
+                "the size {n} does not agree with the board, which has size {}",
+                pos.size()
+            )));
+        }
+        let line = parsed.line;
+        let result = py.detach(move || {
+            let mut searcher = Searcher::<G>::new(16);
+            searcher.set_evaluator(EvalKind::Tuned.function::<G>());
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            searcher.search(&line, &limits, &AtomicBool::new(false), &mut |_| {})
+        });
+        let after = result.best.map_or(pos, |m| pos.play(m));
+        Ok(print_board(&after, &parsed.format))
+    })
+}
+
+/// Solves `position` exactly: `win K`, `loss K` or `draw` for its side to move (K plies to the
+/// end with best play), probing the tables in `tablebase` when given. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (position, hash_mib = 64, tablebase = None))]
+fn solve(
+    py: Python<'_>,
+    position: &Position,
+    hash_mib: usize,
+    tablebase: Option<&str>,
+) -> PyResult<String> {
+    if !(1..=4096).contains(&hash_mib) {
+        return Err(value_error(format!(
+            "hash_mib must be 1 to 4096, not {hash_mib}"
+        )));
+    }
+    if let Some(dir) = tablebase
+        && !Path::new(dir).is_dir()
+    {
+        return Err(value_error(format!("tablebase {dir}: not a directory")));
+    }
+    let line = position.line.clone();
+    let tablebase = tablebase.map(str::to_string);
+    let result = py.detach(move || {
+        with_game!(l in line => {
+            solve_line(&l, hash_mib, tablebase.as_deref())
+        })
+    });
+    let result = result.map_err(value_error)?;
+    match result {
+        Score::Cp(_) => Err(value_error(
+            "not solved: the search reached its limit of plies without proving a result",
+        )),
+        score => Ok(score.to_string()),
+    }
+}
+
+/// The exact value of `line`'s position (what `engine solve` prints).
+fn solve_line<G: Game + Evaluate>(
+    line: &Line<G>,
+    hash: usize,
+    dir: Option<&str>,
+) -> Result<Score, String> {
+    if let Some(o) = line.outcome() {
+        return Err(format!("the game is over: {o}"));
+    }
+    let pos = *line.current();
+    let probe = match dir {
+        Some(dir) => engine::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
+            .map_err(|e| e.to_string())?,
+        None => None,
+    };
+    if let Some(value) = probe.as_ref().and_then(|p| p(&pos)) {
+        return Ok(value);
+    }
+    let mut searcher = Searcher::<G>::new(hash);
+    searcher.set_probe(probe);
+    let limits = Limits {
+        solve: true,
+        ..Limits::default()
+    };
+    Ok(searcher
+        .search(line, &limits, &AtomicBool::new(false), &mut |_| {})
+        .score)
+}
+
+/// What [`probe`] found: the position's value and each move's (name, value), best first.
+type Probed = (String, Vec<(String, String)>);
+
+/// The exact value of `position` from the tables in `directory` (`win K`, `loss K`, `draw`) and
+/// of each legal move (name, value), best first; `None` when no table there covers it.
+/// Oska and Hexapawn only (Capture the Flag has no tables).
+#[pyfunction]
+fn probe(position: &Position, directory: &str) -> PyResult<Option<Probed>> {
+    let dir = Path::new(directory);
+    if !dir.is_dir() {
+        return Err(value_error(format!(
+            "the tablebase directory {directory}: not a directory"
+        )));
+    }
+    match &position.line {
+        AnyLine::Oska(l) => probe_game::<Oska>(l, dir),
+        AnyLine::Hexapawn(l) => probe_game::<Hexapawn>(l, dir),
+        AnyLine::Ctf(_) => Err(value_error(
+            "Capture the Flag has no tablebases (the value of its positions depends on the history)",
+        )),
+    }
+}
+
+fn probe_game<G: Retro>(line: &Line<G>, dir: &Path) -> PyResult<Option<Probed>> {
+    let pos = *line.current();
+    let tb = Tablebase::open::<G>(dir, pos.size(), 0).map_err(value_error)?;
+    let (Some(value), Some(moves)) = (tb.probe(&pos), tb.probe_moves(&pos)) else {
+        return Ok(None);
+    };
+    let moves = moves
+        .into_iter()
+        .map(|(m, s)| (move_name(&pos, m), s.to_string()))
+        .collect();
+    Ok(Some((value.to_string(), moves)))
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Position>()?;
+    m.add_class::<PyOutcome>()?;
+    m.add("GameOverError", m.py().get_type::<GameOverError>())?;
+    m.add_function(wrap_pyfunction!(movegen, m)?)?;
+    m.add_function(wrap_pyfunction!(best, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(probe, m)?)?;
+    Ok(())
+}

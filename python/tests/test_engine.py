@@ -1,0 +1,247 @@
+"""boardgames.engine against our engine, against an independent Capture-the-Flag-only engine
+written in Python (engine/tests/protocol/ctf_engine.py, which shares no code with the toolkit),
+and against engines that crash or hang."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from boardgames import Position, Score
+from boardgames.engine import (
+    AnalysisComplete,
+    EngineError,
+    EngineProtocol,
+    EngineTerminatedError,
+    Limit,
+    SimpleEngine,
+    TimeoutError as EngineTimeout,
+    parse_info,
+)
+
+from conftest import CTF_ENGINE
+
+HERE = Path(__file__).resolve().parent
+
+
+def recording(engine_bin: Path, log: Path) -> List[str]:
+    """A command that runs our engine behind a proxy writing every line it is sent to `log`."""
+    proxy = (
+        "import subprocess, sys, threading\n"
+        "e = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, bufsize=0)\n"
+        "log = open(sys.argv[2], 'a', buffering=1)\n"
+        "for line in sys.stdin:\n"
+        "    log.write(line)\n"
+        "    e.stdin.write(line.encode())\n"
+        "e.stdin.close(); e.wait()\n"
+    )
+    return [sys.executable, "-c", proxy, str(engine_bin), str(log)]
+
+
+def test_play_analyse_and_newgame_only_when_the_game_changes(engine_bin: Path, tmp_path: Path) -> None:
+    log = tmp_path / "sent.txt"
+    with SimpleEngine.popen(recording(engine_bin, log)) as engine:
+        assert engine.id["name"].startswith("boardgames-engine")
+        assert engine.games == {"oska": (4, 11), "hexapawn": (3, 11), "ctf": (3, 11)}
+        pos = Position.start("oska", 4)
+        for _ in range(4):
+            result = engine.play(pos, Limit(depth=3))
+            assert result.move in pos.legal_moves()
+            assert result.info["depth"] == 3 and isinstance(result.info["score"], Score)
+            assert result.info["pv"][0] == result.move
+            pos.push(result.move)
+        hexa = Position.start("hexapawn", 3)
+        lines = engine.analyse(hexa, Limit(depth=7), multipv=3)
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert all(line["score"] == Score("loss", 6) or line["score"].is_loss for line in lines)
+        assert {line["pv"][0] for line in lines} == set(hexa.legal_moves())
+        for key in ("score", "pv", "depth", "nodes", "nps", "time"):
+            assert key in lines[0]
+        single = engine.analyse(hexa, Limit(depth=7))
+        assert len(single) == 1 and "multipv" not in single[0]
+        engine.play(Position.start("hexapawn", 3), Limit(nodes=50))
+        engine.play(Position.start("hexapawn", 4), Limit(time=0.05))
+        over = engine.play(Position.from_board("hexapawn", "---/-b-/w--", "b"), Limit(depth=2))
+        assert over.move is None and over.result == "white far-row"
+    sent = log.read_text().splitlines()
+    assert [line for line in sent if line.startswith("newgame")] == [
+        "newgame oska 4",
+        "newgame hexapawn 3",
+        "newgame hexapawn 4",
+        "newgame hexapawn 3",
+    ]
+    assert "setoption name MultiPV value 3" in sent and "setoption name MultiPV value 1" in sent
+    assert "go movetime 50" in sent and sent[-1] == "quit"
+
+
+def test_configure_refusals_are_engine_errors(engine_bin: Path) -> None:
+    with SimpleEngine.popen(str(engine_bin)) as engine:
+        engine.configure({"Hash": 32, "Evaluator": "material", "Trace": False, "TablebasePath": None})
+        with pytest.raises(EngineError, match="Hash 0 is out of range") as refused:
+            engine.configure({"Hash": 0})
+        assert refused.value.code == "bad-value"
+        with pytest.raises(EngineError, match="no option 'Threads'"):
+            engine.configure({"Threads": 2})
+        with pytest.raises(EngineError, match="refused 'setoption name TablebasePath value /no/such"):
+            engine.configure({"TablebasePath": "/no/such/dir"})
+        # The engine goes on after a refusal.
+        assert engine.play(Position.start("ctf", 5), Limit(depth=2)).move is not None
+
+
+def test_limits_are_one_go_each(engine_bin: Path) -> None:
+    assert Limit(depth=3).go() == "go depth 3"
+    assert Limit(time=0.25).go() == "go movetime 250"
+    assert (
+        Limit(white_clock=60, black_clock=59.5, white_inc=1, black_inc=0.5, remaining_moves=10).go()
+        == "go wtime 60000 btime 59500 winc 1000 binc 500 movestogo 10"
+    )
+    assert Limit().go() == "go infinite"
+    for bad in [Limit(depth=3, nodes=5), Limit(depth=0), Limit(white_clock=1), Limit(time=1, white_clock=1, black_clock=1)]:
+        with pytest.raises(ValueError):
+            bad.go()
+    with SimpleEngine.popen(str(engine_bin)) as engine:
+        pos = Position.start("ctf", 5)
+        r = engine.play(pos, Limit(white_clock=0.5, black_clock=0.5, white_inc=0.01, black_inc=0.01))
+        assert r.move in pos.legal_moves()
+        with pytest.raises(EngineError, match="infinite"):
+            engine.play(pos, Limit())
+
+
+def test_analysis_can_be_stopped(engine_bin: Path) -> None:
+    with SimpleEngine.popen(str(engine_bin)) as engine:
+        pos = Position.start("ctf", 7)
+        started = time.monotonic()
+        with engine.analysis(pos) as analysis:
+            depths = []
+            for info in analysis:
+                if "depth" in info:
+                    depths.append(info["depth"])
+                if len(depths) >= 4:
+                    analysis.stop()
+            best = analysis.wait()
+        assert depths[:4] == [1, 2, 3, 4]
+        assert best.move in pos.legal_moves()
+        assert analysis.info["depth"] >= 4
+        assert time.monotonic() - started < 30
+        # An analysis left running is stopped by the next call.
+        engine.analysis(pos)
+        assert engine.play(pos, Limit(depth=1)).move in pos.legal_moves()
+
+
+def test_the_asyncio_api(engine_bin: Path) -> None:
+    async def main() -> None:
+        engine = await EngineProtocol.popen(str(engine_bin), timeout=5)
+        pos = Position.start("hexapawn", 4)
+        result = await engine.play(pos, Limit(depth=2))
+        assert result.move in pos.legal_moves()
+        analysis = await engine.analysis(pos, Limit(depth=3))
+        seen = [info async for info in analysis]
+        assert [i["depth"] for i in seen if "depth" in i][-1] == 3
+        with pytest.raises(AnalysisComplete):
+            await analysis.get()
+        assert (await analysis.wait()).move in pos.legal_moves()
+        assert await engine.quit() == 0
+
+    asyncio.run(main())
+
+
+def test_an_independent_python_engine_plays_a_whole_game_against_ours(engine_bin: Path) -> None:
+    ctf_only = [sys.executable, str(CTF_ENGINE)]
+    with SimpleEngine.popen(ctf_only) as theirs, SimpleEngine.popen(str(engine_bin)) as ours:
+        assert theirs.games == {"ctf": (3, 11)} and theirs.options == {}
+        with pytest.raises(EngineError, match="does not play oska"):
+            theirs.play(Position.start("oska", 4), Limit(depth=1))
+        with pytest.raises(EngineError, match="no option 'MultiPV'"):
+            theirs.analyse(Position.start("ctf", 5), Limit(depth=1), multipv=2)
+        pos = Position.start("ctf", 5)
+        players = {"w": theirs, "b": ours}
+        while pos.outcome() is None and len(pos.moves) < 400:
+            result = players[pos.side].play(pos, Limit(depth=2))
+            assert result.move in pos.legal_moves()
+            pos.push(result.move)
+        assert pos.outcome() is not None
+        final = theirs.play(pos, Limit(depth=1))
+        assert final.move is None and final.result == pos.outcome().result()
+
+
+def test_info_lines_are_parsed() -> None:
+    info = parse_info("depth 3 multipv 2 score loss 2 nodes 37 nps 185929 time 12 tbhits 4 pv c3c2 a2b3".split())
+    assert info == {
+        "depth": 3, "multipv": 2, "score": Score("loss", 2), "nodes": 37, "nps": 185929,
+        "time": 0.012, "tbhits": 4, "pv": ["c3c2", "a2b3"],
+    }
+    progress = parse_info("nodes 20791 nps 482154 time 43 stage wdl root 1/5 bound win 23".split())
+    assert progress["root"] == (1, 5) and progress["bound"] == Score("win", 23) and progress["stage"] == "wdl"
+    assert parse_info("depth 1 score draw nodes 2 nps 1 time 0 pv".split())["score"].is_draw
+    assert parse_info("string hello  world".split()) == {"string": "hello world"}
+    with pytest.raises(EngineError, match="malformed"):
+        parse_info("depth x score".split())
+
+
+def gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie waiting for its parent counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def wait_gone(pids: List[int]) -> bool:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if all(gone(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(
+    "mode, error, message",
+    [
+        ("crash", EngineTerminatedError, "killed by SIGSEGV; its standard error ends: 'fake engine: about to crash'"),
+        ("exit", EngineTerminatedError, "exit status 3"),
+        ("hang", EngineTimeout, "did not answer within 1 s"),
+        ("garbage", EngineError, "malformed info line"),
+    ],
+)
+def test_a_failing_engine_gives_the_documented_error_and_leaves_no_process(
+    tmp_path: Path, mode: str, error: type, message: str
+) -> None:
+    pidfile = tmp_path / "pids"
+    command = [sys.executable, str(HERE / "fake_engine.py"), mode, str(pidfile)]
+    engine = SimpleEngine.popen(command, timeout=1)
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert not any(gone(p) for p in pids)
+    started = time.monotonic()
+    with pytest.raises(error, match=message):
+        engine.play(Position.start("ctf", 5), Limit(depth=3))
+    assert time.monotonic() - started < 5
+    if mode == "hang":
+        assert isinstance(sys.exc_info()[1] or EngineTimeout("x"), TimeoutError)
+    engine.quit()
+    assert wait_gone(pids), [p for p in pids if not gone(p)]
+    if mode != "garbage":
+        with pytest.raises(EngineTerminatedError):
+            engine.play(Position.start("ctf", 5), Limit(depth=3))
+
+
+def test_the_timeout_error_is_a_builtin_timeout_error() -> None:
+    assert issubclass(EngineTimeout, TimeoutError) and issubclass(EngineTimeout, EngineError)
+    assert issubclass(EngineTerminatedError, EngineError)
+
+
+def test_a_program_that_cannot_start() -> None:
+    with pytest.raises(EngineTerminatedError, match="cannot start"):
+        SimpleEngine.popen("/no/such/engine")
+
+
+def test_an_engine_that_quits_during_the_handshake(tmp_path: Path) -> None:
+    with pytest.raises(EngineTerminatedError, match="exit status 0"):
+        SimpleEngine.popen([sys.executable, "-c", "print('id name nothing')"], timeout=2)
