@@ -1,7 +1,8 @@
 //! `arena class --grade`, `arena report --grade` and `--html` end to end, on the test class of
 //! per-student folders (engine/tests/class/folders) with a crashing submission: the grading's
 //! reference equals `engine-tune blunders` on the same positions, the grading of the records
-//! after the fact equals the grading of the run, and the web page holds every student, escapes
+//! after the fact equals the grading of the run (and with Oska 4's tablebases, the solver's),
+//! and the web page holds every student, escapes
 //! a hostile name and makes no request.
 
 use std::fs;
@@ -169,6 +170,43 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
         grading,
         "{}",
         text(&report)
+    );
+    // With Oska 4's tablebases the same grading (only the source of the values differs).
+    let tables = c.path("tables");
+    fs::create_dir_all(&tables).unwrap();
+    let built = run(
+        env!("CARGO_BIN_EXE_engine"),
+        &[
+            "tablebase",
+            "build",
+            "oska",
+            "4",
+            "--dir",
+            tables.to_str().unwrap(),
+        ],
+    );
+    assert!(built.status.success(), "{}", text(&built));
+    let probed = run(
+        ARENA,
+        &[
+            "report",
+            records.to_str().unwrap(),
+            "--grade",
+            "--tablebase",
+            tables.to_str().unwrap(),
+        ],
+    );
+    let probed_out = String::from_utf8_lossy(&probed.stdout).into_owned();
+    assert!(probed.status.success(), "{}", text(&probed));
+    assert!(
+        probed_out.contains("solved by the tablebases in "),
+        "{probed_out}"
+    );
+    let body = |g: &str| g.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        body(&grading_part(&probed_out)),
+        body(&grading),
+        "{probed_out}"
     );
     // No absolute path of the class folder in the published report or the records.
     let folder = c.path("subs").display().to_string();
