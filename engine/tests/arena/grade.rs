@@ -150,6 +150,13 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
         Some(*percent),
         "the reference's {ref_blunders}/{critical} blunders: {tuned}\n{grading}"
     );
+    // No figure is `nan` or infinite (crash.py scores 0 %: its Elo is a bound).
+    for token in stdout.split(|c: char| c.is_whitespace() || c == '%') {
+        assert!(
+            !["nan", "NaN", "inf", "-inf", "+/-nan"].contains(&token),
+            "{token} in {all}"
+        );
+    }
     // Somebody threw something away, and it is drawn.
     assert!(stdout.contains("Worst moves:"), "{all}");
     assert!(stdout.contains(" keeps the "), "{all}");
@@ -220,7 +227,9 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
     assert!(page.contains("<h2>Grading</h2>") && page.contains("<h2>Crosstable</h2>"));
     assert!(page.contains("aria-label=\"board "), "no board drawn");
     assert!(page.contains("<polyline"), "no chart");
-    for bad in ["http://", "https://", "<script", "src=", "url("] {
+    for bad in [
+        "http://", "https://", "<script", "src=", "url(", "NaN", ">nan<", "inf<",
+    ] {
         assert!(!page.contains(bad), "the page holds {bad}");
     }
     // A hostile name in the records is escaped on the page.
