@@ -14,7 +14,8 @@
 #   SSHLOGIN  run on other machines: parallel's --sshlogin, e.g. "8/node1,8/node2,:" (":" is
 #             this machine). DIR, OUT and arena must be at the same paths on every machine (a
 #             shared file system); each shard's records are written there.
-#   ARENA     the arena binary (default: arena on PATH)
+#   ARENA     the arena binary (default: arena on PATH, else the one built beside this script,
+#             ../target/release/arena or ../target/debug/arena; arena finds engine beside it)
 set -euo pipefail
 if [ "$#" -lt 2 ]; then
     echo "usage: $0 DIR OUT [SHARDS] [arena class options...]" >&2
@@ -28,9 +29,13 @@ if [ "$#" -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
     shards=$1
     shift
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 arena=${ARENA:-$(command -v arena || true)}
+for built in "$here/../target/release/arena" "$here/../target/debug/arena"; do
+    if [ -z "$arena" ] && [ -x "$built" ]; then arena=$(realpath "$built"); fi
+done
 if [ -z "$arena" ]; then
-    echo "$0: arena is not on PATH: set ARENA=/path/to/arena" >&2
+    echo "$0: arena is neither on PATH nor built in $here/../target (cargo build --release): install it (README.md) or set ARENA=/path/to/arena" >&2
     exit 2
 fi
 command -v parallel >/dev/null || { echo "$0: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }

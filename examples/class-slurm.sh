@@ -28,6 +28,14 @@ shift 2
 k=$SLURM_ARRAY_TASK_ID
 n=${SLURM_ARRAY_TASK_COUNT:-$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))}
 mkdir -p "$out"
+# arena: $ARENA, else on PATH, else built in the repository's target/ (Slurm runs a copy of this
+# script, so the repository is found from the folder sbatch was called in, or beside the script).
+arena=${ARENA:-$(command -v arena || true)}
+for built in "${SLURM_SUBMIT_DIR:-.}/target/release/arena" "${SLURM_SUBMIT_DIR:-.}/target/debug/arena" \
+    "$(dirname "$0")/../target/release/arena" "$(dirname "$0")/../target/debug/arena"; do
+    if [ -z "$arena" ] && [ -x "$built" ]; then arena=$built; fi
+done
+: "${arena:?arena is neither on PATH nor built in target/: install it (README.md) or set ARENA}"
 # Two games at once on the task's two CPUs.
-exec "${ARENA:-arena}" class "$dir" --shard "$k/$n" --concurrency "${SLURM_CPUS_PER_TASK:-1}" \
+exec "$arena" class "$dir" --shard "$k/$n" --concurrency "${SLURM_CPUS_PER_TASK:-1}" \
     --records "$out/shard-$k.rec" "$@"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The class figures of docs/classroom.md: a class of 20 generated Python submissions (minimax to the
 # depth they are given, each with its own evaluation weights) played at depth 2 on Oska 4, once
-# with the interpreter kept for the game and once started for every move (--no-reuse).
+# with the interpreter kept for the game and once started for every move (--no-reuse); with MODES
+# containing `grade`, once more with --grade (the exact grading's time and its totals).
 #
-#   scripts/class-figures.sh [ARENA] [CONCURRENCY]
+#   [MODES="reuse no-reuse grade"] scripts/class-figures.sh [ARENA] [CONCURRENCY]
 set -euo pipefail
 arena=${1:-target/release/arena}
 conc=${2:-2}
@@ -80,12 +81,16 @@ def oskaplayer(board, side, depth):
     return max(moves, key=lambda m: minimax(m, other, side, depth - 1))
 PY
 done
-for mode in reuse no-reuse; do
+for mode in ${MODES:-reuse no-reuse}; do
     extra=()
     [ "$mode" = no-reuse ] && extra=(--no-reuse)
+    [ "$mode" = grade ] && extra=(--grade)
     start=$(date +%s.%N)
     "$arena" class "$dir" --depth 2 --concurrency "$conc" --max-plies 200 "${extra[@]}" > "$out/$mode.out" 2> "$out/$mode.err"
     end=$(date +%s.%N)
     games=$(grep -c '^Finished game' "$out/$mode.err")
     echo "$mode: $games games in $(echo "$end - $start" | bc) s: $(echo "scale=2; $games / ($end - $start)" | bc) games/s"
+    if [ "$mode" = grade ]; then
+        grep -E '^(Grading:|\(all\)|Graded in|[0-9]+ position)' "$out/$mode.out"
+    fi
 done

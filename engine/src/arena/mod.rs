@@ -9,6 +9,8 @@
 //!   tasks), reporting each finished game through a callback.
 //! - `game.rs`: the refereeing of one game, which ends in a [`GameOutcome`]; `fault.rs`: how an
 //!   engine failed ([`FaultKind`]).
+//! - [`class`]: a class of students' submissions; [`grade`]: the exact grading of their moves;
+//!   [`html`]: the class's report as one self-contained web page.
 //! - [`table`]: running results and the final table; [`stats`]: Elo, LOS, SPRT;
 //!   [`openings`]: the openings file ([`crate::games::openings`] makes random ones).
 //!
@@ -28,6 +30,8 @@
 pub mod class;
 mod fault;
 mod game;
+pub mod grade;
+pub mod html;
 pub mod openings;
 mod runner;
 mod schedule;

@@ -149,10 +149,10 @@ impl Wld {
         } else if s <= 0.0 {
             (format!("<{:.1}", elo_from_score(hi)), "-".into())
         } else {
-            (
-                format!("{:.1}", self.elo()),
-                format!("{:.1}", self.elo_margin()),
-            )
+            // No `-0.0` for an even score.
+            let elo = self.elo();
+            let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
+            (format!("{elo:.1}"), format!("{:.1}", self.elo_margin()))
         }
     }
 

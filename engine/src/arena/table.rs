@@ -130,6 +130,61 @@ impl Standings {
         out.truncate(out.trim_end().len());
         out
     }
+
+    /// The crosstable, best first as in [`Standings::table`]: a row per player with its points
+    /// against each other player (`1.5/2`: points of games; `-` where they did not meet), the
+    /// columns numbered by rank. Names are escaped with [`shown`].
+    pub fn crosstable(&self) -> String {
+        let names: Vec<_> = self.names.iter().map(|n| shown(n)).collect();
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.total(b)
+                .points()
+                .total_cmp(&self.total(a).points())
+                .then(a.cmp(&b))
+        });
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(10);
+        let cells: Vec<Vec<String>> = order
+            .iter()
+            .map(|&a| {
+                order
+                    .iter()
+                    .map(|&b| {
+                        let w = self.pairs[a][b];
+                        if a == b {
+                            "x".to_string()
+                        } else if w.games() == 0 {
+                            "-".to_string()
+                        } else {
+                            format!("{}/{}", w.points(), w.games())
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let cw = cells
+            .iter()
+            .flatten()
+            .map(String::len)
+            .max()
+            .unwrap_or(1)
+            .max(order.len().to_string().len());
+        let mut out = String::new();
+        let _ = write!(out, "{:>4} {:<width$}", "", "Crosstable");
+        for k in 1..=order.len() {
+            let _ = write!(out, " {k:>cw$}");
+        }
+        out.push('\n');
+        for (rank, (&a, row)) in order.iter().zip(&cells).enumerate() {
+            let _ = write!(out, "{:>4} {:<width$}", rank + 1, names[a]);
+            for c in row {
+                let _ = write!(out, " {c:>cw$}");
+            }
+            out.push('\n');
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
 }
 
 #[cfg(test)]
@@ -192,6 +247,16 @@ mod tests {
         assert_eq!(
             s.faults_line().as_deref(),
             Some("Faults: bb 1 crash; c 1 stall, 2 time forfeit")
+        );
+        assert_eq!(
+            s.crosstable(),
+            [
+                "     Crosstable     1     2     3",
+                "   1 a              x   1/2   2/2",
+                "   2 c            1/2     x 1.5/2",
+                "   3 bb           0/2 0.5/2     x",
+            ]
+            .join("\n")
         );
     }
 }

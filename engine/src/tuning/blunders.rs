@@ -38,25 +38,43 @@ pub struct Blunder<'a, G: Game> {
     pub keeps: Score,
 }
 
-/// The move a depth-`depth` search chooses in `pos` and the exact value it keeps for the mover,
-/// when that throws the position's value away. The searcher's table is cleared first, so the
-/// answer depends on the position alone.
-fn blunder<G: Evaluate>(
+/// The exact value `mv` keeps for the mover in `pos` when that throws the position's value away
+/// (a won position to a draw or a loss, a drawn one to a loss); `None` when the move keeps the
+/// value or is not one of the position's moves. The one judgment of a move that the blunder
+/// rate and the grading of a class (`crate::arena::grade`) share.
+pub fn thrown_away<G: Game>(pos: &Labelled<G>, mv: Move) -> Option<Score> {
+    let keeps = pos.value_of(mv)?;
+    (Wdl::of(keeps) < Wdl::of(pos.value)).then_some(keeps)
+}
+
+/// The move a depth-`depth` search with `searcher`'s evaluator chooses in `pos`. The searcher's
+/// table is cleared first, so the answer depends on the position alone.
+pub fn searched_move<G: Evaluate>(
     searcher: &mut Searcher<G>,
     pos: &Labelled<G>,
     depth: u32,
-) -> Option<(Move, Score)> {
+) -> Option<Move> {
     searcher.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let r = searcher.search(&pos.line, &limits, &AtomicBool::new(false), &mut |_| {});
-    let (m, s) = r
+    searcher
+        .search(&pos.line, &limits, &AtomicBool::new(false), &mut |_| {})
         .best
-        .and_then(|m| Some((m, pos.value_of(m)?)))
+}
+
+/// The move a depth-`depth` search chooses in `pos` and the exact value it keeps for the mover,
+/// when that throws the position's value away ([`thrown_away`]).
+fn blunder<G: Evaluate>(
+    searcher: &mut Searcher<G>,
+    pos: &Labelled<G>,
+    depth: u32,
+) -> Option<(Move, Score)> {
+    let m = searched_move(searcher, pos, depth)
+        .filter(|&m| pos.value_of(m).is_some())
         .expect("a position of a set has legal moves, and the search picks one of them");
-    (Wdl::of(s) < Wdl::of(pos.value)).then_some((m, s))
+    thrown_away(pos, m).map(|s| (m, s))
 }
 
 /// The blunders of `eval` at one depth over the critical positions of `set` (those where some

@@ -395,11 +395,19 @@ fn the_gnu_parallel_example_runs() {
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/class-parallel.sh");
     let bin = Path::new(ARENA).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
+    // Where the binaries are those of the repository's target/debug, the script finds them
+    // beside itself (no ARENA=, not on PATH); elsewhere (another CARGO_TARGET_DIR) on PATH.
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/debug");
+    let found_beside = beside.canonicalize().ok() == bin.canonicalize().ok() && !on_path("arena");
+    let path = if found_beside {
         std::env::var("PATH").unwrap_or_default()
-    );
+    } else {
+        format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        )
+    };
     let outdir = s.path("out");
     let out = Command::new("bash")
         .arg(&script)
@@ -409,6 +417,7 @@ fn the_gnu_parallel_example_runs() {
         .args(["--depth", "2"])
         .args(unsandboxed())
         .env("PATH", path)
+        .env_remove("ARENA")
         .output()
         .unwrap();
     let all = text(&out);

@@ -11,4 +11,5 @@ mod arena;
 mod arena_trust;
 mod board_call;
 mod class;
+mod grade;
 mod sandbox;

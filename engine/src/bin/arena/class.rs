@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -13,6 +13,8 @@ use engine::arena::class::{
     ClassLimits, ClassReport, discover, engines, note_lines, notes_in, notes_section, parse_shard,
     shard, timed_record,
 };
+use engine::arena::grade::{DEFAULT_NODES, DEPTH_TAG, GradeSettings, grade, tablebase_dir};
+use engine::arena::html::{Page, page};
 use engine::arena::stats::SprtVerdict;
 use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
 use engine::protocol::{readable, shown};
@@ -73,6 +75,37 @@ pub struct ClassArgs {
     /// whatever this user can, the other submissions included. Warns on every run.
     #[arg(long)]
     no_sandbox: bool,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// The grading and the web page, of `arena class` and `arena report`.
+#[derive(Args, Debug)]
+pub struct OutputArgs {
+    /// Grade every move exactly: in each position a student moved in that the tablebases or the
+    /// solver (within --grade-nodes) solve, whether the move kept the value (a won position
+    /// thrown away, a drawn position lost), beside our engine at the class's depth; and each
+    /// student's worst move, drawn. See docs/classroom.md.
+    #[arg(long)]
+    grade: bool,
+    /// With --grade: the most nodes one exact solve may take; a position that needs more is
+    /// not graded (and counted).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    grade_nodes: u64,
+    /// With --grade: a tablebase directory (see `engine tablebase`) for exact values (default:
+    /// $TABLEBASE_PATH, else ./tablebases if it exists).
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+    /// With --grade: write the graded positions to FILE as a set of `engine-tune` (`engine-tune
+    /// blunders FILE --evals tuned --depths D` gives the reference's blunders).
+    #[arg(long, value_name = "FILE", requires = "grade")]
+    grade_set: Option<PathBuf>,
+    /// Also write the report as one self-contained web page (no script, no request): the
+    /// standings, the crosstable, notes and faults with the failing boards drawn, the points
+    /// as the games went, and the grading.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// `arena report`.
@@ -86,10 +119,20 @@ pub struct ReportArgs {
     /// For two engines: elo0=0 elo1=10 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1..)]
     sprt: Option<Vec<String>>,
+    /// With --grade: the depth of the reference engine (default: the records' Depth tag, the
+    /// depth the class's functions were called with).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 fn print_report(report: &ClassReport, notes: &[String]) {
     out!("{}", report.standings.table());
+    if report.standings.names.len() > 2 {
+        out!();
+        out!("{}", report.standings.crosstable());
+    }
     let notes = notes_section(notes);
     if !notes.is_empty() {
         out!();
@@ -103,6 +146,132 @@ fn print_report(report: &ClassReport, notes: &[String]) {
         out!("First failures:");
         out!("{failures}");
     }
+}
+
+/// A progress bar on standard error when it is a terminal, else none (the caller prints lines).
+fn progress_bar(len: usize, what: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed_precise}} (eta {{eta}}) {{wide_msg}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+/// After the report: the grading (with `--grade`) on standard output and the web page (with
+/// `--html`). The grading runs on a thread of its own, so that Ctrl-C still ends the run.
+async fn finish(
+    records: Vec<GameRecord>,
+    report: &ClassReport,
+    notes: &[String],
+    output: &OutputArgs,
+    depth: Option<u32>,
+    title: String,
+) -> Result<()> {
+    let grading = if output.grade {
+        let settings = GradeSettings {
+            depth,
+            nodes: output.grade_nodes,
+            tablebase: tablebase_dir(output.tablebase.as_deref())?,
+            hash_mib: 64,
+        };
+        let (grading, records) = tokio::task::spawn_blocking(move || {
+            let mut bar: Option<ProgressBar> = None;
+            let mut told = false;
+            let mut progress = |done: usize, total: usize| {
+                if !told {
+                    told = true;
+                    bar = progress_bar(total, "positions graded");
+                    if bar.is_none() {
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "Grading {total} positions (distinct per student)"
+                        );
+                    }
+                }
+                if let Some(b) = &bar {
+                    b.set_position(done as u64);
+                }
+            };
+            let g = grade(&records, &settings, &mut progress);
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            (g, records)
+        })
+        .await
+        .context("the grading thread failed")?;
+        let grading = grading?;
+        out!();
+        out!("{}", grading.table());
+        let worst = grading.worst_moves();
+        if !worst.is_empty() {
+            out!();
+            out!("Worst moves:");
+            out!("{worst}");
+        }
+        if let Some(path) = &output.grade_set {
+            std::fs::write(path, &grading.set)
+                .with_context(|| format!("--grade-set: cannot write {}", path.display()))?;
+        }
+        if let Some(path) = &output.html {
+            write_html(path, &title, &records, report, notes, Some(&grading))?;
+        }
+        return Ok(());
+    } else {
+        None
+    };
+    if let Some(path) = &output.html {
+        write_html(path, &title, &records, report, notes, grading)?;
+    }
+    Ok(())
+}
+
+fn write_html(
+    path: &Path,
+    title: &str,
+    records: &[GameRecord],
+    report: &ClassReport,
+    notes: &[String],
+    grading: Option<&engine::arena::grade::Grading>,
+) -> Result<()> {
+    let html = page(&Page {
+        title,
+        records,
+        report,
+        notes,
+        grading,
+    });
+    std::fs::write(path, html).with_context(|| format!("--html: cannot write {}", path.display()))
+}
+
+/// `text` without the class folder's absolute path (a traceback names the student's file
+/// with it) and with the home folder as `~`: a report to publish names files as the class
+/// folder does.
+fn without_paths(text: &str, dir: &Path) -> String {
+    let mut out = text.to_string();
+    let mut prefixes = Vec::new();
+    if let Ok(canonical) = dir.canonicalize() {
+        prefixes.push(canonical);
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        prefixes.push(cwd.join(dir));
+    }
+    for p in prefixes {
+        let p = format!("{}/", p.display());
+        if p.len() > 1 {
+            out = out.replace(&p, "");
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|h| h.len() > 1) {
+        out = out.replace(&format!("{}/", Path::new(&home).display()), "~/");
+    }
+    out
 }
 
 /// `arena class`.
@@ -183,35 +352,40 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(jobs.len(), "games");
     let mut records: Vec<GameRecord> = Vec::new();
     let mut write_error = None;
+    let depth = args.depth.to_string();
     let on_game = |g: &GameOutcome, _: &engine::arena::table::Standings| {
-        let record = timed_record(g);
+        let mut record = timed_record(g);
+        record.tags.push((DEPTH_TAG.to_string(), depth.clone()));
+        for (k, v) in &mut record.tags {
+            if k == "Reason" {
+                *v = without_paths(v, &args.dir);
+            }
+        }
         let fault = engine::adapter::Fault::find_in(g.reason())
             .map(|f| f.as_str().to_string())
             .or_else(|| g.record.tag("Fault").map(str::to_string));
-        // Progress, not the result: on standard error (above the bar on a terminal).
-        bar.suspend(|| {
+        // Progress, not the result: on standard error, a bar on a terminal, else a line.
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            g.job.number,
+            shown(&g.record.white),
+            shown(&g.record.black),
+            g.result().as_str(),
+            fault.map_or_else(|| readable(g.reason()), |f| format!("[{}]", shown(&f)))
+        );
+        match &bar {
+            Some(b) => {
+                b.set_message(line);
+                b.inc(1);
+            }
             // Not eprintln!: standard error may be a closed pipe.
-            let _ = writeln!(
-                std::io::stderr(),
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                g.job.number,
-                shown(&g.record.white),
-                shown(&g.record.black),
-                g.result().as_str(),
-                fault.map_or_else(|| readable(g.reason()), |f| format!("[{}]", shown(&f)))
-            );
-        });
-        bar.inc(1);
+            None => {
+                let _ = writeln!(std::io::stderr(), "{line}");
+            }
+        }
         if let Some(w) = records_file.as_mut()
             && write_error.is_none()
             && let Err(e) = writeln!(w, "{record}").and_then(|()| w.flush())
@@ -221,18 +395,37 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         records.push(record);
     };
     run_jobs(config, jobs, on_game).await?;
-    bar.finish_and_clear();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     if let Some(e) = write_error {
         bail!("--records: cannot write: {e}");
     }
     out!();
-    print_report(&ClassReport::from_records(&records)?, &notes);
+    let report = ClassReport::from_records(&records)?;
+    print_report(&report, &notes);
+    let title = format!(
+        "Class of {} submissions: {} {}, depth {}",
+        subs.len(),
+        game.name(),
+        size,
+        args.depth
+    );
+    finish(
+        records,
+        &report,
+        &notes,
+        &args.output,
+        Some(args.depth),
+        title,
+    )
+    .await?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `arena report`: every record file is read and refereed by the rules
 /// ([`referee_records`]); the first bad line of any file stops the report, named with its file.
-pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
+pub async fn run_report(args: ReportArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
     let mut notes = Vec::new();
     for path in &args.records {
@@ -268,5 +461,11 @@ pub fn run_report(args: ReportArgs) -> Result<ExitCode> {
         );
     }
     print_report(&report, &notes);
+    let title = format!(
+        "Report of {} games from {} record file(s)",
+        report.games,
+        args.records.len()
+    );
+    finish(records, &report, &notes, &args.output, args.depth, title).await?;
     Ok(ExitCode::SUCCESS)
 }

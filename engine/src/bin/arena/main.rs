@@ -56,14 +56,16 @@ enum Cmd {
     /// Play a class of students' submissions against each other, in a sandbox.
     ///
     /// Every submission in DIR (one subfolder per student, or seed functions in .py, .hs, .lisp
-    /// files and executable programs) against every other, under limits; standings, notes on
-    /// the students and a report per submission on stdout, the games' progress on stderr. See
-    /// docs/classroom.md.
+    /// files and executable programs) against every other, under limits; standings,
+    /// crosstable, notes on the students and a report per submission on stdout (with --grade
+    /// the exact grading of every move, with --html FILE a web page too), the games' progress
+    /// on stderr. See docs/classroom.md.
     Class(Box<class::ClassArgs>),
     /// Standings, Elo and reports of record files, such as the shards of a class.
     ///
-    /// Standings, Elo (and SPRT for two engines) and the per-submission report of record files,
-    /// such as the shards of a class; every record is refereed by the rules when read.
+    /// Standings, Elo (and SPRT for two engines), crosstable and the per-submission report of
+    /// record files, such as the shards of a class (with --grade the exact grading, with --html
+    /// FILE a web page too); every record is refereed by the rules when read.
     Report(class::ReportArgs),
     /// Run the conformance suite against PROGRAM [ARGS...]; exit status 0 when it conforms.
     Check {
@@ -361,7 +363,7 @@ fn main() -> ExitCode {
                 Cmd::Match(args) => run_match(*args).await,
                 Cmd::Check { command } => check(command).await,
                 Cmd::Class(args) => class::run_class(*args).await,
-                Cmd::Report(args) => class::run_report(args),
+                Cmd::Report(args) => class::run_report(args).await,
             }
         };
         tokio::select! {
@@ -376,6 +378,8 @@ fn main() -> ExitCode {
             }
         }
     });
+    // A grading still running on its thread after Ctrl-C is not waited for.
+    runtime.shutdown_background();
     match result {
         Ok(code) => code,
         Err(e) => {
