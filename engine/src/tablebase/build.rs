@@ -26,6 +26,10 @@
 //! pair, the B-major copy of `(w, b)` is turned into the file's order (White set first); it is
 //! kept while the next total is built, whose Black captures read it. A material with as many
 //! pieces a side is its own mirror: it is computed in both orders (twice the work of one).
+//!
+//! [`build_material`] builds one pair alone from the files of the two materials it reads (one
+//! job of a cluster build, see [`super::jobs`]): the table after Black captures is turned Black
+//! set first when read.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
@@ -119,22 +123,19 @@ pub fn build<G: Retro>(
     report: &(dyn Fn(&BuildProgress) + Sync),
     finished: &mut Finished<'_>,
 ) -> Result<(), TablebaseError> {
-    let shape = Geometry::new(G::layout_of(plan.size));
+    build_measured::<G>(plan, report, finished).map(|_| ())
+}
+
+/// [`build`], returning the most bytes of tables it held at once (what [`memory`] foretells).
+pub fn build_measured<G: Retro>(
+    plan: Plan,
+    report: &(dyn Fn(&BuildProgress) + Sync),
+    finished: &mut Finished<'_>,
+) -> Result<u64, TablebaseError> {
     let k = plan.max_pieces;
-    let squares = shape.squares();
-    // The rankers hold binomials C(n, j), n below the number of squares and j up to k, in 32
-    // bits (tables that large would not fit in memory anyway).
-    if (0..squares).any(|n| (0..=k).any(|j| shape.choose(n, j) > u64::from(u32::MAX))) {
-        return Err(TablebaseError::Unsupported(format!(
-            "{} {} with {k} pieces a side is too large to build",
-            G::KIND,
-            plan.size
-        )));
-    }
-    let moves = templates::<G>(plan.size, squares)?;
-    let mirror_bit: Vec<u128> = (0..squares)
-        .map(|sq| bit(shape.mirror_square(sq)))
-        .collect();
+    let setup = Setup::new::<G>(plan.size, k)?;
+    let shape = &setup.shape;
+    let mut held = Held::default();
     let slot = |w: usize, b: usize| w * (k + 1) + b;
     // `file[slot(w, b)]`: the White-to-move table of (w, b) in the file's order (White set
     // first); `black_first[slot(w, b)]`: the same values numbered Black set first.
@@ -142,19 +143,6 @@ pub fn build<G: Retro>(
     let mut black_first: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
     let total: u64 = materials(k).iter().map(|&(w, b)| shape.len(w, b)).sum();
     let mut done = 0u64;
-    let black_sets: Vec<Vec<Vec<u128>>> =
-        (0..=k).map(|n| shape.sets_by_progress(n, false)).collect();
-    let white_sets: Vec<Vec<(u128, u128)>> = (0..=k)
-        .map(|n| {
-            let by_progress = shape.sets_by_progress(n, true);
-            by_progress
-                .iter()
-                .rev()
-                .flatten()
-                .map(|&set| (set, shape.mirror(set)))
-                .collect()
-        })
-        .collect();
     for (w, b) in materials(k) {
         if w > b {
             continue; // built with its mirror (b, w)
@@ -164,44 +152,339 @@ pub fn build<G: Retro>(
         for x in 1..=k {
             for y in 1..=k {
                 if x + y + 1 < w + b {
-                    black_first[slot(x, y)] = Vec::new();
+                    held.drop(&mut black_first[slot(x, y)]);
                 }
             }
         }
         let len = shape.len(w, b) as usize;
-        file[slot(b, w)] = unset(len);
-        black_first[slot(w, b)] = unset(len);
-        let stages = &black_sets[b];
-        let levels = stages.len();
+        file[slot(b, w)] = held.table(len);
+        black_first[slot(w, b)] = held.table(len);
+        let empty: &[AtomicU8] = &[];
+        setup.pair::<G>(
+            (w, b),
+            plan.threads,
+            Tables {
+                btm: &file[slot(b, w)],
+                wtm: &black_first[slot(w, b)],
+                wtm_less: if w > 1 {
+                    &black_first[slot(w - 1, b)]
+                } else {
+                    empty
+                },
+                btm_less: if b > 1 { &file[slot(b - 1, w)] } else { empty },
+            },
+            &mut |level, levels, positions| {
+                done += positions;
+                report(&BuildProgress {
+                    material: (w, b),
+                    level,
+                    levels,
+                    done,
+                    total,
+                });
+            },
+        )?;
+        if w != b {
+            file[slot(w, b)] = held.table(len);
+            transpose(
+                shape,
+                (w, b),
+                &black_first[slot(w, b)],
+                &file[slot(w, b)],
+                true,
+                plan.threads,
+            );
+        } else {
+            // The mirror of (w, w) is itself: no later material reads this copy.
+            held.drop(&mut black_first[slot(w, b)]);
+        }
+        for (tw, tb) in pair_of(w, b) {
+            let values = finish::<G>(
+                plan.size,
+                (tw, tb),
+                std::mem::take(&mut file[slot(tw, tb)]),
+                finished,
+            )?;
+            file[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
+        }
+    }
+    Ok(held.peak)
+}
+
+/// The materials a job of material `(w, b)` (w <= b) writes: it and its mirror.
+fn pair_of(w: usize, b: usize) -> Vec<(usize, usize)> {
+    if w == b {
+        vec![(w, b)]
+    } else {
+        vec![(w, b), (b, w)]
+    }
+}
+
+/// The materials whose tables a job of material `(w, b)` (w <= b, built with its mirror)
+/// reads: the White-to-move tables after Black captures, (w - 1, b), and after White captures,
+/// (b - 1, w) (Black to move, stored as its mirror). Fewer where a side has one piece left.
+pub fn inputs(w: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if w > 1 {
+        out.push((w - 1, b));
+    }
+    if b > 1 && !out.contains(&(b - 1, w)) {
+        out.push((b - 1, w));
+    }
+    out
+}
+
+/// The most bytes of tables [`build_material`] of `(w, b)` (w <= b) holds at once: the input
+/// after Black captures, read and turned Black set first (two copies a moment), then with it
+/// the input after White captures and both orders of the pair, and at the end the pair's three
+/// tables (two for a material that is its own mirror) while the copy is turned into the file's
+/// order.
+pub fn material_memory(shape: &Geometry, (w, b): (usize, usize)) -> u64 {
+    let len = shape.len(w, b);
+    let less_white = if w > 1 { shape.len(w - 1, b) } else { 0 };
+    let less_black = if b > 1 { shape.len(b - 1, w) } else { 0 };
+    let end = if w == b { 2 * len } else { 3 * len };
+    (2 * less_white)
+        .max(less_white + less_black + 2 * len)
+        .max(end)
+}
+
+/// Builds the tables of one material `(w, b)` (w <= b) and its mirror `(b, w)`, computed
+/// together, from the tables of the materials it reads ([`inputs`]): `input` gives each in the
+/// file's order (checked), `finished` gets each table built. Returns the most bytes of tables
+/// held at once (what [`material_memory`] foretells).
+pub fn build_material<G: Retro>(
+    size: usize,
+    (w, b): (usize, usize),
+    threads: usize,
+    input: &mut dyn FnMut(usize, usize) -> Result<Vec<u8>, TablebaseError>,
+    report: &(dyn Fn(&BuildProgress) + Sync),
+    finished: &mut Finished<'_>,
+) -> Result<u64, TablebaseError> {
+    if w > b || w == 0 || b > size {
+        return Err(TablebaseError::Internal(format!(
+            "material w{w}b{b} is not one a job builds (1 <= W <= B <= {size})"
+        )));
+    }
+    let setup = Setup::new::<G>(size, b)?;
+    let shape = &setup.shape;
+    let mut held = Held::default();
+    let mut loaded = |held: &mut Held, (x, y): (usize, usize)| -> Result<Values, TablebaseError> {
+        let values = input(x, y)?;
+        if values.len() as u64 != shape.len(x, y) {
+            return Err(TablebaseError::Internal(format!(
+                "the table of w{x}b{y} has {} values, not {}",
+                values.len(),
+                shape.len(x, y)
+            )));
+        }
+        held.now += values.len() as u64;
+        held.peak = held.peak.max(held.now);
+        Ok(values.into_iter().map(AtomicU8::new).collect())
+    };
+    // White to move after Black captures, numbered Black set first.
+    let mut wtm_less = Vec::new();
+    if w > 1 {
+        let mut in_file = loaded(&mut held, (w - 1, b))?;
+        wtm_less = held.table(in_file.len());
+        transpose(shape, (w - 1, b), &wtm_less, &in_file, false, threads);
+        held.drop(&mut in_file);
+    }
+    let mut btm_less = if b > 1 {
+        loaded(&mut held, (b - 1, w))?
+    } else {
+        Vec::new()
+    };
+    let len = shape.len(w, b) as usize;
+    let mut btm = held.table(len);
+    let mut wtm = held.table(len);
+    let total = 2 * len as u64;
+    let mut done = 0;
+    setup.pair::<G>(
+        (w, b),
+        threads,
+        Tables {
+            btm: &btm,
+            wtm: &wtm,
+            wtm_less: &wtm_less,
+            btm_less: &btm_less,
+        },
+        &mut |level, levels, positions| {
+            done += positions;
+            report(&BuildProgress {
+                material: (w, b),
+                level,
+                levels,
+                done,
+                total,
+            });
+        },
+    )?;
+    held.drop(&mut wtm_less);
+    held.drop(&mut btm_less);
+    if w != b {
+        let white_first = held.table(len);
+        transpose(shape, (w, b), &wtm, &white_first, true, threads);
+        held.drop(&mut wtm);
+        finish::<G>(size, (w, b), white_first, finished)?;
+    } else {
+        held.drop(&mut wtm);
+    }
+    finish::<G>(size, (b, w), std::mem::take(&mut btm), finished)?;
+    Ok(held.peak)
+}
+
+/// Hands a finished table to `finished` (refusing one with a position never reached) and gives
+/// its values back.
+fn finish<G: Retro>(
+    size: usize,
+    (w, b): (usize, usize),
+    table: Values,
+    finished: &mut Finished<'_>,
+) -> Result<Vec<u8>, TablebaseError> {
+    let values: Vec<u8> = table.into_iter().map(AtomicU8::into_inner).collect();
+    if let Some(i) = values.iter().position(|&v| v == UNSET) {
+        return Err(TablebaseError::Internal(format!(
+            "position {i} of material w{w}b{b} was never reached by the build order"
+        )));
+    }
+    let header = Header {
+        game: G::KIND,
+        size,
+        white: w,
+        black: b,
+        count: values.len() as u64,
+        checksum: checksum(&values),
+    };
+    finished(header, &values)?;
+    Ok(values)
+}
+
+/// The bytes of tables a build holds, counted as they are made and dropped.
+#[derive(Default)]
+struct Held {
+    now: u64,
+    peak: u64,
+}
+
+impl Held {
+    /// A new table of `len` unset entries, counted.
+    fn table(&mut self, len: usize) -> Values {
+        self.now += len as u64;
+        self.peak = self.peak.max(self.now);
+        unset(len)
+    }
+
+    /// Drops a table, counted.
+    fn drop(&mut self, table: &mut Values) {
+        self.now -= table.len() as u64;
+        *table = Vec::new();
+    }
+}
+
+/// The tables one pair of materials reads and writes.
+struct Tables<'a> {
+    /// Black to move: the file table of (b, w).
+    btm: &'a [AtomicU8],
+    /// White to move: the table of (w, b), numbered Black set first.
+    wtm: &'a [AtomicU8],
+    /// White to move after Black captures: the table of (w - 1, b), Black set first.
+    wtm_less: &'a [AtomicU8],
+    /// Black to move after White captures: the file table of (b - 1, w).
+    btm_less: &'a [AtomicU8],
+}
+
+/// What every pair of materials of a build shares: the board, the move templates, the sets of
+/// squares by progress.
+struct Setup {
+    shape: Geometry,
+    size: usize,
+    moves: [Vec<Vec<Template>>; 2],
+    mirror_bit: Vec<u128>,
+    /// `black_sets[n][p]`: the sets of n squares of Black progress p.
+    black_sets: Vec<Vec<Vec<u128>>>,
+    /// `white_sets[n]`: the sets of n squares and their mirrors, by falling White progress.
+    white_sets: Vec<Vec<(u128, u128)>>,
+}
+
+impl Setup {
+    /// The setup for materials of up to `k` pieces a side of `G` at `size`; refuses a board too
+    /// large for the builder's 32-bit rankers.
+    fn new<G: Retro>(size: usize, k: usize) -> Result<Setup, TablebaseError> {
+        let shape = Geometry::new(G::layout_of(size));
+        let squares = shape.squares();
+        // The rankers hold binomials C(n, j), n below the number of squares and j up to k, in
+        // 32 bits (tables that large would not fit in memory anyway).
+        if (0..squares).any(|n| (0..=k).any(|j| shape.choose(n, j) > u64::from(u32::MAX))) {
+            return Err(TablebaseError::Unsupported(format!(
+                "{} {size} with {k} pieces a side is too large to build",
+                G::KIND,
+            )));
+        }
+        let moves = templates::<G>(size, squares)?;
+        let mirror_bit = (0..squares)
+            .map(|sq| bit(shape.mirror_square(sq)))
+            .collect();
+        let black_sets = (0..=k).map(|n| shape.sets_by_progress(n, false)).collect();
+        let white_sets = (0..=k)
+            .map(|n| {
+                shape
+                    .sets_by_progress(n, true)
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .map(|&set| (set, shape.mirror(set)))
+                    .collect()
+            })
+            .collect();
+        Ok(Setup {
+            shape,
+            size,
+            moves,
+            mirror_bit,
+            black_sets,
+            white_sets,
+        })
+    }
+
+    /// Computes every position of `(w, b)` (w <= b) and its mirror into `t.btm` and `t.wtm`,
+    /// one Black progress (a level) at a time; `progress(level, levels, positions)` after each.
+    fn pair<G: Retro>(
+        &self,
+        (w, b): (usize, usize),
+        threads: usize,
+        t: Tables<'_>,
+        progress: &mut dyn FnMut(usize, usize, u64),
+    ) -> Result<(), TablebaseError> {
+        let shape = &self.shape;
+        let squares = shape.squares();
         let pair = Pair::<G> {
-            shape: &shape,
-            size: plan.size,
+            shape,
+            size: self.size,
             w,
             b,
-            moves: &moves,
-            mirror_bit: &mirror_bit,
-            whites: &white_sets[w],
+            moves: &self.moves,
+            mirror_bit: &self.mirror_bit,
+            whites: &self.white_sets[w],
             row_len: shape.choose(squares - b, w) as usize,
-            btm: &file[slot(b, w)],
-            wtm: &black_first[slot(w, b)],
-            wtm_less: if w > 1 {
-                &black_first[slot(w - 1, b)]
-            } else {
-                &[]
-            },
+            btm: t.btm,
+            wtm: t.wtm,
+            wtm_less: t.wtm_less,
             wtm_less_row_len: shape.choose(squares - b, w - 1) as usize,
-            btm_less: if b > 1 { &file[slot(b - 1, w)] } else { &[] },
+            btm_less: t.btm_less,
             btm_less_row_len: shape.choose(squares - b + 1, w) as usize,
             overflow: AtomicBool::new(false),
             _game: std::marker::PhantomData,
         };
+        let stages = &self.black_sets[b];
+        let levels = stages.len();
         // Each position of the pair is computed once (twice for w == b: the table is its own
         // mirror, made in both orders).
         let per_set = pair.row_len as u64 * if w == b { 1 } else { 2 };
         for (step, sets) in stages.iter().rev().enumerate() {
             let next = AtomicUsize::new(0);
             std::thread::scope(|s| {
-                for _ in 0..plan.threads.max(1) {
+                for _ in 0..threads.max(1) {
                     s.spawn(|| {
                         let mut scratch = Scratch::default();
                         loop {
@@ -223,56 +506,10 @@ pub fn build<G: Retro>(
                     max: value::MAX_DISTANCE,
                 });
             }
-            done += per_set * sets.len() as u64;
-            report(&BuildProgress {
-                material: (w, b),
-                level: step + 1,
-                levels,
-                done,
-                total,
-            });
+            progress(step + 1, levels, per_set * sets.len() as u64);
         }
-        if w != b {
-            file[slot(w, b)] = unset(len);
-            transpose(
-                &shape,
-                (w, b),
-                &black_first[slot(w, b)],
-                &file[slot(w, b)],
-                plan.threads,
-            );
-        } else {
-            // The mirror of (w, w) is itself: no later material reads this copy.
-            black_first[slot(w, b)] = Vec::new();
-        }
-        let pair: Vec<(usize, usize)> = if w == b {
-            vec![(w, b)]
-        } else {
-            vec![(w, b), (b, w)]
-        };
-        for (tw, tb) in pair {
-            let values: Vec<u8> = std::mem::take(&mut file[slot(tw, tb)])
-                .into_iter()
-                .map(AtomicU8::into_inner)
-                .collect();
-            if let Some(i) = values.iter().position(|&v| v == UNSET) {
-                return Err(TablebaseError::Internal(format!(
-                    "position {i} of material w{tw}b{tb} was never reached by the build order"
-                )));
-            }
-            let header = Header {
-                game: G::KIND,
-                size: plan.size,
-                white: tw,
-                black: tb,
-                count: values.len() as u64,
-                checksum: checksum(&values),
-            };
-            finished(header, &values)?;
-            file[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// One kind of move of one side from one square, the same on every board: to `to`, over or
@@ -721,13 +958,15 @@ impl<G: Retro> Pair<'_, G> {
     }
 }
 
-/// Copies the table of `(w, b)` numbered Black set first (`from`) into the file's order, White
-/// set first (`to`), a row of White sets at a time on `threads` threads.
+/// Copies the table of `(w, b)` between its two orders, a row of White sets at a time on
+/// `threads` threads: `black_first` into `file` (White set first) when `to_file`, else the other
+/// way.
 fn transpose(
     shape: &Geometry,
     (w, b): (usize, usize),
-    from: &[AtomicU8],
-    to: &[AtomicU8],
+    black_first: &[AtomicU8],
+    file: &[AtomicU8],
+    to_file: bool,
     threads: usize,
 ) {
     let squares = shape.squares();
@@ -763,8 +1002,9 @@ fn transpose(
                             rank += all.parts[colex + j * squares + among] as usize;
                         }
                         let at = all.rank(colex, black) * from_row_len + rank;
-                        to[row * row_len + col]
-                            .store(from[at].load(Ordering::Relaxed), Ordering::Relaxed);
+                        let (from, to) = (&black_first[at], &file[row * row_len + col]);
+                        let (from, to) = if to_file { (from, to) } else { (to, from) };
+                        to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
                     }
                 }
             });

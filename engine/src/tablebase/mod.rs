@@ -6,6 +6,7 @@
 //! - [`value`]: one byte a position (win or loss with its distance in plies, or draw).
 //! - [`build`]: the builder, in order of progress (pieces only move forward).
 //! - [`file`]: the file format (header, values, checksum).
+//! - [`jobs`]: a build as a graph of jobs (one material each) for cluster schedulers.
 //!
 //! Tables hold White-to-move positions only; a Black-to-move position is probed as its colour
 //! mirror (board turned upside down, colours swapped), which has the same value.
@@ -13,6 +14,7 @@
 pub mod build;
 pub mod file;
 pub mod index;
+pub mod jobs;
 pub mod value;
 
 use std::fs::File;
@@ -260,6 +262,41 @@ impl Tablebase {
             )));
         }
         Ok(())
+    }
+
+    /// Reads the table of material `(white, black)` of `G` at `size` from `dir`, for a build
+    /// that needs it ([`build::build_material`]), with the checks of [`Tablebase::open`]: a
+    /// missing file, or one whose header, name, length or checksum is wrong, is refused with an
+    /// error naming it and what is wrong.
+    pub fn read_input<G: Retro>(
+        dir: &Path,
+        size: usize,
+        (white, black): (usize, usize),
+    ) -> Result<Vec<u8>, TablebaseError> {
+        let path = dir.join(file::file_name(G::KIND, size, white, black));
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!("missing: the table of w{white}b{black} is not built yet"),
+            });
+        }
+        let tb = Tablebase::empty::<G>(size);
+        let (header, table) = tb.load(&path, u64::MAX)?;
+        if (header.white, header.black) != (white, black) {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!(
+                    "holds material w{}b{}, not w{white}b{black}",
+                    header.white, header.black
+                ),
+            });
+        }
+        match table {
+            Table::Memory(values) => Ok(values),
+            Table::Disk(_) => Err(TablebaseError::Internal(
+                "a table read whole was left on disk".into(),
+            )),
+        }
     }
 
     /// Tables built in memory (see [`build::build`]), for probing without files.

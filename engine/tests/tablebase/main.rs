@@ -8,4 +8,5 @@
 mod common;
 
 mod tablebase;
+mod tablebase_plan;
 mod tablebase_trust;

@@ -1,4 +1,4 @@
-//! `engine tablebase build GAME SIZE [--max-pieces K] [--dir DIR] [--threads N]`.
+//! `engine tablebase build GAME SIZE [--max-pieces K | --material W,B] [--dir DIR] [--threads N]`.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -6,7 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use engine::games::{GameKind, Hexapawn, Oska};
-use engine::tablebase::build::{BuildProgress, Plan, build as run_build, materials, memory};
+use engine::tablebase::build::{
+    BuildProgress, Plan, build as run_build, build_material, inputs, material_memory, materials,
+    memory,
+};
 use engine::tablebase::index::Geometry;
 use engine::tablebase::{Retro, Tablebase, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -21,6 +24,8 @@ use crate::commands::common::threads;
 /// GAME at SIZE with at most K pieces a side, both sides to move, and write one file per
 /// material. Memory: one byte per position with White to move (Black to move is its mirror),
 /// plus a second copy of the largest materials while they are built (the start says how much).
+/// With --material W,B, build only that material and its colour mirror from the tables it
+/// reads, already in DIR (a job of `engine tablebase plan`).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// oska or hexapawn.
@@ -33,6 +38,10 @@ pub struct Args {
     /// (default: the whole game).
     #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = max_pieces)]
     max_pieces: Option<usize>,
+    /// Build only material W,B (White, Black pieces) and its mirror, reading the tables of
+    /// the materials one capture away from DIR: one job of `engine tablebase plan`.
+    #[arg(long, value_name = "W,B", value_parser = material, conflicts_with = "max_pieces")]
+    material: Option<(usize, usize)>,
     /// The directory for the table files.
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -42,8 +51,17 @@ pub struct Args {
 }
 
 /// K of `--max-pieces`: 1 to the most pieces a side a table holds.
-fn max_pieces(text: &str) -> Result<usize, String> {
+pub(super) fn max_pieces(text: &str) -> Result<usize, String> {
     digits(text, 1, engine::tablebase::index::MAX_PIECES)
+}
+
+/// W,B of `--material`: two piece counts, 1 to the most a table holds.
+fn material(text: &str) -> Result<(usize, usize), String> {
+    let (w, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("'{text}' is not a material: write W,B (White, Black pieces)"))?;
+    let count = |t: &str| digits(t, 1, engine::tablebase::index::MAX_PIECES);
+    Ok((count(w)?, count(b)?))
 }
 
 /// Builds the tables, then prints their size and the start position's value.
@@ -52,6 +70,7 @@ pub fn run(args: Args) -> Result<()> {
         game,
         size,
         max_pieces,
+        material,
         dir,
         threads,
     } = args;
@@ -59,6 +78,16 @@ pub fn run(args: Args) -> Result<()> {
     let threads = threads as usize;
     let kind = table_game(&game)?;
     kind.check_size(size)?;
+    if let Some((w, b)) = material {
+        if w.max(b) > size {
+            bail!("--material {w},{b}: {kind} {size} has at most {size} pieces a side");
+        }
+        writable_dir(dir)?;
+        return match kind {
+            GameKind::Oska => build_one::<Oska>(size, (w, b), threads, dir),
+            _ => build_one::<Hexapawn>(size, (w, b), threads, dir),
+        };
+    }
     let max_pieces = max_pieces.unwrap_or(size);
     if max_pieces == 0 || max_pieces > size {
         bail!("--max-pieces {max_pieces}: use 1 to {size} (the pieces a side of {kind} {size})");
@@ -128,6 +157,62 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
     );
     emit(format!(
         "built {total} positions in {:.1} s, {bytes} bytes on disk in {}, peak memory {}; start position: {start_value}\n",
+        started.elapsed().as_secs_f64(),
+        dir.display(),
+        peak_memory()
+    ))
+}
+
+/// Builds material `(w, b)` and its mirror from the tables it reads in `dir`, refusing a missing
+/// or damaged one before any work.
+fn build_one<G: Retro>(
+    size: usize,
+    (w, b): (usize, usize),
+    threads: usize,
+    dir: &Path,
+) -> Result<()> {
+    let (w, b) = (w.min(b), w.max(b));
+    let shape = Geometry::new(G::layout_of(size));
+    let kind = G::KIND;
+    // Every input is read and checked before the work starts, so a bad one stops the job at
+    // once; they are read again when needed (once each, then dropped) to keep memory low.
+    for (x, y) in inputs(w, b) {
+        Tablebase::read_input::<G>(dir, size, (x, y)).with_context(|| {
+            format!(
+                "material w{w}b{b} needs the table of w{x}b{y}, written by `engine tablebase build {kind} {size} --material {},{} --dir {}`",
+                x.min(y),
+                x.max(y),
+                dir.display()
+            )
+        })?;
+    }
+    eprintln!(
+        "building {kind} {size} material w{w}b{b}{}: {} positions to compute (up to {:.1} MiB of tables in memory), {threads} threads",
+        if w == b {
+            String::new()
+        } else {
+            format!(" with w{b}b{w}")
+        },
+        2 * shape.len(w, b),
+        material_memory(&shape, (w, b)) as f64 / (1u64 << 20) as f64,
+    );
+    let started = Instant::now();
+    let mut bytes = 0u64;
+    let held = build_material::<G>(
+        size,
+        (w, b),
+        threads,
+        &mut |x, y| Tablebase::read_input::<G>(dir, size, (x, y)),
+        &|_| {},
+        &mut |header, values| {
+            let path = file::write(dir, header, values)?;
+            bytes += values.len() as u64 + file::HEADER_LEN as u64;
+            eprintln!("wrote {} ({} positions)", path.display(), header.count);
+            Ok(())
+        },
+    )?;
+    emit(format!(
+        "built material w{w}b{b} of {kind} {size} in {:.1} s, {bytes} bytes on disk in {}, {held} bytes of tables at most, peak memory {}\n",
         started.elapsed().as_secs_f64(),
         dir.display(),
         peak_memory()

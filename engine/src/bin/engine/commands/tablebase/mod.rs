@@ -1,6 +1,7 @@
-//! `engine tablebase build | probe | verify`: the exact tables of Oska and Hexapawn.
+//! `engine tablebase build | plan | probe | verify`: the exact tables of Oska and Hexapawn.
 
 mod build;
+mod plan;
 mod probe;
 mod verify;
 
@@ -13,10 +14,11 @@ use engine::tablebase::Tablebase;
 
 use super::common::{DEFAULT_DIR, env_dir};
 
-/// Build, probe and verify the exact tables of Oska and Hexapawn.
+/// Build, plan, probe and verify the exact tables of Oska and Hexapawn.
 ///
 /// Exact tables of Oska and Hexapawn (every position, or every position with at most K
-/// pieces a side), built by retrograde analysis: `build`, `probe`, `verify`. The directory is
+/// pieces a side), built by retrograde analysis: `build`, `plan` (the build as jobs for a
+/// cluster scheduler), `probe`, `verify`. The directory is
 /// --dir, else $TABLEBASE_PATH, else ./tablebases.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -28,6 +30,7 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 enum Action {
     Build(build::Args),
+    Plan(plan::Args),
     Probe(probe::Args),
     Verify(verify::Args),
 }
@@ -36,6 +39,7 @@ enum Action {
 pub fn run(args: Args) -> Result<()> {
     match args.action {
         Action::Build(args) => build::run(args),
+        Action::Plan(args) => plan::run(args),
         Action::Probe(args) => probe::run(args),
         Action::Verify(args) => verify::run(args),
     }
