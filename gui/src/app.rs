@@ -13,7 +13,10 @@ use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::Model;
+use crate::panels::dock::{self, TabAction, Tool};
 use crate::panels::engine_manager::{EngineManager, ManagerAction};
+use crate::panels::menu::MenuState;
+use crate::panels::path_dialog::{PathAnswer, PathDialog};
 use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::question::{self, Answer};
 use crate::panels::{self, Action};
@@ -23,8 +26,10 @@ use crate::tablebase::TablebasePage;
 use crate::tree::TreeExplorer;
 
 /// What the status line says when a file dialog closes without a file.
-pub const NO_FILE: &str = "No file was chosen. If no dialog appeared (no desktop portal and no \
-     zenity), type the path next to File: and use Save or Open.";
+pub const NO_FILE: &str = "No file was chosen.";
+
+/// The smallest window (points) the program opens: everything is shown at this size.
+pub const MIN_WINDOW: [f32; 2] = [800.0, 600.0];
 
 /// What waits for the answer to the unsaved-game question: something that replaces the game on
 /// the table, or closing the window.
@@ -56,7 +61,7 @@ fn replaces_game(action: &Action) -> bool {
     matches!(
         action,
         Action::NewGame
-            | Action::Open
+            | Action::OpenFile(_)
             | Action::OpenRecent(_)
             | Action::LoadRecord(_)
             | Action::SetPosition(..)
@@ -80,6 +85,9 @@ pub struct GuiApp {
     tablebase: TablebasePage,
     help: bool,
     dialogs: FileDialogs,
+    path_dialog: PathDialog,
+    /// The docked tool whose tab is shown.
+    tab: Option<Tool>,
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
     epoch: u64,
@@ -102,6 +110,16 @@ impl Default for GuiApp {
 impl GuiApp {
     /// An app with these settings, showing a new game of the set-up.
     pub fn new(settings: Settings) -> GuiApp {
+        let tools = dock::from_keys(&settings.tools);
+        let mut app = GuiApp::bare(settings);
+        for tool in tools {
+            app.show_tool(tool, true);
+        }
+        app
+    }
+
+    /// An app with these settings and no tool open.
+    fn bare(settings: Settings) -> GuiApp {
         let mut model = Model::new(settings.kind(), settings.size);
         if let Ok(Some(tc)) = settings.time_control() {
             model.set_time_control(Some(tc));
@@ -121,6 +139,8 @@ impl GuiApp {
             tablebase: TablebasePage::default(),
             help: false,
             dialogs: FileDialogs::default(),
+            path_dialog: PathDialog::default(),
+            tab: None,
             geometry: None,
             epoch: 0,
             question: None,
@@ -128,6 +148,56 @@ impl GuiApp {
             closing: false,
             close_now: false,
         }
+    }
+
+    /// Whether a tool's docked panel is open.
+    pub fn tool_open(&self, tool: Tool) -> bool {
+        match tool {
+            Tool::Engines => self.manager.open,
+            Tool::Tablebase => self.tablebase.open,
+            Tool::Solver => self.solver.open,
+            Tool::Tree => self.tree.open,
+            Tool::Console => self.console.open,
+            Tool::Help => self.help,
+        }
+    }
+
+    /// The open tools, in the dock's order.
+    pub fn open_tools(&self) -> Vec<Tool> {
+        Tool::ALL
+            .into_iter()
+            .filter(|&t| self.tool_open(t))
+            .collect()
+    }
+
+    /// The tool whose tab the dock shows (`None`: the players' set-up).
+    pub fn shown_tool(&self) -> Option<Tool> {
+        self.tab.filter(|&t| self.tool_open(t))
+    }
+
+    /// Opens a tool's docked panel (its tab is then shown) or closes it; the settings remember
+    /// which are open.
+    pub fn show_tool(&mut self, tool: Tool, open: bool) {
+        match tool {
+            Tool::Engines if open && !self.manager.open => self.open_engine_manager(false),
+            Tool::Engines if !open => self.manager.close(),
+            Tool::Engines => {}
+            Tool::Tablebase => self.set_tablebase(open),
+            Tool::Solver => self.solver.open = open,
+            Tool::Tree => self.tree.open = open,
+            Tool::Console => self.console.open = open,
+            Tool::Help => self.help = open,
+        }
+        if open {
+            self.tab = Some(tool);
+        } else if self.tab == Some(tool) {
+            self.tab = self.open_tools().first().copied();
+        }
+        self.settings.tools = self
+            .open_tools()
+            .into_iter()
+            .map(|t| t.key().to_string())
+            .collect();
     }
 
     /// The game on the table.
@@ -280,11 +350,12 @@ impl GuiApp {
     /// Uses the file chosen in a Save or Open dialog: it becomes the file path, and the game
     /// is saved there or the file opened.
     pub fn file_chosen(&mut self, purpose: Purpose, path: &Path) {
-        self.settings.path = path.display().to_string();
-        self.apply(match purpose {
-            Purpose::Save => Action::Save,
-            Purpose::Open => Action::Open,
-        });
+        let text = path.display().to_string();
+        match purpose {
+            Purpose::Save => self.apply(Action::SaveTo(text)),
+            Purpose::Open => self.apply(Action::OpenFile(text)),
+            Purpose::Engine => self.manager.set_program(&self.settings.engines, &text),
+        }
     }
 
     /// Whether the analysis engine runs.
@@ -322,6 +393,7 @@ impl GuiApp {
     /// first one, starting it through the hub).
     pub fn open_engine_manager(&mut self, read: bool) {
         self.manager.open_on(&self.settings.engines);
+        self.tab = Some(Tool::Engines);
         if read && let Some(e) = self.settings.engines.first() {
             let mut probe = e.clone();
             probe.options.clear();
@@ -353,6 +425,9 @@ impl GuiApp {
     /// Opens or closes the tablebase page (it probes the shown position when open).
     pub fn set_tablebase(&mut self, open: bool) {
         self.tablebase.open = open;
+        if open {
+            self.tab = Some(Tool::Tablebase);
+        }
         self.follow_tablebase();
     }
 
@@ -377,6 +452,7 @@ impl GuiApp {
     /// engine of its own.
     pub fn run_tree_search(&mut self) {
         self.tree.open = true;
+        self.tab = Some(Tool::Tree);
         let hub = &self.hub;
         let log = self.console.log(Role::Tree);
         let spawn = || hub.spawn(Player::default().launch(), log);
@@ -438,6 +514,7 @@ impl GuiApp {
     /// position.
     pub fn run_solve(&mut self) {
         self.solver.open = true;
+        self.tab = Some(Tool::Solver);
         let hub = &self.hub;
         let log = self.console.log(Role::Solve);
         let spawn = || hub.spawn(Player::default().launch(), log);
@@ -487,18 +564,24 @@ impl GuiApp {
                     self.model.clear_failure();
                 }
             }
-            Action::SetPath(path) => self.settings.path = path,
-            Action::Save => {
-                let path = PathBuf::from(self.settings.path.trim());
+            Action::Save => match m.file().map(Path::to_path_buf) {
+                Some(path) => {
+                    self.save_to(&path);
+                }
+                None => self.dialogs.start(Purpose::Save, &self.settings.path),
+            },
+            Action::SaveTo(path) => {
+                self.settings.path.clone_from(&path);
                 let after = self.after_save.take();
-                if self.save_to(&path)
+                if self.save_to(&PathBuf::from(path.trim()))
                     && let Some(pending) = after
                 {
                     self.proceed(pending);
                 }
             }
-            Action::Open => {
-                let path = PathBuf::from(self.settings.path.trim());
+            Action::OpenFile(path) | Action::OpenRecent(path) => {
+                self.settings.path.clone_from(&path);
+                let path = PathBuf::from(path.trim());
                 match m.open(&path) {
                     Ok(_) => self.settings.remember(&path.display().to_string()),
                     Err(e) => m.error(e),
@@ -506,9 +589,17 @@ impl GuiApp {
             }
             Action::SaveAs => self.dialogs.start(Purpose::Save, &self.settings.path),
             Action::OpenDialog => self.dialogs.start(Purpose::Open, &self.settings.path),
-            Action::OpenRecent(path) => {
-                self.settings.path = path;
-                self.apply_now(Action::Open);
+            Action::Quit => {
+                if self.model.unsaved() {
+                    self.question = Some(Replacing::Close);
+                } else {
+                    self.proceed(Replacing::Close);
+                }
+            }
+            Action::ShowTool(tool, open) => self.show_tool(tool, open),
+            Action::ToggleTool(tool) => {
+                let open = !self.tool_open(tool);
+                self.show_tool(tool, open);
             }
             Action::LoadRecord(n) => m.load_opened(n),
             Action::OpenPositionDialog => self.position.open_on(m),
@@ -518,13 +609,9 @@ impl GuiApp {
             },
             Action::Flip => m.flip(),
             Action::ToggleAnalysis => self.set_analysis(!self.hub.analysing()),
-            Action::OpenTree => self.tree.open = true,
             Action::ToggleEditor if self.editor.open => self.editor.open = false,
             Action::ToggleEditor | Action::OpenEditor => self.open_editor(),
-            Action::OpenSolver => self.solver.open = true,
-            Action::ToggleSolver => self.solver.open = !self.solver.open,
-            Action::ToggleConsole => self.console.open = !self.console.open,
-            Action::ToggleHelp => self.help = !self.help,
+            Action::OpenSolver => self.show_tool(Tool::Solver, true),
             Action::Note(text) => m.note(text),
             Action::GoTo(ply) => m.go_to(ply),
             Action::GoToNode(id) => m.go_to_node(id),
@@ -537,14 +624,13 @@ impl GuiApp {
             Action::Drag(from, to) => m.drag(from, to, engines),
             Action::Pause(paused) => m.set_paused(paused),
             Action::MoveNow => self.hub.move_now(m),
-            Action::OpenEngines => self.open_engine_manager(false),
+            Action::OpenEngines => self.show_tool(Tool::Engines, true),
             Action::SetEngines(list) => {
                 self.settings.set_engines(list);
                 m.note("the saved engines were applied".into());
             }
             Action::SetAnalysisEngine(name) => self.settings.analysis = name,
             Action::SetLines(n) => self.settings.lines = n,
-            Action::ToggleTablebase => self.set_tablebase(!self.tablebase.open),
             Action::SetTablebaseDir(dir) => self.settings.tablebase = dir,
         }
         self.model.tick_clocks(Instant::now());
@@ -590,7 +676,23 @@ impl GuiApp {
         self.dialogs.set_context(ui.ctx());
         match self.dialogs.poll() {
             Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
+            Some((purpose, None)) if self.dialogs.never_shown() => {
+                // No system dialog could be shown: our own asks for the path.
+                let start = match purpose {
+                    Purpose::Engine => String::new(),
+                    _ => self.settings.path.clone(),
+                };
+                self.path_dialog.open(purpose, &start);
+            }
             Some((_, None)) => {
+                self.after_save = None;
+                self.model.note(NO_FILE.into());
+            }
+            None => {}
+        }
+        match self.path_dialog.window(ui.ctx()) {
+            Some(PathAnswer::Chosen(purpose, path)) => self.file_chosen(purpose, &path),
+            Some(PathAnswer::Cancelled) => {
                 self.after_save = None;
                 self.model.note(NO_FILE.into());
             }
@@ -606,32 +708,33 @@ impl GuiApp {
         }
         let mut actions = match self.question {
             Some(_) => Vec::new(),
+            None if self.path_dialog.is_open() => Vec::new(),
             None => panels::help::keys(ui, &self.model),
         };
+        let open = Tool::ALL.map(|t| self.tool_open(t));
+        let menu = MenuState {
+            model: &self.model,
+            settings: &self.settings,
+            open,
+        };
+        egui::Panel::top("menu").show(ui, |ui| {
+            actions.extend(panels::menu::ui(ui, &menu));
+        });
         let (model, settings) = (&self.model, &self.settings);
         let (width, height) = (ui.available_width(), ui.available_height());
-        egui::Panel::top("toolbar").show(ui, |ui| {
-            actions.extend(panels::toolbar::ui(ui, model, settings));
-        });
         egui::Panel::bottom("status").show(ui, |ui| {
             actions.extend(panels::status::ui(ui, model, settings));
         });
         // Across the whole width, so that the engine panels keep room in a small window.
         egui::Panel::bottom("analysis")
             .resizable(true)
-            .default_size((height * 0.3).clamp(120.0, 220.0))
+            .default_size((height * 0.25).clamp(110.0, 220.0))
             .show(ui, |ui| actions.extend(panels::engines::ui(ui, model)));
-        egui::Panel::left("setup")
-            .resizable(false)
-            .exact_size((width * 0.25).clamp(170.0, 260.0))
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(panels::setup::ui(ui, model, settings))
-                });
-            });
+        self.dock(ui, width, &mut actions);
+        let (model, settings) = (&self.model, &self.settings);
         egui::Panel::right("moves")
             .resizable(false)
-            .exact_size((width * 0.18).clamp(145.0, 200.0))
+            .exact_size((width * 0.17).clamp(180.0, 230.0))
             .show(ui, |ui| actions.extend(panels::moves::ui(ui, model)));
         let mut editor_action = None;
         egui::CentralPanel::default().show(ui, |ui| {
@@ -665,7 +768,6 @@ impl GuiApp {
             Some(EditorAction::Close) => self.editor.open = false,
             None => {}
         }
-        self.windows(ui.ctx());
         // Engines' events wake the window themselves (the hub's waker); only a tablebase probe,
         // on a thread of its own, is looked at again until it answers.
         if self.tablebase.probing() {
@@ -684,37 +786,68 @@ impl GuiApp {
         }
     }
 
-    /// The tools' windows: the search tree, the solver, the console, the engine manager, the
-    /// tablebase page and the help.
-    fn windows(&mut self, ctx: &egui::Context) {
-        if self.tree.open && self.tree.window(ctx) {
-            self.run_tree_search();
-        }
-        if self.solver.open {
-            match self
-                .solver
-                .window(ctx, self.model.game(), self.model.view())
-            {
+    /// The dock left of the board (`width` the window's): the tabs, and the set-up or the
+    /// shown tool's panel (wider).
+    fn dock(&mut self, ui: &mut egui::Ui, width: f32, actions: &mut Vec<Action>) {
+        let shown = self.shown_tool();
+        let open = self.open_tools();
+        let panel = match shown {
+            None => egui::Panel::left("setup")
+                .resizable(false)
+                .exact_size((width * 0.2).clamp(180.0, 240.0)),
+            Some(_) => egui::Panel::left("dock")
+                .resizable(true)
+                .default_size((width * 0.3).clamp(300.0, 520.0))
+                .size_range(240.0..=(width * 0.5).max(300.0)),
+        };
+        panel.show(ui, |ui| {
+            if !open.is_empty() {
+                match dock::tabs(ui, &open, shown) {
+                    Some(TabAction::Show(t)) => self.tab = t,
+                    Some(TabAction::Close(t)) => actions.push(Action::ShowTool(t, false)),
+                    None => {}
+                }
+                ui.separator();
+            }
+            match shown {
+                None => {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        actions.extend(panels::setup::ui(ui, &self.model, &self.settings))
+                    });
+                }
+                Some(tool) => {
+                    ui.push_id(tool.key(), |ui| self.tool_panel(ui, tool, actions));
+                }
+            }
+        });
+    }
+
+    /// One tool's docked panel.
+    fn tool_panel(&mut self, ui: &mut egui::Ui, tool: Tool, actions: &mut Vec<Action>) {
+        match tool {
+            Tool::Tree => {
+                if self.tree.ui(ui) {
+                    self.run_tree_search();
+                }
+            }
+            Tool::Solver => match self.solver.panel(ui, self.model.game(), self.model.view()) {
                 Some(SolveAction::Solve) => self.run_solve(),
                 Some(SolveAction::Stop) => self.stop_solve(),
                 None => {}
+            },
+            Tool::Console => self.console.ui(ui),
+            Tool::Engines => match self.manager.ui(ui, &self.settings.engines) {
+                Some(ManagerAction::Apply(list)) => actions.push(Action::SetEngines(list)),
+                Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
+                Some(ManagerAction::Browse) => self.dialogs.start(Purpose::Engine, ""),
+                None => {}
+            },
+            Tool::Tablebase => {
+                let dir = self.settings.tablebase_dir();
+                actions.extend(self.tablebase.panel(ui, &self.settings.tablebase, &dir));
             }
+            Tool::Help => panels::help::ui(ui),
         }
-        if self.console.open {
-            self.console.window(ctx);
-        }
-        match self.manager.window(ctx, &self.settings.engines) {
-            Some(ManagerAction::Apply(list)) => self.apply(Action::SetEngines(list)),
-            Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
-            None => {}
-        }
-        if self.tablebase.open {
-            let dir = self.settings.tablebase_dir();
-            for action in self.tablebase.window(ctx, &self.settings.tablebase, &dir) {
-                self.apply(action);
-            }
-        }
-        panels::help::window(ctx, &mut self.help);
     }
 }
 
@@ -730,6 +863,11 @@ impl eframe::App for GuiApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.settings.tools = self
+            .open_tools()
+            .into_iter()
+            .map(|t| t.key().to_string())
+            .collect();
         eframe::set_value(storage, SETTINGS_KEY, &self.settings);
     }
 

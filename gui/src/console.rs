@@ -52,9 +52,9 @@ impl Role {
     }
 }
 
-/// The console window's state and the logs it shows.
+/// The console's state and the logs it shows.
 pub struct Console {
-    /// Whether the window is open.
+    /// Whether its docked panel is open.
     pub open: bool,
     /// Only lines containing this text (ignoring case) are shown; empty: every line.
     pub filter: String,
@@ -131,18 +131,7 @@ impl Console {
         }
     }
 
-    /// Draws the window while it is open.
-    pub fn window(&mut self, ctx: &egui::Context) {
-        let mut open = self.open;
-        egui::Window::new("Engine console")
-            .open(&mut open)
-            .default_pos([280.0, 300.0])
-            .default_size([620.0, 380.0])
-            .show(ctx, |ui| self.ui(ui));
-        self.open &= open;
-    }
-
-    /// Draws the window's contents.
+    /// Draws the console (its docked panel).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let (text, dropped) = self.shown_text();
         ui.horizontal_wrapped(|ui| {

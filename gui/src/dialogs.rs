@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
 
 use eframe::egui;
 
@@ -19,6 +20,8 @@ pub enum Purpose {
     Save,
     /// Open the record file.
     Open,
+    /// The program of the engine manager's selected engine.
+    Engine,
 }
 
 /// The dialog open, if one is.
@@ -27,7 +30,15 @@ pub struct FileDialogs {
     pending: Option<(Purpose, Receiver<Option<PathBuf>>)>,
     /// Woken when a dialog closes.
     ctx: Option<egui::Context>,
+    /// When the open dialog was started.
+    started: Option<Instant>,
+    /// How long the last answered dialog was open.
+    took: Option<Duration>,
 }
+
+/// A dialog that answers without a file sooner than this was never shown (no desktop portal
+/// and no zenity): nobody cancels a dialog that fast. The app then shows its own.
+pub const NOT_SHOWN: Duration = Duration::from_millis(700);
 
 impl FileDialogs {
     /// Whether a dialog is open.
@@ -69,6 +80,9 @@ impl FileDialogs {
         std::thread::spawn(move || {
             let chosen = match purpose {
                 Purpose::Open => dialog.set_title("Open a game record").pick_file(),
+                Purpose::Engine => rfd::FileDialog::new()
+                    .set_title("Choose the engine program")
+                    .pick_file(),
                 Purpose::Save => {
                     let name = name.unwrap_or_else(|| PathBuf::from(format!("game.{EXTENSION}")));
                     dialog
@@ -83,6 +97,13 @@ impl FileDialogs {
             }
         });
         self.pending = Some((purpose, rx));
+        self.started = Some(Instant::now());
+    }
+
+    /// Whether the last dialog answered without a file too soon to have been shown
+    /// ([`NOT_SHOWN`]).
+    pub fn never_shown(&self) -> bool {
+        self.took.is_some_and(|t| t < NOT_SHOWN)
     }
 
     /// The dialog's answer once it is closed (`None` while it is open or when none is): the
@@ -96,6 +117,7 @@ impl FileDialogs {
             Err(TryRecvError::Disconnected) => None,
         };
         self.pending = None;
+        self.took = self.started.take().map(|s| s.elapsed());
         Some((purpose, chosen))
     }
 }
@@ -109,7 +131,7 @@ mod tests {
         let (tx, rx) = channel();
         let dialogs = FileDialogs {
             pending: Some((purpose, rx)),
-            ctx: None,
+            ..FileDialogs::default()
         };
         (dialogs, tx)
     }

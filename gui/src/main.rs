@@ -24,14 +24,15 @@ Options:
   --lines N            the analysis shows N lines (1 to 5; MultiPV)
   --clock TC           play on clocks of TC (M:SS+INC or arena's tc= form, e.g. 5:00+3);
                        engines then play on the clock
-  --tree DEPTH         open the search tree window on a traced search of DEPTH plies
+  --tree DEPTH         open the search tree panel on a traced search of DEPTH plies
   --edit               open the position editor on the shown position
-  --console            open the engine console
-  --solve              open the solver window, solving the shown position
-  --manager            open the engine manager and read the first saved engine's options
-  --tablebase          open the tablebase page (tables in the set directory, else
+  --console            open the engine console panel
+  --solve              open the solver panel, solving the shown position
+  --manager            open the engine manager panel and read the first saved engine's options
+  --tablebase          open the tablebase panel (tables in the set directory, else
                        $TABLEBASE_PATH, else ./tablebases)
   --open FILE          open a game record file (its first game, with its variations, paused)
+  --size WxH           open the window at W by H points (at least 800x600), e.g. 1280x800
   --                   only arguments follow
   -h, --help           print this help and exit
 ";
@@ -54,6 +55,8 @@ struct Args {
     tablebase: bool,
     /// `--open FILE`.
     open: Option<String>,
+    /// `--size WxH`.
+    size: Option<[f32; 2]>,
     /// GAME SIZE MOVE..., checked by the app.
     rest: Vec<String>,
 }
@@ -90,6 +93,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
                 out.lines = Some(lines_of(&n)?);
             }
             "--open" => out.open = Some(args.next().ok_or("--open needs a FILE")?),
+            "--size" => {
+                let size = args.next().ok_or("--size needs WxH (such as 1280x800)")?;
+                out.size = Some(size_of(&size)?);
+            }
             "--clock" => {
                 let tc = args
                     .next()
@@ -115,7 +122,24 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
     Ok(Command::Run(out))
 }
 
-/// The depth of `--tree DEPTH`.
+/// The window size of `--size WxH`, at least [`gui::app::MIN_WINDOW`].
+fn size_of(text: &str) -> Result<[f32; 2], String> {
+    let [min_w, min_h] = gui::app::MIN_WINDOW;
+    let parsed = text
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
+    match parsed {
+        Some((w, h)) if w as f32 >= min_w && h as f32 >= min_h => Ok([w as f32, h as f32]),
+        Some(_) => Err(format!(
+            "--size WxH: '{text}' is smaller than the least window, {min_w}x{min_h}"
+        )),
+        None => Err(format!(
+            "--size WxH: '{text}' is not a width and a height such as 1280x800"
+        )),
+    }
+}
+
+/// The number of `--lines N`.
 fn lines_of(text: &str) -> Result<u32, String> {
     match text.parse() {
         Ok(n) if (1..=gui::settings::MAX_LINES).contains(&n) => Ok(n),
@@ -156,7 +180,10 @@ fn run(args: Args) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Oska, Hexapawn and Capture the Flag")
-            .with_inner_size([1100.0, 720.0]),
+            .with_inner_size(args.size.unwrap_or([1100.0, 720.0]))
+            .with_min_inner_size(gui::app::MIN_WINDOW),
+        // A size asked for on the command line wins over the last run's.
+        persist_window: args.size.is_none(),
         ..Default::default()
     };
     eframe::run_native(
@@ -193,7 +220,7 @@ fn run(args: Args) -> eframe::Result {
                 app.open_editor();
             }
             if args.console {
-                app.console_mut().open = true;
+                app.show_tool(gui::panels::dock::Tool::Console, true);
             }
             if args.solve {
                 app.run_solve();
@@ -221,7 +248,7 @@ mod tests {
     fn flags_and_arguments_mix_in_any_order() {
         let got = parse(words(
             "--engines oska 4 --tree 3 d1c2 --solve --lines 3 --manager --tablebase --open a.games \
-             --clock 1:00+1",
+             --clock 1:00+1 --size 1280x800",
         ))
         .unwrap();
         let want = Args {
@@ -233,6 +260,7 @@ mod tests {
             tablebase: true,
             open: Some("a.games".into()),
             clock: Some("1:00+1".into()),
+            size: Some([1280.0, 800.0]),
             rest: words("oska 4 d1c2"),
             ..Args::default()
         };
@@ -259,6 +287,9 @@ mod tests {
             ("--clock", "--clock needs a time control"),
             ("--clock 5:xx", "--clock: clock '5:xx'"),
             ("--clock 0+1", "more than 0 seconds"),
+            ("--size", "--size needs WxH"),
+            ("--size 640x480", "smaller than the least window, 800x600"),
+            ("--size big", "'big' is not a width and a height"),
         ] {
             let e = parse(words(line)).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{line}: {e}");
@@ -279,6 +310,7 @@ mod tests {
             "--tablebase",
             "--open FILE",
             "--clock TC",
+            "--size WxH",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");

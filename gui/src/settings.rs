@@ -215,6 +215,9 @@ pub struct Settings {
     /// The time control of new games, as `arena`'s `tc=` takes it (`5:00+3`: five minutes a
     /// side and 3 s added after each move); empty: no clocks, each engine's limit instead.
     pub clock: String,
+    /// The tools open in the dock beside the board (`engines`, `tablebase`, `solver`, `tree`,
+    /// `console`, `help`), opened again on start.
+    pub tools: Vec<String>,
 }
 
 /// How many recent files the settings keep.
@@ -243,6 +246,7 @@ impl Default for Settings {
             recent: Vec::new(),
             animations: true,
             clock: String::new(),
+            tools: Vec::new(),
         }
     }
 }

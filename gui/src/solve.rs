@@ -1,4 +1,4 @@
-//! The solver window: asks our engine, on a process of its own, `go solve` for the shown
+//! The solver panel: asks our engine, on a process of its own, `go solve` for the shown
 //! position, shows the search's progress (the exact solver's `info nodes` lines: stage, root
 //! moves done, nodes, speed and what is proven so far; or the `info depth` lines of a solve by
 //! deepening), then the proven value in words from White's point of view, the best move and the
@@ -98,10 +98,10 @@ fn grouped(n: u64) -> String {
     out
 }
 
-/// The solver window's state.
+/// The solver panel's state.
 #[derive(Default)]
 pub struct Solver {
-    /// Whether the window is open.
+    /// Whether its docked panel is open.
     pub open: bool,
     engine: Option<EngineHandle>,
     state: SolveState,
@@ -116,7 +116,7 @@ pub struct Solver {
     started: Option<Instant>,
 }
 
-/// What the person asked for in the solver window.
+/// What the person asked for in the solver panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolveAction {
     /// Solve the shown position.
@@ -290,11 +290,11 @@ impl Solver {
         if done { self.engine.take() } else { None }
     }
 
-    /// Draws the window while it is open, on the position after `view` moves of `game` (the one
+    /// Draws the solver's docked panel, on the position after `view` moves of `game` (the one
     /// on the board).
-    pub fn window(
+    pub fn panel(
         &mut self,
-        ctx: &egui::Context,
+        ui: &mut egui::Ui,
         game: &GameState,
         view: usize,
     ) -> Option<SolveAction> {
@@ -305,18 +305,10 @@ impl Solver {
             game.size(),
             side_name(game.side_to_move(view))
         );
-        let mut open = self.open;
-        let mut action = None;
-        egui::Window::new("Solver")
-            .open(&mut open)
-            .default_pos([720.0, 90.0])
-            .default_size([380.0, 200.0])
-            .show(ctx, |ui| action = self.ui(ui, &shown));
-        self.open &= open;
-        action
+        self.ui(ui, &shown)
     }
 
-    /// Draws the window's contents; `shown` describes the position on the board.
+    /// Draws the contents; `shown` describes the position on the board.
     pub fn ui(&mut self, ui: &mut egui::Ui, shown: &str) -> Option<SolveAction> {
         let mut action = None;
         ui.label(format!("Shown position: {shown}"));

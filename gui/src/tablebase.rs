@@ -169,10 +169,10 @@ fn key_of(dir: &Path, game: &GameState, ply: usize) -> Key {
     )
 }
 
-/// The tablebase window's state: the last report, and the probe running on its thread.
+/// The tablebase page's state: the last report, and the probe running on its thread.
 #[derive(Default)]
 pub struct TablebasePage {
-    /// Whether the window is open.
+    /// Whether its docked panel is open.
     pub open: bool,
     shown: Option<(Key, Result<TableReport, String>)>,
     pending: Option<(Key, mpsc::Receiver<Result<TableReport, String>>)>,
@@ -181,7 +181,7 @@ pub struct TablebasePage {
 impl TablebasePage {
     /// Makes the report follow the position after `ply` moves of `game` (tables in `dir`): starts
     /// a probe on a thread when the position changed; takes a finished probe's answer. Never
-    /// blocks. Does nothing while the window is closed.
+    /// blocks. Does nothing while the page is closed.
     pub fn follow(&mut self, dir: &Path, game: &GameState, ply: usize) {
         if !self.open {
             return;
@@ -212,7 +212,7 @@ impl TablebasePage {
         self.pending = Some((key, rx));
     }
 
-    /// Whether a probe runs (the window should look again soon).
+    /// Whether a probe runs (the page should look again soon).
     pub fn probing(&self) -> bool {
         self.pending.is_some()
     }
@@ -227,32 +227,23 @@ impl TablebasePage {
         }
     }
 
-    /// Draws the page's window while it is open, with the directory field (`typed` the set
-    /// directory, `dir` the one used); returns what was asked: another directory, or a move
-    /// to play.
-    pub fn window(&mut self, ctx: &egui::Context, typed: &str, dir: &Path) -> Vec<Action> {
-        let mut open = self.open;
+    /// Draws the page's docked panel, with the directory field (`typed` the set directory,
+    /// `dir` the one used); returns what was asked: another directory, or a move to play.
+    pub fn panel(&mut self, ui: &mut egui::Ui, typed: &str, dir: &Path) -> Vec<Action> {
         let mut actions = Vec::new();
         let mut typed_now = typed.to_string();
-        egui::Window::new("Tablebase")
-            .open(&mut open)
-            .default_pos([760.0, 90.0])
-            .default_size([300.0, 360.0])
-            .show(ctx, |ui| {
-                ui.horizontal(|ui| {
-                    let label = ui.label("directory");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut typed_now)
-                            .hint_text("$TABLEBASE_PATH or tablebases")
-                            .desired_width(160.0),
-                    )
-                    .labelled_by(label.id);
-                });
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(self.ui(ui, dir).map(Action::Play));
-                });
-            });
-        self.open &= open;
+        ui.horizontal(|ui| {
+            let label = ui.label("directory");
+            ui.add(
+                egui::TextEdit::singleline(&mut typed_now)
+                    .hint_text("$TABLEBASE_PATH or tablebases")
+                    .desired_width(ui.available_width() - 8.0),
+            )
+            .labelled_by(label.id);
+        });
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            actions.extend(self.ui(ui, dir).map(Action::Play));
+        });
         if typed_now != typed {
             actions.insert(0, Action::SetTablebaseDir(typed_now));
         }

@@ -31,9 +31,9 @@ enum Shown {
     Failed(String),
 }
 
-/// The search tree window's state.
+/// The search tree explorer's state.
 pub struct TreeExplorer {
-    /// Whether the window is open.
+    /// Whether its docked panel is open.
     pub open: bool,
     /// The depth of the next search.
     pub depth: u32,
@@ -224,19 +224,7 @@ impl TreeExplorer {
         if done { self.engine.take() } else { None }
     }
 
-    /// Draws the window while it is open; returns whether a traced search was asked for.
-    pub fn window(&mut self, ctx: &egui::Context) -> bool {
-        let mut open = self.open;
-        let mut run = false;
-        egui::Window::new("Search tree")
-            .open(&mut open)
-            .default_size([560.0, 460.0])
-            .show(ctx, |ui| run = self.ui(ui));
-        self.open &= open;
-        run
-    }
-
-    /// Draws the window's contents.
+    /// Draws the explorer (its docked panel); returns whether a traced search was asked for.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> bool {
         let mut run = false;
         ui.horizontal(|ui| {

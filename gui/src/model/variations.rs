@@ -24,6 +24,8 @@ struct Node {
     children: Vec<NodeId>,
     /// The last score an engine reported for the position here (White's view).
     eval: Option<Score>,
+    /// The move's annotation mark (`!`, `?`, `??`; empty: none).
+    mark: String,
 }
 
 /// The moves played from a start position, as a tree.
@@ -48,6 +50,7 @@ impl MoveTree {
                 parent: None,
                 children: Vec::new(),
                 eval: None,
+                mark: String::new(),
             }],
         }
     }
@@ -93,6 +96,7 @@ impl MoveTree {
             parent: Some(id),
             children: Vec::new(),
             eval: None,
+            mark: String::new(),
         });
         self.nodes[id].children.push(new);
         new
@@ -199,6 +203,16 @@ impl MoveTree {
     /// Keeps a score reported for the position at `id`.
     pub fn set_eval(&mut self, id: NodeId, score: Score) {
         self.nodes[id].eval = Some(score);
+    }
+
+    /// The annotation mark of the move that leads to `id` (`!`, `?`, `??`; empty: none).
+    pub fn mark(&self, id: NodeId) -> &str {
+        &self.nodes[id].mark
+    }
+
+    /// Sets the annotation mark of the move that leads to `id` (empty: none).
+    pub fn set_mark(&mut self, id: NodeId, mark: &str) {
+        self.nodes[id].mark = mark.to_string();
     }
 }
 

@@ -13,7 +13,7 @@ use engine::protocol::{OptionDecl, OptionKind};
 use crate::controller::{EngineEvent, EngineHandle, Launch};
 use crate::settings::SavedEngine;
 
-/// What the window asks the app for.
+/// What the manager asks the app for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ManagerAction {
     /// Replace the saved engines with these.
@@ -21,12 +21,15 @@ pub enum ManagerAction {
     /// Start the engine of this saved name to read its options (give the handle to
     /// [`EngineManager::reading`]).
     ReadOptions(String, Launch),
+    /// Choose the selected engine's program in a file dialog (the answer goes to
+    /// [`EngineManager::set_program`]).
+    Browse,
 }
 
-/// The engine manager window's state.
+/// The engine manager's state.
 #[derive(Default)]
 pub struct EngineManager {
-    /// Whether the window is open.
+    /// Whether its docked panel is open.
     pub open: bool,
     /// The saved engines being edited (`None`: not opened yet, the settings' list is shown).
     draft: Option<Vec<SavedEngine>>,
@@ -40,6 +43,12 @@ pub struct EngineManager {
     /// A new option's name and value being typed (for an engine whose options were not read).
     new_option: (String, String),
 }
+
+/// The width of the list of saved engines.
+const LIST_WIDTH: f32 = 130.0;
+
+/// The least width of a text field or number of the manager (an option's value, a path).
+pub const FIELD_WIDTH: f32 = 160.0;
 
 /// Checks a list of saved engines: every name given and unique, every program without blanks
 /// at its ends. Returns the first problem in words.
@@ -66,7 +75,7 @@ pub fn check(engines: &[SavedEngine]) -> Result<(), String> {
 }
 
 impl EngineManager {
-    /// Opens the window on the saved engines of the settings.
+    /// Opens the manager on the saved engines of the settings.
     pub fn open_on(&mut self, engines: &[SavedEngine]) {
         self.open = true;
         self.draft = Some(engines.to_vec());
@@ -76,6 +85,14 @@ impl EngineManager {
     /// Gives back the handle of the engine whose options are being read, to be ended.
     pub fn end(&mut self) -> Option<EngineHandle> {
         self.reading.take().map(|(_, h)| h)
+    }
+
+    /// Sets the selected engine's program (in the draft, chosen with Browse).
+    pub fn set_program(&mut self, saved: &[SavedEngine], program: &str) {
+        let draft = self.draft.get_or_insert_with(|| saved.to_vec());
+        if let Some(e) = draft.get_mut(self.selected) {
+            e.program = program.to_string();
+        }
     }
 
     /// Takes the handle of the engine started for "Read options".
@@ -114,26 +131,14 @@ impl EngineManager {
         }
     }
 
-    /// Draws the window while it is open; `saved` is the settings' list (what Apply replaces).
-    pub fn window(&mut self, ctx: &egui::Context, saved: &[SavedEngine]) -> Option<ManagerAction> {
-        if !self.open {
-            return None;
-        }
-        let mut open = true;
-        let mut action = None;
-        egui::Window::new("Engines")
-            .open(&mut open)
-            .default_pos([240.0, 70.0])
-            .default_size([560.0, 380.0])
-            .show(ctx, |ui| action = self.ui(ui, saved));
-        self.open = open;
-        if !open {
-            self.draft = None;
-        }
-        action
+    /// Closes the manager; a draft not applied is dropped.
+    pub fn close(&mut self) {
+        self.open = false;
+        self.draft = None;
     }
 
-    /// The window's contents.
+    /// Draws the manager (its docked panel); `saved` is the settings' list (what Apply
+    /// replaces).
     pub fn ui(&mut self, ui: &mut egui::Ui, saved: &[SavedEngine]) -> Option<ManagerAction> {
         let mut action = None;
         let draft = self.draft.get_or_insert_with(|| saved.to_vec()).clone();
@@ -167,17 +172,17 @@ impl EngineManager {
                 ui.label(RichText::new("not applied yet").weak());
             }
         });
-        if let Some(why) = &self.error {
-            ui.colored_label(ui.visuals().error_fg_color, why);
-        }
-        if let Some((name, _)) = &self.reading {
-            ui.label(format!("reading the options of '{name}'..."));
-        }
         ui.separator();
         let draft = self.draft.get_or_insert_with(|| saved.to_vec());
-        ui.horizontal_top(|ui| {
+        // Side by side when there is room, else the list above the fields.
+        let layout = if ui.available_width() < LIST_WIDTH + 2.0 * FIELD_WIDTH {
+            egui::Layout::top_down(egui::Align::Min)
+        } else {
+            egui::Layout::left_to_right(egui::Align::Min)
+        };
+        ui.with_layout(layout, |ui| {
             ui.vertical(|ui| {
-                ui.set_width(150.0);
+                ui.set_width(LIST_WIDTH);
                 ui.label(RichText::new("Saved engines").strong());
                 for (i, e) in draft.iter().enumerate() {
                     let name = if e.name.is_empty() {
@@ -212,18 +217,34 @@ impl EngineManager {
                     ui.label("No saved engine: New adds one.");
                     return;
                 };
+                let field = (ui.available_width() - 90.0).max(FIELD_WIDTH);
                 egui::Grid::new("engine-fields")
                     .num_columns(2)
                     .show(ui, |ui| {
                         let label = ui.label("name");
-                        ui.text_edit_singleline(&mut e.name).labelled_by(label.id);
-                        ui.end_row();
-                        let label = ui.label("program");
-                        ui.add(egui::TextEdit::singleline(&mut e.program).hint_text("empty: ours"))
+                        ui.add(egui::TextEdit::singleline(&mut e.name).desired_width(field))
                             .labelled_by(label.id);
                         ui.end_row();
+                        let label = ui.label("program");
+                        ui.add(
+                            egui::TextEdit::singleline(&mut e.program)
+                                .hint_text("empty: ours")
+                                .desired_width(field),
+                        )
+                        .labelled_by(label.id);
+                        ui.end_row();
+                        ui.label("");
+                        if ui
+                            .button("Browse...")
+                            .on_hover_text("choose the program in a file dialog")
+                            .clicked()
+                        {
+                            action = Some(ManagerAction::Browse);
+                        }
+                        ui.end_row();
                         let label = ui.label("arguments");
-                        ui.text_edit_singleline(&mut e.args).labelled_by(label.id);
+                        ui.add(egui::TextEdit::singleline(&mut e.args).desired_width(field))
+                            .labelled_by(label.id);
                         ui.end_row();
                     });
                 ui.horizontal(|ui| {
@@ -249,13 +270,21 @@ impl EngineManager {
                 }
                 ui.separator();
                 egui::ScrollArea::vertical()
-                    .max_height(200.0)
+                    .max_height(260.0)
                     .show(ui, |ui| match self.declared.get(&e.name) {
                         Some(info) => declared_options(ui, e, &info.options),
                         None => typed_options(ui, e, &mut self.new_option),
                     });
             });
         });
+        // Under the list and the fields, so that a message never moves what can be clicked.
+        ui.separator();
+        if let Some(why) = &self.error {
+            ui.add(egui::Label::new(RichText::new(why).color(ui.visuals().error_fg_color)).wrap());
+        }
+        if let Some((name, _)) = &self.reading {
+            ui.label(format!("reading the options of '{name}'..."));
+        }
         action
     }
 }
@@ -298,7 +327,10 @@ fn declared_options(ui: &mut egui::Ui, e: &mut SavedEngine, options: &[OptionDec
                             .and_then(|s| s.parse().ok())
                             .unwrap_or(*default);
                         let r = ui
-                            .add(egui::DragValue::new(&mut v).range(*min..=*max))
+                            .add_sized(
+                                [FIELD_WIDTH, 20.0],
+                                egui::DragValue::new(&mut v).range(*min..=*max),
+                            )
                             .labelled_by(label.id);
                         r.changed().then(|| (v != *default).then(|| v.to_string()))
                     }
@@ -312,6 +344,7 @@ fn declared_options(ui: &mut egui::Ui, e: &mut SavedEngine, options: &[OptionDec
                         let before = v.clone();
                         egui::ComboBox::from_id_salt(("combo", &o.name))
                             .selected_text(&v)
+                            .width(FIELD_WIDTH)
                             .show_ui(ui, |ui| {
                                 for var in vars {
                                     ui.selectable_value(&mut v, var.clone(), var);
@@ -323,7 +356,9 @@ fn declared_options(ui: &mut egui::Ui, e: &mut SavedEngine, options: &[OptionDec
                         // `<empty>` is the protocol's word for no value: an empty field.
                         let default = if default == "<empty>" { "" } else { default };
                         let mut v = current.clone().unwrap_or_else(|| default.to_string());
-                        let r = ui.text_edit_singleline(&mut v).labelled_by(label.id);
+                        let r = ui
+                            .add_sized([FIELD_WIDTH, 20.0], egui::TextEdit::singleline(&mut v))
+                            .labelled_by(label.id);
                         let v = v.trim().to_string();
                         r.changed()
                             .then(|| (v != default && !v.is_empty()).then_some(v))
@@ -349,15 +384,22 @@ fn typed_options(ui: &mut egui::Ui, e: &mut SavedEngine, new: &mut (String, Stri
         .num_columns(3)
         .show(ui, |ui| {
             for (i, (name, value)) in e.options.iter_mut().enumerate() {
-                ui.label(name.as_str());
-                ui.text_edit_singleline(value);
+                let label = ui.label(name.as_str());
+                ui.add_sized([FIELD_WIDTH, 20.0], egui::TextEdit::singleline(value))
+                    .labelled_by(label.id);
                 if ui.small_button("remove").clicked() {
                     remove = Some(i);
                 }
                 ui.end_row();
             }
-            ui.add(egui::TextEdit::singleline(&mut new.0).hint_text("option"));
-            ui.add(egui::TextEdit::singleline(&mut new.1).hint_text("value"));
+            ui.add_sized(
+                [90.0, 20.0],
+                egui::TextEdit::singleline(&mut new.0).hint_text("option"),
+            );
+            ui.add_sized(
+                [FIELD_WIDTH, 20.0],
+                egui::TextEdit::singleline(&mut new.1).hint_text("value"),
+            );
             if ui
                 .add_enabled(!new.0.trim().is_empty(), egui::Button::new("add"))
                 .clicked()

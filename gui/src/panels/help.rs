@@ -1,12 +1,26 @@
-//! The keyboard shortcuts: reading them, and the help window that lists them.
+//! The keyboard shortcuts: reading them, and the help panel that lists them.
 
 use eframe::egui::{self, RichText};
 
 use super::Action;
+use super::dock::Tool;
 use crate::model::Model;
 
-/// The keyboard shortcuts and what they do, as the help window lists them.
+/// The keyboard shortcuts and what they do, as the help panel lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
+    (
+        "Ctrl+N (or N)",
+        "new game (asks first when the game is not saved)",
+    ),
+    ("Ctrl+O", "open a game record"),
+    ("Ctrl+S", "save the game (to its file, else asks where)"),
+    ("Ctrl+Shift+S", "save the game as another file"),
+    ("Ctrl+Z (or Backspace)", "take back"),
+    (
+        "Ctrl+Shift+Z",
+        "bring back the last game replaced without saving",
+    ),
+    ("Ctrl+Q", "quit (asks first when the game is not saved)"),
     (
         "Left / Right",
         "one move back / forward along the line shown",
@@ -17,35 +31,31 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ),
     ("Home / End", "the start / the line's last move"),
     ("F", "flip the board"),
-    ("Backspace", "take back"),
     ("B", "play the engine's best move shown by the arrow"),
     ("A", "analysis on / off"),
-    ("N", "new game (asks first when the game is not saved)"),
-    (
-        "Ctrl+Shift+Z",
-        "bring back the last game replaced without saving",
-    ),
     ("E", "position editor on / off"),
     ("C", "engine console on / off"),
-    ("S", "solver window on / off"),
+    ("S", "solver on / off"),
     ("T", "tablebase page on / off"),
     ("F1", "this help"),
 ];
 
-/// Draws the help window while `open`.
-pub fn window(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new("Keyboard shortcuts")
-        .open(open)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            egui::Grid::new("shortcuts").show(ui, |ui| {
-                for (key, what) in SHORTCUTS {
-                    ui.label(RichText::new(*key).monospace());
-                    ui.label(*what);
-                    ui.end_row();
-                }
-            });
+/// Draws the shortcuts (the help panel of the dock).
+pub fn ui(ui: &mut egui::Ui) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+            for (key, what) in SHORTCUTS {
+                ui.label(RichText::new(*key).monospace());
+                ui.add(egui::Label::new(*what).wrap());
+                ui.end_row();
+            }
         });
+    });
+}
+
+/// The action of a tool's key: open it when closed, else close it.
+fn tool(tool: Tool) -> Action {
+    Action::ToggleTool(tool)
 }
 
 /// The keyboard shortcuts pressed (none while a text field has the focus).
@@ -59,18 +69,31 @@ pub fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
         (egui::Key::N, Action::NewGame),
         (egui::Key::A, Action::ToggleAnalysis),
         (egui::Key::E, Action::ToggleEditor),
-        (egui::Key::C, Action::ToggleConsole),
-        (egui::Key::S, Action::ToggleSolver),
-        (egui::Key::F1, Action::ToggleHelp),
-        (egui::Key::T, Action::ToggleTablebase),
+        (egui::Key::C, tool(Tool::Console)),
+        (egui::Key::S, tool(Tool::Solver)),
+        (egui::Key::F1, tool(Tool::Help)),
+        (egui::Key::T, tool(Tool::Tablebase)),
         (egui::Key::B, Action::PlayBest),
     ];
-    let bring_back = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
-    if ui
-        .ctx()
-        .input_mut(|i| i.consume_key(bring_back, egui::Key::Z))
-    {
-        return vec![Action::BringBack];
+    // Ctrl (Cmd on a Mac) and Ctrl+Shift shortcuts first: consumed, they do not also count
+    // as the bare letter's.
+    let shift = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
+    let command = [
+        (shift, egui::Key::Z, Action::BringBack),
+        (shift, egui::Key::S, Action::SaveAs),
+        (egui::Modifiers::COMMAND, egui::Key::N, Action::NewGame),
+        (egui::Modifiers::COMMAND, egui::Key::O, Action::OpenDialog),
+        (egui::Modifiers::COMMAND, egui::Key::S, Action::Save),
+        (egui::Modifiers::COMMAND, egui::Key::Z, Action::TakeBack),
+        (egui::Modifiers::COMMAND, egui::Key::Q, Action::Quit),
+    ];
+    for (mods, key, action) in command {
+        if ui.ctx().input_mut(|i| i.consume_key(mods, key)) {
+            return vec![action];
+        }
+    }
+    if ui.input(|i| i.modifiers.command || i.modifiers.alt) {
+        return Vec::new();
     }
     let mut actions: Vec<Action> = ui.input(|i| {
         bindings

@@ -5,20 +5,23 @@
 //! [`Settings`]: crate::settings::Settings
 
 pub mod board_area;
+pub mod dock;
 pub mod engine_manager;
 pub mod engines;
 pub mod help;
+pub mod menu;
 pub mod moves;
+pub mod path_dialog;
 pub mod position;
 pub mod question;
 pub mod setup;
 pub mod status;
-pub mod toolbar;
 
 use engine::games::{GameKind, Move, Side};
 
 use crate::model::NodeId;
 use crate::settings::{Player, SavedEngine};
+use dock::Tool;
 
 /// What the person asked for in a panel (or with a key).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,18 +36,24 @@ pub enum Action {
     SetClock(String),
     /// Change a side's player (0 White, 1 Black).
     SetPlayer(usize, Player),
-    /// Change the file path of Save and Open.
-    SetPath(String),
-    /// Save the game to the file path.
+    /// Save the game to its file, or to one chosen in the Save dialog when it has none.
     Save,
-    /// Open the record file at the file path.
-    Open,
-    /// Choose a file in the native Save dialog, then save there.
+    /// Save the game to this file.
+    SaveTo(String),
+    /// Open the record file at this path.
+    OpenFile(String),
+    /// Choose a file in the Save dialog, then save there.
     SaveAs,
-    /// Choose a file in the native Open dialog, then open it.
+    /// Choose a file in the Open dialog, then open it.
     OpenDialog,
     /// Open a recent file.
     OpenRecent(String),
+    /// Close the window (asks first when the game is not saved).
+    Quit,
+    /// Open (true) or close a tool's docked panel.
+    ShowTool(Tool, bool),
+    /// Open a tool's docked panel when it is closed, else close it.
+    ToggleTool(Tool),
     /// Replay the `n`th game of the opened file.
     LoadRecord(usize),
     /// Open the "Set position" window.
@@ -55,20 +64,12 @@ pub enum Action {
     Flip,
     /// Analysis on or off.
     ToggleAnalysis,
-    /// Open the search tree window.
-    OpenTree,
     /// Open the position editor on the shown position.
     OpenEditor,
     /// The position editor on or off.
     ToggleEditor,
     /// Open the solver window.
     OpenSolver,
-    /// The solver window on or off.
-    ToggleSolver,
-    /// The engine console on or off.
-    ToggleConsole,
-    /// The help window on or off.
-    ToggleHelp,
     /// Show a note in the status line.
     Note(String),
     /// Show the position after that many moves.
@@ -101,8 +102,6 @@ pub enum Action {
     SetAnalysisEngine(String),
     /// Set how many lines the analysis engine reports (1 to 5).
     SetLines(u32),
-    /// The tablebase page on or off.
-    ToggleTablebase,
     /// Set the tablebase directory (empty: `$TABLEBASE_PATH`, else `tablebases`).
     SetTablebaseDir(String),
 }

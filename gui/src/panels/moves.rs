@@ -1,6 +1,7 @@
-//! The moves panel: navigation, take back, the games of an opened file and the tree of moves
-//! (the main line, each variation indented in brackets after the move it replaces), where any
-//! move can be shown, promoted to the main line or deleted.
+//! The moves panel beside the board: the clocks, navigation, take back, the games of an opened
+//! file and the moves as a table of two columns (White | Black) along the main line, each
+//! variation indented in brackets under the row of the move it replaces. Any move can be shown,
+//! promoted to the main line or deleted; a move's annotation mark follows its name.
 
 use eframe::egui;
 use engine::games::Side;
@@ -13,7 +14,12 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
     let mut action = None;
     let view = model.view();
     let game = model.game();
-    ui.heading("Moves");
+    let tree = model.tree();
+    let shown = model.shown_node();
+    if let Some(c) = model.clocks() {
+        clocks(ui, c);
+        ui.separator();
+    }
     ui.horizontal(|ui| {
         if ui.button("|<").on_hover_text("start (Home)").clicked() {
             action = Some(Action::GoTo(0));
@@ -32,13 +38,29 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
             action = Some(Action::GoTo(game.len()));
         }
     });
-    if ui
-        .add_enabled(!game.is_empty(), egui::Button::new("Take back"))
-        .clicked()
-    {
-        action = Some(Action::TakeBack);
-    }
-    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(!game.is_empty(), egui::Button::new("Take back"))
+            .on_hover_text("Ctrl+Z")
+            .clicked()
+        {
+            action = Some(Action::TakeBack);
+        }
+        if ui
+            .add_enabled(!tree.is_main(shown), egui::Button::new("Promote"))
+            .on_hover_text("make the line of the shown move the main line (the one saved)")
+            .clicked()
+        {
+            action = Some(Action::Promote(shown));
+        }
+        if ui
+            .add_enabled(shown != ROOT, egui::Button::new("Delete"))
+            .on_hover_text("delete the shown move and every move after it")
+            .clicked()
+        {
+            action = Some(Action::DeleteNode(shown));
+        }
+    });
     let records = model.records();
     if records.len() > 1 {
         egui::CollapsingHeader::new(format!("{} games in the file", records.len())).show(
@@ -65,24 +87,6 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
         );
     }
     let offset = usize::from(game.side_to_move(0) == Side::Black);
-    let tree = model.tree();
-    let shown = model.shown_node();
-    ui.horizontal(|ui| {
-        if ui
-            .add_enabled(!tree.is_main(shown), egui::Button::new("Promote"))
-            .on_hover_text("make the line of the shown move the main line (the one saved)")
-            .clicked()
-        {
-            action = Some(Action::Promote(shown));
-        }
-        if ui
-            .add_enabled(shown != ROOT, egui::Button::new("Delete"))
-            .on_hover_text("delete the shown move and every move after it")
-            .clicked()
-        {
-            action = Some(Action::DeleteNode(shown));
-        }
-    });
     // The list scrolls to the shown move when it changes (not on every frame, so that it can
     // still be scrolled by hand).
     let memory = egui::Id::unique("move-list-shown");
@@ -102,7 +106,7 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
                     offset,
                     follow,
                 };
-                list.line(ui, first, false, &mut action);
+                list.table(ui, first, &mut action);
             }
         });
     action
@@ -119,6 +123,103 @@ struct MoveList<'a> {
 }
 
 impl MoveList<'_> {
+    /// Draws the main line from node `first` as rows of a number, White's move and Black's;
+    /// a move's variations follow its row, indented (the row is cut after a White move that
+    /// has some, and Black's move starts the next row).
+    fn table(&self, ui: &mut egui::Ui, first: NodeId, action: &mut Option<Action>) {
+        let width = ui.available_width();
+        let number_width = 34.0;
+        let cell = ((width - number_width) / 2.0 - 6.0).max(40.0);
+        let mut at = Some(first);
+        while let Some(id) = at {
+            let k = self.tree.depth(id) - 1 + self.offset;
+            let mut row = vec![];
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 4.0;
+                let number = format!("{}.", k / 2 + 1);
+                ui.add_sized(
+                    [number_width, 18.0],
+                    egui::Label::new(egui::RichText::new(number).weak()),
+                );
+                if !k.is_multiple_of(2) {
+                    ui.add_sized([cell, 18.0], egui::Label::new(""));
+                }
+                let mut next = Some(id);
+                let mut kk = k;
+                while let Some(n) = next {
+                    self.cell(ui, n, cell, action);
+                    row.push(n);
+                    next = self.tree.children(n).first().copied();
+                    kk += 1;
+                    if kk.is_multiple_of(2) || self.has_variations(n) {
+                        break;
+                    }
+                }
+                at = next;
+            });
+            for n in row {
+                if self.has_variations(n) {
+                    let siblings = self
+                        .tree
+                        .parent(n)
+                        .map_or(&[][..], |p| self.tree.children(p));
+                    for &v in &siblings[1..] {
+                        ui.indent(("variation", v), |ui| self.line(ui, v, true, action));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the move at `id` is the main one of several played at its place.
+    fn has_variations(&self, id: NodeId) -> bool {
+        let siblings = self
+            .tree
+            .parent(id)
+            .map_or(&[][..], |p| self.tree.children(p));
+        siblings.len() > 1 && siblings[0] == id
+    }
+
+    /// One cell of the table: the move's name and mark, `width` wide.
+    fn cell(&self, ui: &mut egui::Ui, id: NodeId, width: f32, action: &mut Option<Action>) {
+        let text = egui::RichText::new(self.text(id)).strong();
+        let response = ui.add_sized(
+            [width, 18.0],
+            egui::Button::selectable(id == self.shown, text).frame_when_inactive(false),
+        );
+        self.respond(&response, id, action);
+    }
+
+    /// A move's name and annotation mark.
+    fn text(&self, id: NodeId) -> String {
+        format!("{}{}", self.tree.name(id), self.tree.mark(id))
+    }
+
+    /// Follows the shown move, and handles a click (show it) and the context menu (promote,
+    /// delete).
+    fn respond(&self, response: &egui::Response, id: NodeId, action: &mut Option<Action>) {
+        if id == self.shown && self.follow {
+            response.scroll_to_me(Some(egui::Align::Center));
+        }
+        if response.clicked() {
+            *action = Some(Action::GoToNode(id));
+        }
+        let main = self.tree.is_main(id);
+        response.context_menu(|ui| {
+            if ui
+                .add_enabled(!main, egui::Button::new("Promote to main line"))
+                .clicked()
+            {
+                *action = Some(Action::Promote(id));
+                ui.close();
+            }
+            if ui.button("Delete from here").clicked() {
+                *action = Some(Action::DeleteNode(id));
+                ui.close();
+            }
+        });
+    }
+
     /// Draws the line starting with node `first` along its main continuation: rows of moves,
     /// broken after a move that has variations, which follow indented (`bracket`: this line is
     /// itself a variation, drawn in brackets).
@@ -179,9 +280,8 @@ impl MoveList<'_> {
     ) {
         let k = self.tree.depth(id) - 1 + self.offset;
         let number = k / 2 + 1;
-        let main = self.tree.is_main(id);
-        let mut text = egui::RichText::new(self.tree.name(id));
-        if main {
+        let mut text = egui::RichText::new(self.text(id));
+        if self.tree.is_main(id) {
             text = text.strong();
         }
         // The number and its move are one piece of the wrapped row: never split across rows.
@@ -196,24 +296,28 @@ impl MoveList<'_> {
                 ui.selectable_label(id == self.shown, text)
             })
             .inner;
-        if id == self.shown && self.follow {
-            response.scroll_to_me(Some(egui::Align::Center));
+        self.respond(&response, id, action);
+    }
+}
+
+/// Both clocks, large, the running one marked, a side out of time in red.
+fn clocks(ui: &mut egui::Ui, c: &crate::model::Clocks) {
+    let now = std::time::Instant::now();
+    for side in [Side::White, Side::Black] {
+        let text = format!(
+            "{} {}",
+            crate::model::side_name(side),
+            crate::model::clock_text(c.left(side, now))
+        );
+        let mut text = egui::RichText::new(text).monospace().size(20.0);
+        if c.running() == Some(side) {
+            text = text
+                .strong()
+                .background_color(ui.visuals().selection.bg_fill);
         }
-        if response.clicked() {
-            *action = Some(Action::GoToNode(id));
+        if c.flagged() == Some(side) {
+            text = text.color(crate::widgets::ERROR);
         }
-        response.context_menu(|ui| {
-            if ui
-                .add_enabled(!main, egui::Button::new("Promote to main line"))
-                .clicked()
-            {
-                *action = Some(Action::Promote(id));
-                ui.close();
-            }
-            if ui.button("Delete from here").clicked() {
-                *action = Some(Action::DeleteNode(id));
-                ui.close();
-            }
-        });
+        ui.label(text);
     }
 }

@@ -37,7 +37,7 @@ impl Draft {
 /// Draws the set-up panel.
 pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Action> {
     let mut action = None;
-    ui.heading("New game");
+    ui.heading("Next game");
     let mut kind = settings.kind();
     let mut size = settings.size;
     widgets::game_picker(ui, &mut kind);
@@ -66,7 +66,7 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         });
         ui.separator();
     }
-    ui.heading("Analysis");
+    ui.heading("Analysis engine");
     if let Some(a) = analysis(ui, settings) {
         action = Some(a);
     }

@@ -1,14 +1,11 @@
-//! The status line: Pause/Resume and "Move now", whose turn it is, what the thinking engine does,
+//! The status line: Pause/Resume and "Move now", whose turn it is (the clocks are beside the
+//! board, in the moves panel), what the thinking engine does,
 //! the end of the game or why it stopped, and the last message.
 
 use eframe::egui::{self, RichText};
 
 use super::Action;
-use std::time::Instant;
-
-use engine::games::Side;
-
-use crate::model::{Clocks, Model, clock_text, outcome_text, side_name};
+use crate::model::{Model, outcome_text, side_name};
 use crate::settings::Settings;
 use crate::widgets::ERROR;
 
@@ -51,9 +48,6 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         RichText::new(format!("{} to move", side_name(side)))
     };
     ui.horizontal_wrapped(|ui| {
-        if let Some(c) = model.clocks() {
-            clocks(ui, c);
-        }
         let stopped = model.paused() || model.halted().is_some();
         let clocks = model.clocks().is_some();
         if stopped || clocks || settings.players.iter().any(|p| p.engine) {
@@ -96,22 +90,4 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         }
     }
     action
-}
-
-/// Both clocks, the running one marked, a side out of time in red.
-fn clocks(ui: &mut egui::Ui, c: &Clocks) {
-    let now = Instant::now();
-    for side in [Side::White, Side::Black] {
-        let text = format!("{} {}", side_name(side), clock_text(c.left(side, now)));
-        let mut text = RichText::new(text).monospace().size(16.0);
-        if c.running() == Some(side) {
-            text = text
-                .strong()
-                .background_color(ui.visuals().selection.bg_fill);
-        }
-        if c.flagged() == Some(side) {
-            text = text.color(ERROR);
-        }
-        ui.label(text);
-    }
 }

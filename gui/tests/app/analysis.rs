@@ -91,7 +91,7 @@ fn the_tree_explorer_rebuilds_a_stored_trace() {
     h.state_mut()
         .tree_mut()
         .load_lines(GameKind::Hexapawn, TRACE.lines());
-    h.state_mut().tree_mut().open = true;
+    h.state_mut().show_tool(gui::panels::dock::Tool::Tree, true);
     h.run_steps(3);
     let value = h.state().tree().root_value().expect("a tree");
     let expected = TRACE

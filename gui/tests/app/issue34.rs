@@ -109,7 +109,7 @@ fn long_game() -> Harness<'static, GuiApp> {
         GameKind::Ctf,
         7,
         [Player::default(), Player::default()],
-        [640.0, 480.0],
+        gui::app::MIN_WINDOW,
     );
     let mut game = gui::game::GameState::new(GameKind::Ctf, 7).expect("ctf 7");
     while game.len() < 40 && game.outcome(game.len()).is_none() {
@@ -128,22 +128,34 @@ fn the_move_list_follows_the_shown_move_and_keeps_numbers_with_their_moves() {
     let names = h.state().model().game().move_names();
     assert!(names.len() >= 30, "{}", names.len());
     let top = h.get_by_label("Promote").rect().bottom();
-    let bottom = h.get_by_label("Take back").rect().top() + 480.0 * 0.45;
+    // Above the engines' area under the board.
+    let bottom = h
+        .get_by_label_contains("Engine output appears here")
+        .rect()
+        .top();
     let visible = |h: &Harness<'static, GuiApp>, name: &str| {
         let r = h.get_all_by_label(name).last().expect("the move").rect();
-        r.top() >= top - 1.0 && r.bottom() <= bottom
+        (r.top() >= top - 1.0 && r.bottom() <= bottom, r)
     };
     let last = names.last().expect("moves").clone();
-    assert!(visible(&h, &last), "the last move is scrolled to");
+    let (seen, r) = visible(&h, &last);
+    assert!(seen, "the last move is scrolled to: {r:?}, {top}..{bottom}");
     h.key_press(egui::Key::Home);
     h.run_steps(2);
     h.key_press(egui::Key::ArrowRight);
     h.run_steps(4);
-    assert!(visible(&h, &names[0]), "the first move is scrolled to");
-    // Every move number is on the row of its move.
+    let (seen, r) = visible(&h, &names[0]);
+    assert!(seen, "the first move is scrolled to: {r:?}");
+    // Every move number is on the row of its move (a name played before is its earlier
+    // occurrence in the table).
     for (k, name) in names.iter().enumerate().step_by(2).take(8) {
         let number = h.get_by_label(&format!("{}.", k / 2 + 1)).rect();
-        let mv = h.get_all_by_label(name).next().expect("the move").rect();
+        let before = names[..k].iter().filter(|n| *n == name).count();
+        let mv = h
+            .get_all_by_label(name)
+            .nth(before)
+            .expect("the move")
+            .rect();
         assert!(
             (number.center().y - mv.center().y).abs() < 4.0,
             "{}. {name}: {number:?} {mv:?}",
@@ -159,4 +171,265 @@ fn the_graphs_axis_labels_more_than_zero_and_the_tree_speaks_pawns() {
     // A short graph of ±10 pawns: egui_plot's smallest step near 2 pawns gives 5-pawn ticks.
     assert_eq!(gui::analysis::pawn_steps(1.5)[0], 5.0);
     assert_eq!(gui::analysis::pawn_steps(0.1)[0], 0.5);
+}
+
+/// The rectangle around every square of the board as last drawn.
+fn board_rect(h: &Harness<'static, GuiApp>) -> egui::Rect {
+    let geo = h.state().board_geometry().expect("the board was drawn");
+    geo.squares
+        .iter()
+        .fold(egui::Rect::NOTHING, |r, s| r.union(*s))
+}
+
+/// Clicks a label and lets the app draw twice.
+fn click(h: &mut Harness<'static, GuiApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+#[test]
+fn at_800x600_the_menus_board_moves_clocks_and_status_are_all_in_the_window() {
+    // Defect 8: the smallest window the program opens shows everything, the board large.
+    assert_eq!(gui::app::MIN_WINDOW, [800.0, 600.0]);
+    let mut h = harness(
+        GameKind::Oska,
+        5,
+        [Player::default(), Player::default()],
+        gui::app::MIN_WINDOW,
+    );
+    h.state_mut().settings.clock = "5:00+3".into();
+    h.state_mut().apply(Action::NewGame);
+    h.state_mut()
+        .apply(Action::Play(engine::games::Move { from: 0, to: 5 }));
+    h.run_steps(3);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+    let board = board_rect(&h);
+    assert!(
+        board.width().max(board.height()) >= 270.0,
+        "the board is large: {board:?}"
+    );
+    assert!(window.contains_rect(board), "{board:?}");
+    let mut seen = vec![board];
+    for label in [
+        "Game",
+        "Edit",
+        "Engines",
+        "Analysis",
+        "Tools",
+        "Help",
+        "Take back",
+        "Start new game",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(window.contains_rect(r), "{label} at {r:?}");
+        assert!(!r.intersects(board), "{label} over the board");
+        seen.push(r);
+    }
+    // The clocks beside the board, right of it.
+    for side in ["White 5:0", "Black 4:5"] {
+        let r = h.get_by_label_contains(side).rect();
+        assert!(window.contains_rect(r), "{side} at {r:?}");
+        assert!(r.left() >= board.right(), "{side} beside the board");
+    }
+    // The status line at the bottom.
+    for line in h.get_all_by_label_contains("Black to move") {
+        assert!(window.contains_rect(line.rect()), "{:?}", line.rect());
+    }
+    // No "File:" field any more, no wrapped row of buttons.
+    assert!(h.query_by_label("File:").is_none());
+    assert!(h.query_by_label("Flip board").is_none(), "in the Edit menu");
+}
+
+#[test]
+fn the_board_scales_with_the_window() {
+    let size = |w: f32, hgt: f32| {
+        let h = harness(
+            GameKind::Hexapawn,
+            4,
+            [Player::default(), Player::default()],
+            [w, hgt],
+        );
+        board_rect(&h).width()
+    };
+    let (small, large) = (size(800.0, 600.0), size(1600.0, 1000.0));
+    assert!(large > small * 1.4, "{small} -> {large}");
+}
+
+#[test]
+fn the_game_menu_saves_opens_and_has_no_file_field() {
+    // Defect 7: Save writes the game's own file (Ctrl+S), Save as... and Open... use a dialog;
+    // no "File:" field to keep next to them.
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    click(&mut h, "Game");
+    for label in [
+        "New game Ctrl+N",
+        "Open... Ctrl+O",
+        "Save... Ctrl+S",
+        "Save as... Ctrl+Shift+S",
+        "Recent",
+        "Quit Ctrl+Q",
+    ] {
+        h.get_by_label(label);
+    }
+    assert!(h.query_by_label_contains("File:").is_none());
+    assert!(!gui::app::NO_FILE.contains("File:"));
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    let path = std::env::temp_dir().join(format!("gui-menu-{}.games", std::process::id()));
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    h.state_mut()
+        .file_chosen(gui::dialogs::Purpose::Save, &path);
+    h.run_steps(2);
+    assert!(!h.state().model().unsaved());
+    // A move more, then Ctrl+S: the same file, without a dialog.
+    let mv = h.state().model().game().legal_moves(1)[0];
+    h.state_mut().apply(Action::Play(mv));
+    h.run_steps(2);
+    let name = h.state().model().game().move_names().join(" ");
+    assert!(h.state().model().unsaved());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    assert!(
+        !h.state().model().unsaved(),
+        "{:?}",
+        h.state().model().message()
+    );
+    let text = std::fs::read_to_string(&path).expect("saved");
+    std::fs::remove_file(&path).ok();
+    assert!(text.contains(&name), "{text}");
+    assert!(!h.state().model().flipped());
+    // Ctrl+S did not also toggle the solver (S).
+    assert!(!h.state().tool_open(gui::panels::dock::Tool::Solver));
+    click(&mut h, "Game");
+    h.get_by_label_contains("Save to gui-menu-");
+    h.key_press(egui::Key::Escape);
+}
+
+#[test]
+fn tools_dock_beside_the_board_and_the_open_ones_are_remembered() {
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1280.0, 800.0],
+    );
+    let before = board_rect(&h);
+    common::menu(&mut h, "Analysis", "Tablebase");
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    assert!(h.state().tool_open(Tool::Tablebase));
+    assert!(h.state().tool_open(Tool::Help));
+    assert_eq!(h.state().shown_tool(), Some(Tool::Help));
+    // The tabs and the shown tool are beside the board (left of it), never over it.
+    let board = board_rect(&h);
+    assert!(board.width() < before.width() + 1.0);
+    for label in ["Players", "Tablebase", "Keyboard shortcuts", "Ctrl+Shift+Z"] {
+        let r = h.get_by_label(label).rect();
+        assert!(
+            r.right() < board.left(),
+            "{label} at {r:?}, board {board:?}"
+        );
+    }
+    assert_eq!(h.state().settings.tools, ["tablebase", "help"]);
+    // A new app with these settings opens them again.
+    let settings = h.state().settings.clone();
+    let mut again = egui_kittest::Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    again.run_steps(2);
+    assert_eq!(again.state().open_tools(), [Tool::Tablebase, Tool::Help]);
+    // The tab's close button closes it.
+    h.get_by_label("Tablebase").click();
+    h.run_steps(2);
+    assert_eq!(h.state().shown_tool(), Some(Tool::Tablebase));
+    h.get_all_by_label("x")
+        .next()
+        .expect("a close button")
+        .click();
+    h.run_steps(2);
+    assert!(!h.state().tool_open(Tool::Tablebase));
+    assert_eq!(h.state().settings.tools, ["help"]);
+    assert_eq!(h.state().shown_tool(), Some(Tool::Help));
+    // The set-up's tab is still there.
+    h.get_by_label("Players").click();
+    h.run_steps(2);
+    assert_eq!(h.state().shown_tool(), None);
+    h.get_by_label("Start new game");
+}
+
+#[test]
+fn the_engine_manager_is_in_reach_keeps_its_list_still_and_has_wide_fields_and_browse() {
+    // Defect 6, at the smallest window.
+    let saved = |name: &str| SavedEngine {
+        name: name.into(),
+        options: vec![("Hash".into(), "64".into())],
+        ..SavedEngine::default()
+    };
+    let settings = Settings {
+        engines: vec![saved("first"), saved("second")],
+        animations: false,
+        ..Settings::default()
+    };
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(gui::app::MIN_WINDOW)
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    h.run_steps(2);
+    common::menu(&mut h, "Engines", "Engine manager");
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+    let second = h.get_by_label("second").rect();
+    for label in [
+        "first",
+        "second",
+        "New",
+        "Read options",
+        "Browse...",
+        "Revert",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(window.contains_rect(r), "{label} at {r:?} is in reach");
+    }
+    // The Hash option's value field (labelled by the option's name).
+    let field = h
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Hash")
+        .rect();
+    assert!(window.contains_rect(field), "{field:?}");
+    assert!(
+        field.width() >= 150.0,
+        "the option field is wide: {field:?}"
+    );
+    // An error (an engine without a name) does not move the list.
+    let name = h
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .next()
+        .expect("the name field");
+    name.click();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.key_press(egui::Key::Backspace);
+    h.run_steps(2);
+    // The manager's Apply (the set-up's program field has one too, left of it).
+    h.get_all_by_label("Apply").last().expect("Apply").click();
+    h.run_steps(2);
+    h.get_by_label("engine 1 has no name");
+    assert_eq!(
+        h.get_by_label("second").rect(),
+        second,
+        "the list stayed put"
+    );
+    // Browse: the file chosen (in the system's dialog, or in ours when none can be shown)
+    // becomes the selected engine's program, in the draft.
+    assert!(h.query_all_by_value("/opt/engines/other").next().is_none());
+    h.state_mut().file_chosen(
+        gui::dialogs::Purpose::Engine,
+        std::path::Path::new("/opt/engines/other"),
+    );
+    h.run_steps(2);
+    assert!(h.query_all_by_value("/opt/engines/other").next().is_some());
 }

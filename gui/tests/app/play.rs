@@ -291,8 +291,7 @@ fn save_and_open_a_record() {
 fn flipping_turns_the_board_and_clicks_follow() {
     let mut h = harness(GameKind::Hexapawn, 3, human(), human());
     let before = h.state().square_centre(0).expect("drawn");
-    h.get_by_label("Flip board").click();
-    h.run_steps(2);
+    common::menu(&mut h, "Edit", "Flip board");
     assert!(h.state().model().flipped());
     let after = h.state().square_centre(0).expect("drawn");
     assert!(after.y > before.y, "a1 moved to the bottom");

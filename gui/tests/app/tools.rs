@@ -31,7 +31,7 @@ fn disabled(h: &Harness<'static, GuiApp>, label: &str) -> bool {
 #[test]
 fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     let mut h = harness(GameKind::Ctf, 3);
-    click(&mut h, "Edit position...");
+    common::menu(&mut h, "Edit", "Edit position...");
     assert!(h.state().editor().open);
     assert_eq!(h.state().editor().kind(), GameKind::Ctf);
     click(&mut h, "Clear");
@@ -78,7 +78,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
 #[test]
 fn the_editor_refuses_too_many_oska_pieces_and_notes_a_finished_position() {
     let mut h = harness(GameKind::Oska, 4);
-    click(&mut h, "Edit position...");
+    common::menu(&mut h, "Edit", "Edit position...");
     assert_eq!(h.state().editor().cells().iter().flatten().count(), 8);
     click(&mut h, "square a2");
     h.get_by_label_contains("white has 5 pieces but a side starts with only 4");
@@ -113,14 +113,14 @@ fn the_editor_refuses_too_many_oska_pieces_and_notes_a_finished_position() {
 #[test]
 fn the_console_shows_the_lines_of_our_engine_and_filters_them() {
     let mut h = harness(GameKind::Hexapawn, 3);
-    click(&mut h, "Analyse");
+    common::menu(&mut h, "Analysis", "Analyse");
     wait_for(&mut h, "the analysis engine's info lines", |a| {
         a.console()
             .lines(Role::Analysis)
             .iter()
             .any(|l| l.starts_with("< info depth"))
     });
-    click(&mut h, "Console");
+    common::menu(&mut h, "Tools", "Engine console");
     assert!(h.state().console().open);
     let (all, dropped) = h.state().console().shown_text();
     assert_eq!(dropped, 0);
@@ -136,13 +136,13 @@ fn the_console_shows_the_lines_of_our_engine_and_filters_them() {
     assert!(some.lines().count() >= 1);
     assert!(some.lines().all(|l| l.contains("uciok")), "{some}");
     assert!(!some.contains("> uci\n"));
-    click(&mut h, "Stop analysis");
+    common::menu(&mut h, "Analysis", "Stop analysis");
 }
 
 #[test]
 fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
     let mut h = harness(GameKind::Hexapawn, 3);
-    click(&mut h, "Solve...");
+    common::menu(&mut h, "Analysis", "Solver");
     click(&mut h, "Solve");
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     assert_eq!(
@@ -171,7 +171,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
         .set_position(GameKind::Oska, "w---/---/--/--b/---b", Side::Black)
         .expect("a legal position");
     h.run_steps(2);
-    click(&mut h, "Solve...");
+    common::menu(&mut h, "Analysis", "Solver");
     click(&mut h, "Solve");
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 8 plies");
@@ -190,7 +190,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
 fn the_exact_solvers_stages_reach_the_window() {
     // Hexapawn 5: stage wdl proves a win, each distance test a faster one, down to win 19.
     let mut h = harness(GameKind::Hexapawn, 5);
-    click(&mut h, "Solve...");
+    common::menu(&mut h, "Analysis", "Solver");
     click(&mut h, "Solve");
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 19 plies");
@@ -206,7 +206,7 @@ fn the_exact_solvers_stages_reach_the_window() {
 #[test]
 fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
     let mut h = harness(GameKind::Oska, 6);
-    click(&mut h, "Solve...");
+    common::menu(&mut h, "Analysis", "Solver");
     click(&mut h, "Solve");
     // The engine reports about once a second.
     wait_for(&mut h, "a progress line", |a| {
@@ -226,7 +226,7 @@ fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
 #[test]
 fn a_capture_the_flag_solve_can_be_stopped() {
     let mut h = harness(GameKind::Ctf, 7);
-    click(&mut h, "Solve...");
+    common::menu(&mut h, "Analysis", "Solver");
     click(&mut h, "Solve");
     h.get_by_label_contains("exact for this game's history");
     let stopping = h.state().solver().running();

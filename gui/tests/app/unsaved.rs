@@ -74,22 +74,18 @@ fn the_n_key_asks_first_cancel_keeps_the_game_and_a_discarded_game_comes_back() 
 #[test]
 fn the_new_game_button_and_the_editor_ask_too_and_a_saved_game_does_not() {
     let mut h = played();
-    h.get_all_by_label("New game")
-        .next()
-        .expect("a New game button")
-        .click();
-    h.run_steps(2);
+    common::menu(&mut h, "Game", "New game");
     assert!(h.state().question().is_some());
     press(&mut h, egui::Key::Escape);
     assert_eq!(h.state().question(), None, "Escape cancels");
     assert_eq!(h.state().model().game().len(), 2);
 
-    click(&mut h, "Edit position...");
+    common::menu(&mut h, "Edit", "Edit position...");
     click(&mut h, "Play from here");
     assert_eq!(h.state().question(), Some(&Replacing::Editor(false)));
     click(&mut h, "Discard");
     assert_eq!(h.state().model().game().len(), 0);
-    click(&mut h, "Bring back");
+    common::menu(&mut h, "Game", "Bring back (2 moves)");
     assert_eq!(h.state().model().game().move_names(), ["b1b2", "a3a2"]);
 
     let path = std::env::temp_dir().join(format!("gui-unsaved-{}.games", std::process::id()));

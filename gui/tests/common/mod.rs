@@ -108,3 +108,23 @@ pub fn harness(
     h.run_steps(2);
     h
 }
+
+/// Opens menu `menu` of the menu bar and clicks its entry `entry` (its label without the
+/// shortcut shown after it).
+pub fn menu(h: &mut Harness<'static, GuiApp>, menu: &str, entry: &str) {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    h.get_by_role_and_label(eframe::egui::accesskit::Role::Button, menu)
+        .click();
+    h.run_steps(2);
+    let with_key = format!("{entry} ");
+    let found: Vec<_> = h
+        .get_all_by_role(eframe::egui::accesskit::Role::Button)
+        .filter(|n| {
+            let label = n.accesskit_node().label().unwrap_or_default();
+            label == entry || label.starts_with(&with_key)
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one entry '{entry}' in the {menu} menu");
+    found[0].click();
+    h.run_steps(2);
+}
