@@ -16,7 +16,10 @@ fi
 python="${PYTHON:-python3}"
 venv="$target/python-venv"
 rm -rf "$venv"
-"$python" -m venv "$venv"
+if ! "$python" -m venv "$venv"; then
+  echo "python/test.sh: '$python -m venv' failed: install Python's venv module (Debian/Ubuntu: apt-get install python3-venv), or name another Python in \$PYTHON" >&2
+  exit 1
+fi
 echo "== pip install ./python pytest mypy (fresh venv $venv)"
 started=$(date +%s)
 CARGO_TARGET_DIR="$target/python" "$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest mypy
