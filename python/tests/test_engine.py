@@ -275,3 +275,19 @@ def test_board_call_engines_are_engines_too(engine_bin: Path, tmp_path: Path) ->
                 assert result.move in pos.legal_moves(), (command, pos.board(), result)
                 pos.push(result.move)
             assert pos.outcome().winner in ("w", "b")
+
+
+def test_analysis_keeps_the_last_line_of_each_principal_variation(engine_bin: Path) -> None:
+    with SimpleEngine.popen(str(engine_bin), timeout=5) as engine:
+        engine.ping()
+        engine.configure({"MultiPV": 2})
+        pos = Position.start("oska", 4)
+        with engine.analysis(pos, Limit(depth=3)) as analysis:
+            infos = list(analysis)
+        assert [(i["depth"], i["multipv"]) for i in infos if "depth" in i] == [
+            (d, k) for d in (1, 2, 3) for k in (1, 2)
+        ]
+        assert [line["multipv"] for line in analysis.multipv] == [1, 2]
+        assert analysis.info == analysis.multipv[0] and analysis.info["depth"] == 3
+        assert analysis.wait().move == analysis.info["pv"][0]
+        assert engine.timeout == 5
