@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import (
     Any,
     AsyncIterator,
+    Coroutine,
     Deque,
     Dict,
     Iterator,
@@ -43,6 +44,7 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    TypeVar,
     Union,
 )
 
@@ -76,6 +78,8 @@ total), ``bound`` (:class:`Score`) when given. ``info string TEXT``: ``string``;
 TEXT``: ``trace``."""
 
 Command = Union[str, Sequence[str]]
+
+_T = TypeVar("_T")
 
 
 class EngineError(RuntimeError):
@@ -860,7 +864,7 @@ class SimpleEngine:
             raise
         return cls(protocol, loop, thread)
 
-    def _run(self, coro: Any) -> Any:
+    def _run(self, coro: "Coroutine[Any, Any, _T]") -> _T:
         if self._closed:
             coro.close()
             raise EngineTerminatedError("the engine has quit")

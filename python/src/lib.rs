@@ -20,8 +20,9 @@ use engine::search::{Limits, Searcher};
 use engine::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
 use engine::with_game;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
 create_exception!(
     _native,
@@ -39,6 +40,20 @@ fn value_error(message: impl std::fmt::Display) -> PyErr {
 /// A game by name (`oska`, `hexapawn`, `ctf`).
 fn game_kind(game: &str) -> PyResult<GameKind> {
     GameKind::parse(game).map_err(value_error)
+}
+
+/// A whole-number argument: a `TypeError` for what is not an `int`, a `ValueError` for one too
+/// large for 64 bits (which no size, depth or table size is).
+fn whole(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an int, not {}",
+            value.get_type().name()?
+        )));
+    }
+    value
+        .extract::<i64>()
+        .map_err(|_| value_error(format!("{what} {value} is out of range")))
 }
 
 /// A side: `w` or `b` (`white`, `black` too).
@@ -202,9 +217,18 @@ impl Position {
     /// The start position of `game` (`oska`, `hexapawn` or `ctf`) of `size` (pieces a side for
     /// Oska, 4 to 11; the board's width for the others, 3 to 11), White to move.
     #[staticmethod]
-    fn start(game: &str, size: usize) -> PyResult<Position> {
+    fn start(game: &str, size: &Bound<'_, PyAny>) -> PyResult<Position> {
         let kind = game_kind(game)?;
-        kind.check_size(size).map_err(value_error)?;
+        let size = whole(size, "the size")?;
+        let size = usize::try_from(size)
+            .ok()
+            .filter(|&n| kind.check_size(n).is_ok())
+            .ok_or_else(|| {
+                let (lo, hi) = kind.size_range();
+                value_error(format!(
+                    "{kind} size {size} is not supported: sizes {lo} to {hi} are"
+                ))
+            })?;
         let line: AnyLine = with_game!(kind, G => {
             Line::new(G::start(size).map_err(value_error)?).into()
         });
@@ -417,10 +441,12 @@ fn best(
     game: &str,
     board: &str,
     side: &str,
-    depth: i64,
-    size: Option<usize>,
+    depth: &Bound<'_, PyAny>,
+    size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let kind = game_kind(game)?;
+    let depth = whole(depth, "the depth")?;
+    let size = size.map(|s| whole(s, "the size")).transpose()?;
     let side = side_of(side)?;
     let depth = match u32::try_from(depth) {
         Ok(d @ 1..=100) => d,
@@ -437,7 +463,7 @@ fn best(
             return Err(GameOverError::new_err(format!("the game is over: {o}")));
         }
         if let Some(n) = size
-            && n != pos.size()
+            && usize::try_from(n).ok() != Some(pos.size())
         {
             return Err(value_error(format!(
                 "the size {n} does not agree with the board, which has size {}",
@@ -457,20 +483,24 @@ fn best(
 }
 
 /// Solves `position` exactly: `win K`, `loss K` or `draw` for its side to move (K plies to the
-/// end with best play), probing the tables in `tablebase` when given. Runs without the GIL.
+/// end with best play), with a table of `hash_mib` MiB (1 to 4096, default 64), probing the
+/// tables in `tablebase` when given. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (position, hash_mib = 64, tablebase = None))]
+#[pyo3(signature = (position, hash_mib = None, tablebase = None))]
 fn solve(
     py: Python<'_>,
     position: &Position,
-    hash_mib: usize,
+    hash_mib: Option<&Bound<'_, PyAny>>,
     tablebase: Option<&str>,
 ) -> PyResult<String> {
-    if !(1..=4096).contains(&hash_mib) {
-        return Err(value_error(format!(
-            "hash_mib must be 1 to 4096, not {hash_mib}"
-        )));
-    }
+    let hash_mib = match hash_mib {
+        Some(h) => whole(h, "hash_mib")?,
+        None => 64,
+    };
+    let hash_mib = usize::try_from(hash_mib)
+        .ok()
+        .filter(|n| (1..=4096).contains(n))
+        .ok_or_else(|| value_error(format!("hash_mib must be 1 to 4096, not {hash_mib}")))?;
     if let Some(dir) = tablebase
         && !Path::new(dir).is_dir()
     {

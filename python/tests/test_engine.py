@@ -245,3 +245,49 @@ def test_a_program_that_cannot_start() -> None:
 def test_an_engine_that_quits_during_the_handshake(tmp_path: Path) -> None:
     with pytest.raises(EngineTerminatedError, match="exit status 0"):
         SimpleEngine.popen([sys.executable, "-c", "print('id name nothing')"], timeout=2)
+
+
+def test_board_call_engines_are_engines_too(engine_bin: Path, tmp_path: Path) -> None:
+    """A seed-shaped program and a seed function, through `engine board-call`, driven by the
+    client against our engine."""
+    seed_player = Path(__file__).resolve().parents[2] / "examples" / "seed_player.py"
+    program = [str(engine_bin), "board-call", "--format", "python", "--", sys.executable, str(seed_player)]
+    function_file = tmp_path / "first.py"
+    function_file.write_text(
+        "def hexapawn(board, size, side, depth):\n"
+        "    # The first straight step found, scanning from the top row.\n"
+        "    step = 1 if side == 'w' else -1\n"
+        "    for r, row in enumerate(board):\n"
+        "        for c, piece in enumerate(row):\n"
+        "            if piece == side and 0 <= r + step < size and board[r + step][c] == '-':\n"
+        "                rows = [list(x) for x in board]\n"
+        "                rows[r][c], rows[r + step][c] = '-', side\n"
+        "                return [''.join(x) for x in rows]\n"
+        "    return board\n"
+    )
+    function = [str(engine_bin), "board-call", "--no-sandbox", "--", f"{function_file}:hexapawn"]
+    for command in (program, function):
+        with SimpleEngine.popen(command, timeout=60) as theirs, SimpleEngine.popen(str(engine_bin)) as ours:
+            pos = Position.start("hexapawn", 4)
+            players = {"w": theirs, "b": ours}
+            while pos.outcome() is None:
+                result = players[pos.side].play(pos, Limit(depth=2))
+                assert result.move in pos.legal_moves(), (command, pos.board(), result)
+                pos.push(result.move)
+            assert pos.outcome().winner in ("w", "b")
+
+
+def test_analysis_keeps_the_last_line_of_each_principal_variation(engine_bin: Path) -> None:
+    with SimpleEngine.popen(str(engine_bin), timeout=5) as engine:
+        engine.ping()
+        engine.configure({"MultiPV": 2})
+        pos = Position.start("oska", 4)
+        with engine.analysis(pos, Limit(depth=3)) as analysis:
+            infos = list(analysis)
+        assert [(i["depth"], i["multipv"]) for i in infos if "depth" in i] == [
+            (d, k) for d in (1, 2, 3) for k in (1, 2)
+        ]
+        assert [line["multipv"] for line in analysis.multipv] == [1, 2]
+        assert analysis.info == analysis.multipv[0] and analysis.info["depth"] == 3
+        assert analysis.wait().move == analysis.info["pv"][0]
+        assert engine.timeout == 5

@@ -115,6 +115,8 @@ def test_push_pop_and_outcome() -> None:
     [
         (lambda: Position.start("chess", 8), "unknown game 'chess'"),
         (lambda: Position.start("oska", 12), "oska size 12 is not supported"),
+        (lambda: Position.start("oska", -1), "oska size -1 is not supported"),
+        (lambda: Position.start("ctf", 2**70), "out of range"),
         (lambda: Position.from_board("oska", "www/--", "w"), "2 rows"),
         (lambda: Position.from_board("hexapawn", "www/---/bbb", "x"), "side must be 'w' or 'b'"),
         (lambda: Position.from_board("ctf", "-wWw--www-----bbb--bBb-", "w"), "23 is not a square"),
@@ -130,3 +132,8 @@ def test_push_pop_and_outcome() -> None:
 def test_bad_input_is_a_value_error(make, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_a_size_of_another_type_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="the size must be an int, not str"):
+        Position.start("oska", "4")  # type: ignore[arg-type]

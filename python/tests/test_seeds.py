@@ -94,6 +94,8 @@ def test_seed_calls_as_the_assignments_write_them() -> None:
         (lambda: seeds.oskaplayer(["wwww", "---", "--", "---", "bbbb"], "w", 0), "depth must be 1 to 100"),
         (lambda: seeds.oskaplayer(["wwww", "---", "--", "---", "bbbb"], "w", "2"), "whole number"),
         (lambda: seeds.hexapawn(["www", "---", "bbb"], 4, "w", 2), "does not agree"),
+        (lambda: seeds.hexapawn(["www", "---", "bbb"], -3, "w", 2), "does not agree"),
+        (lambda: seeds.oskaplayer(["wwww", "---", "--", "---", "bbbb"], "w", 2**80), "out of range"),
         (lambda: seeds.capture(["-wWw--www-----bbb--bBb-"], "w", 2), "23"),
         (lambda: seeds.movegen(["wwww", "---"], "w"), "rows"),
         (lambda: seeds.movegen(None, "w"), "list of strings"),

@@ -42,6 +42,11 @@ def test_solve_equals_engine_solve(engine_bin: Path, tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="the game is over"):
         solve(Position.from_board("hexapawn", "---/-b-/w--", "b"))
+    for bad in [0, 5000, -1, 2**80]:
+        with pytest.raises(ValueError, match="hash_mib"):
+            solve(Position.start("hexapawn", 3), hash_mib=bad)
+    with pytest.raises(ValueError, match="not a directory"):
+        solve(Position.start("hexapawn", 3), tablebase=tmp_path / "missing")
 
 
 def test_probe_equals_engine_tablebase_probe(engine_bin: Path, tables: Path, tmp_path: Path) -> None:
