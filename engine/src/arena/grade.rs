@@ -47,6 +47,10 @@ pub struct GradeSettings {
     pub tablebase: Option<PathBuf>,
     /// The solver's transposition table, MiB.
     pub hash_mib: usize,
+    /// A wall-clock budget for the whole grading: positions not reached within it are left
+    /// ungraded (and counted); `None`: no limit, so that the grading depends on the records
+    /// alone.
+    pub seconds: Option<f64>,
 }
 
 /// Counts of one player's moves in solved positions.
@@ -222,6 +226,10 @@ pub struct Grading {
     pub set: String,
     /// Seconds the grading took.
     pub seconds: f64,
+    /// The wall-clock budget, when one was given.
+    pub budget: Option<f64>,
+    /// Positions left ungraded because the budget was spent before they were reached.
+    pub out_of_time: usize,
 }
 
 /// A key of a line: its position and the earlier boards that count for the rules.
@@ -291,7 +299,7 @@ pub fn grade(
 ) -> Result<Grading, ArenaError> {
     let (game, size, depth) = settings_of(records, settings.depth)?;
     let started = Instant::now();
-    let (students, set) =
+    let (students, set, out_of_time) =
         with_game!(game, G => grade_of::<G>(records, size, depth, settings, progress))?;
     Ok(Grading {
         game,
@@ -302,6 +310,8 @@ pub fn grade(
         students,
         set,
         seconds: started.elapsed().as_secs_f64(),
+        budget: settings.seconds,
+        out_of_time,
     })
 }
 
@@ -315,7 +325,7 @@ fn grade_of<G: Game + Evaluate>(
     depth: u32,
     settings: &GradeSettings,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<(Vec<StudentGrade>, String), ArenaError> {
+) -> Result<(Vec<StudentGrade>, String, usize), ArenaError> {
     // Each student's decisions, each distinct (position, move) once, in game order.
     let mut names: Vec<String> = records
         .iter()
@@ -366,6 +376,8 @@ fn grade_of<G: Game + Evaluate>(
     let mut labelled: std::collections::HashMap<u64, Option<Labelled<G>>> =
         std::collections::HashMap::new();
     let mut done = 0;
+    let mut out_of_time = 0;
+    let started = Instant::now();
     let mut out = Vec::new();
     let mut set: Vec<Labelled<G>> = Vec::new();
     for (s, name) in names.iter().enumerate() {
@@ -373,10 +385,21 @@ fn grade_of<G: Game + Evaluate>(
         let mut graded: Vec<Labelled<G>> = Vec::new();
         let mut worst: Option<BadMove> = None;
         for (line, mv, game_no, ply) in &decisions[s] {
-            let pos = labelled
-                .entry(key(line))
-                .or_insert_with(|| label(&mut solver, line, settings.nodes))
-                .clone();
+            let spent = settings
+                .seconds
+                .is_some_and(|b| started.elapsed().as_secs_f64() >= b);
+            let pos = match labelled.get(&key(line)) {
+                Some(known) => known.clone(),
+                None if spent => {
+                    out_of_time += 1;
+                    None
+                }
+                None => {
+                    let l = label(&mut solver, line, settings.nodes);
+                    labelled.insert(key(line), l.clone());
+                    l
+                }
+            };
             done += 1;
             progress(done, total);
             let Some(pos) = pos else { continue };
@@ -439,7 +462,7 @@ fn grade_of<G: Game + Evaluate>(
                 .join(", ")
         ),
     ];
-    Ok((out, write(&set, &header)))
+    Ok((out, write(&set, &header), out_of_time))
 }
 
 impl Grading {
@@ -522,13 +545,20 @@ impl Grading {
                 all(&|s| s.reference.critical)
             ),
         );
-        let unsolved = all(&|s| s.moved) - all(&|s| s.solved);
+        let unsolved = all(&|s| s.moved) - all(&|s| s.solved) - self.out_of_time;
         if unsolved > 0 {
             let _ = writeln!(
                 out,
                 "{unsolved} position(s) needed more than {} nodes a solve and are not graded \
                  (--grade-nodes, --tablebase)",
                 self.nodes
+            );
+        }
+        if let (Some(b), n @ 1..) = (self.budget, self.out_of_time) {
+            let _ = writeln!(
+                out,
+                "{n} position(s) were not reached within the budget of {b} s and are not \
+                 graded (--grade-seconds)"
             );
         }
         let _ = write!(out, "Graded in {:.1} s", self.seconds);

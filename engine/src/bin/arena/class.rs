@@ -93,6 +93,10 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     grade_nodes: u64,
+    /// With --grade: seconds the whole grading may take; positions not reached by then are not
+    /// graded (and counted). Default: no limit (the grading then depends on the records alone).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    grade_seconds: Option<f64>,
     /// With --grade: a tablebase directory (see `engine tablebase`) for exact values (default:
     /// $TABLEBASE_PATH, else ./tablebases if it exists).
     #[arg(long, value_name = "DIR")]
@@ -163,6 +167,14 @@ fn progress_bar(len: usize, what: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// A number of seconds above 0.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds above 0"))
+}
+
 /// After the report: the grading (with `--grade`) on standard output and the web page (with
 /// `--html`). The grading runs on a thread of its own, so that Ctrl-C still ends the run.
 async fn finish(
@@ -179,6 +191,7 @@ async fn finish(
             nodes: output.grade_nodes,
             tablebase: tablebase_dir(output.tablebase.as_deref())?,
             hash_mib: 64,
+            seconds: output.grade_seconds,
         };
         let (grading, records) = tokio::task::spawn_blocking(move || {
             let mut bar: Option<ProgressBar> = None;
