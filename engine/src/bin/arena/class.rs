@@ -178,14 +178,15 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 /// After the report: the grading (with `--grade`) on standard output and the web page (with
 /// `--html`). The grading runs on a thread of its own, so that Ctrl-C still ends the run.
 async fn finish(
-    records: Vec<GameRecord>,
+    mut records: Vec<GameRecord>,
     report: &ClassReport,
     notes: &[String],
     output: &OutputArgs,
     depth: Option<u32>,
     title: String,
 ) -> Result<()> {
-    let grading = if output.grade {
+    let mut grading = None;
+    if output.grade {
         let settings = GradeSettings {
             depth,
             nodes: output.grade_nodes,
@@ -193,7 +194,7 @@ async fn finish(
             hash_mib: 64,
             seconds: output.grade_seconds,
         };
-        let (grading, records) = tokio::task::spawn_blocking(move || {
+        let (graded, given_back) = tokio::task::spawn_blocking(move || {
             let mut bar: Option<ProgressBar> = None;
             let mut told = false;
             let mut progress = |done: usize, total: usize| {
@@ -219,28 +220,24 @@ async fn finish(
         })
         .await
         .context("the grading thread failed")?;
-        let grading = grading?;
+        records = given_back;
+        let graded = graded?;
         out!();
-        out!("{}", grading.table());
-        let worst = grading.worst_moves();
+        out!("{}", graded.table());
+        let worst = graded.worst_moves();
         if !worst.is_empty() {
             out!();
             out!("Worst moves:");
             out!("{worst}");
         }
         if let Some(path) = &output.grade_set {
-            std::fs::write(path, &grading.set)
+            std::fs::write(path, &graded.set)
                 .with_context(|| format!("--grade-set: cannot write {}", path.display()))?;
         }
-        if let Some(path) = &output.html {
-            write_html(path, &title, &records, report, notes, Some(&grading))?;
-        }
-        return Ok(());
-    } else {
-        None
-    };
+        grading = Some(graded);
+    }
     if let Some(path) = &output.html {
-        write_html(path, &title, &records, report, notes, grading)?;
+        write_html(path, &title, &records, report, notes, grading.as_ref())?;
     }
     Ok(())
 }
