@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::class::ClassReport;
 use super::grade::{Grading, share};
-use crate::protocol::readable;
+use crate::protocol::{readable, shown};
 use crate::record::{GameRecord, RecordResult};
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped for HTML text and attribute values.
@@ -372,11 +372,14 @@ fn board_with_side(text: &str) -> String {
     )
 }
 
+/// Per student (in standings order) its notes and its faults with the first failing board
+/// drawn; then the notes on students who did not play.
 fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
     let report = p.report;
     let names = &report.standings.names;
     out.push_str("<h2>Notes and faults</h2>\n");
-    // Notes, each once (shards repeat them), with the students who do not play too.
+    // Notes, each once (shards repeat them), as records hold them: `NAME: TEXT`, the name
+    // escaped with `shown`.
     let mut notes: Vec<&String> = p.notes.iter().collect();
     notes.sort();
     notes.dedup();
@@ -384,17 +387,31 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
         out.push_str("<p>No notes and no faults.</p>\n");
         return;
     }
-    for n in notes {
-        let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(n)));
-    }
+    let mut placed = vec![false; notes.len()];
     for &i in order {
+        let prefix = format!("{}: ", shown(&names[i]));
+        let own: Vec<&str> = notes
+            .iter()
+            .zip(placed.iter_mut())
+            .filter_map(|(n, placed)| {
+                let text = n.strip_prefix(&prefix)?;
+                *placed = true;
+                Some(text)
+            })
+            .collect();
         let e = &report.entries[i];
+        if own.is_empty() && e.first_failure.is_none() {
+            continue;
+        }
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&names[i]));
+        for text in own {
+            let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(text)));
+        }
         let Some(f) = &e.first_failure else { continue };
         let counts: Vec<String> = e.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(
             out,
-            "<h3>{}: lost {} game(s) by faults ({})</h3>",
-            escape(&names[i]),
+            "<p>Lost {} game(s) by faults ({}).</p>",
             e.faults.values().sum::<u64>(),
             escape(&counts.join(", "))
         );
@@ -409,6 +426,18 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
             escape(&f.fault),
             escape(&readable(&f.message))
         );
+    }
+    let rest: Vec<&&String> = notes
+        .iter()
+        .zip(&placed)
+        .filter(|(_, placed)| !**placed)
+        .map(|(n, _)| n)
+        .collect();
+    if !rest.is_empty() {
+        out.push_str("<h3>Students who do not play</h3>\n");
+        for n in rest {
+            let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(n)));
+        }
     }
 }
 
