@@ -171,19 +171,26 @@ pub fn value_words(s: Score) -> String {
     }
 }
 
-/// A board of `/`-joined rows drawn as text: one line a row, squares apart, rows centred (so
-/// an Oska board shows its shape), `.` an empty square.
+/// A board of `/`-joined rows drawn as text: one line a row, numbered as moves name them (row
+/// 1 first, White's home row), squares apart (a square's letter is its place in its row, `a` the
+/// first), rows centred (so an Oska board shows its shape), `.` an empty square.
 pub fn diagram(board: &str) -> String {
     let rows: Vec<&str> = board.split('/').collect();
     let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
-    for r in &rows {
+    for (i, r) in rows.iter().enumerate() {
         let n = r.chars().count();
         let cells: Vec<String> = r
             .chars()
             .map(|c| if c == '-' { '.' } else { c }.to_string())
             .collect();
-        let _ = writeln!(out, "    {}{}", " ".repeat(widest - n), cells.join(" "));
+        let _ = writeln!(
+            out,
+            "  {:>2}  {}{}",
+            i + 1,
+            " ".repeat(widest - n),
+            cells.join(" ")
+        );
     }
     out.truncate(out.trim_end().len());
     out
@@ -619,7 +626,7 @@ mod tests {
     fn a_diagram_centres_the_rows() {
         assert_eq!(
             diagram("wwww/---/--/---/bbbb"),
-            "    w w w w\n     . . .\n      . .\n     . . .\n    b b b b"
+            "   1  w w w w\n   2   . . .\n   3    . .\n   4   . . .\n   5  b b b b"
         );
     }
 

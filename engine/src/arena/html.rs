@@ -310,13 +310,18 @@ fn chart(out: &mut String, records: &[GameRecord], names: &[String], order: &[us
     out.push_str("</p>\n");
 }
 
-/// A board of `/`-joined rows as an SVG picture: rows centred, a white piece a light disc, a
+/// A board of `/`-joined rows as an SVG picture, rows numbered on the left: rows centred, a white piece a light disc, a
 /// black piece a dark one, a flag (Capture the Flag's `W`, `B`) a disc with a red ring.
 pub fn board_svg(board: &str) -> String {
     let rows: Vec<Vec<char>> = board.split('/').map(|r| r.chars().collect()).collect();
     let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
     let cell = 34.0;
-    let (w, h) = (cell * widest as f64 + 8.0, cell * rows.len() as f64 + 8.0);
+    // A margin on the left for the rows' numbers (row 1 first, as moves name the rows).
+    let left = 20.0;
+    let (w, h) = (
+        left + cell * widest as f64 + 8.0,
+        cell * rows.len() as f64 + 8.0,
+    );
     let mut out = format!(
         "<svg width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"board {}\">",
@@ -327,7 +332,14 @@ pub fn board_svg(board: &str) -> String {
         "<rect width=\"{w}\" height=\"{h}\" rx=\"6\" fill=\"#e9d9b6\"/>"
     );
     for (r, row) in rows.iter().enumerate() {
-        let offset = (widest - row.len()) as f64 * cell / 2.0;
+        let offset = left + (widest - row.len()) as f64 * cell / 2.0;
+        let _ = write!(
+            out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#5a4a2a\">{}</text>",
+            4.0,
+            8.0 + cell * (r as f64 + 0.5),
+            r + 1
+        );
         for (c, &sq) in row.iter().enumerate() {
             let cx = 4.0 + offset + cell * (c as f64 + 0.5);
             let cy = 4.0 + cell * (r as f64 + 0.5);
