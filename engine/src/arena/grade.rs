@@ -473,6 +473,32 @@ fn grade_of<G: Game + Evaluate>(
 }
 
 impl Grading {
+    /// The whole class as one row: every student's counts added up (named `(all)`, no worst
+    /// move).
+    pub fn total(&self) -> StudentGrade {
+        let add = |a: Tally, b: &Tally| Tally {
+            won: a.won + b.won,
+            won_thrown: a.won_thrown + b.won_thrown,
+            drawn: a.drawn + b.drawn,
+            drawn_lost: a.drawn_lost + b.drawn_lost,
+            critical: a.critical + b.critical,
+        };
+        StudentGrade {
+            name: "(all)".into(),
+            moved: self.students.iter().map(|s| s.moved).sum(),
+            solved: self.students.iter().map(|s| s.solved).sum(),
+            own: self
+                .students
+                .iter()
+                .fold(Tally::default(), |t, s| add(t, &s.own)),
+            reference: self
+                .students
+                .iter()
+                .fold(Tally::default(), |t, s| add(t, &s.reference)),
+            worst: None,
+        }
+    }
+
     /// Where the exact values came from, in words.
     pub fn source(&self) -> String {
         let solver = format!("the exact solver within {} nodes a solve", self.nodes);
@@ -517,7 +543,13 @@ impl Grading {
             "ref Drawn lost",
             "ref Blunders"
         );
-        for (s, name) in self.students.iter().zip(&names) {
+        let total = self.total();
+        for (s, name) in self
+            .students
+            .iter()
+            .zip(names.iter().map(String::as_str))
+            .chain(std::iter::once((&total, "(all)")))
+        {
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>6} {:>14} {:>14} {:>14}   {:>14} {:>14} {:>14}",
@@ -532,27 +564,7 @@ impl Grading {
                 share(s.reference.blunders(), s.reference.critical),
             );
         }
-        let all = |f: &dyn Fn(&StudentGrade) -> usize| self.students.iter().map(f).sum::<usize>();
-        let _ = writeln!(
-            out,
-            "{:<width$} {:>6} {:>6} {:>14} {:>14} {:>14}   {:>14} {:>14} {:>14}",
-            "(all)",
-            all(&|s| s.moved),
-            all(&|s| s.solved),
-            share(all(&|s| s.own.won_thrown), all(&|s| s.own.won)),
-            share(all(&|s| s.own.drawn_lost), all(&|s| s.own.drawn)),
-            share(all(&|s| s.own.blunders()), all(&|s| s.own.critical)),
-            share(all(&|s| s.reference.won_thrown), all(&|s| s.reference.won)),
-            share(
-                all(&|s| s.reference.drawn_lost),
-                all(&|s| s.reference.drawn)
-            ),
-            share(
-                all(&|s| s.reference.blunders()),
-                all(&|s| s.reference.critical)
-            ),
-        );
-        let unsolved = all(&|s| s.moved) - all(&|s| s.solved) - self.out_of_time;
+        let unsolved = total.moved - total.solved - self.out_of_time;
         if unsolved > 0 {
             let _ = writeln!(
                 out,

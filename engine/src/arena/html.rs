@@ -472,7 +472,8 @@ fn grading(out: &mut String, g: &Grading) {
          <th>Won thrown away</th><th>Drawn lost</th><th>Blunders (critical)</th>\
          <th>Reference: won thrown away</th><th>drawn lost</th><th>blunders</th></tr>\n",
     );
-    for s in &g.students {
+    let total = g.total();
+    for s in g.students.iter().chain(std::iter::once(&total)) {
         let _ = writeln!(
             out,
             "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
