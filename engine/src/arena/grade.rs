@@ -47,6 +47,10 @@ pub struct GradeSettings {
     pub tablebase: Option<PathBuf>,
     /// The solver's transposition table, MiB.
     pub hash_mib: usize,
+    /// A wall-clock budget for the whole grading: positions not reached within it are left
+    /// ungraded (and counted); `None`: no limit, so that the grading depends on the records
+    /// alone.
+    pub seconds: Option<f64>,
 }
 
 /// Counts of one player's moves in solved positions.
@@ -167,19 +171,26 @@ pub fn value_words(s: Score) -> String {
     }
 }
 
-/// A board of `/`-joined rows drawn as text: one line a row, squares apart, rows centred (so
-/// an Oska board shows its shape), `.` an empty square.
+/// A board of `/`-joined rows drawn as text: one line a row, numbered as moves name them (row
+/// 1 first, White's home row), squares apart (a square's letter is its place in its row, `a` the
+/// first), rows centred (so an Oska board shows its shape), `.` an empty square.
 pub fn diagram(board: &str) -> String {
     let rows: Vec<&str> = board.split('/').collect();
     let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
-    for r in &rows {
+    for (i, r) in rows.iter().enumerate() {
         let n = r.chars().count();
         let cells: Vec<String> = r
             .chars()
             .map(|c| if c == '-' { '.' } else { c }.to_string())
             .collect();
-        let _ = writeln!(out, "    {}{}", " ".repeat(widest - n), cells.join(" "));
+        let _ = writeln!(
+            out,
+            "  {:>2}  {}{}",
+            i + 1,
+            " ".repeat(widest - n),
+            cells.join(" ")
+        );
     }
     out.truncate(out.trim_end().len());
     out
@@ -222,6 +233,10 @@ pub struct Grading {
     pub set: String,
     /// Seconds the grading took.
     pub seconds: f64,
+    /// The wall-clock budget, when one was given.
+    pub budget: Option<f64>,
+    /// Positions left ungraded because the budget was spent before they were reached.
+    pub out_of_time: usize,
 }
 
 /// A key of a line: its position and the earlier boards that count for the rules.
@@ -291,7 +306,7 @@ pub fn grade(
 ) -> Result<Grading, ArenaError> {
     let (game, size, depth) = settings_of(records, settings.depth)?;
     let started = Instant::now();
-    let (students, set) =
+    let (students, set, out_of_time) =
         with_game!(game, G => grade_of::<G>(records, size, depth, settings, progress))?;
     Ok(Grading {
         game,
@@ -302,6 +317,8 @@ pub fn grade(
         students,
         set,
         seconds: started.elapsed().as_secs_f64(),
+        budget: settings.seconds,
+        out_of_time,
     })
 }
 
@@ -315,7 +332,7 @@ fn grade_of<G: Game + Evaluate>(
     depth: u32,
     settings: &GradeSettings,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<(Vec<StudentGrade>, String), ArenaError> {
+) -> Result<(Vec<StudentGrade>, String, usize), ArenaError> {
     // Each student's decisions, each distinct (position, move) once, in game order.
     let mut names: Vec<String> = records
         .iter()
@@ -366,6 +383,8 @@ fn grade_of<G: Game + Evaluate>(
     let mut labelled: std::collections::HashMap<u64, Option<Labelled<G>>> =
         std::collections::HashMap::new();
     let mut done = 0;
+    let mut out_of_time = 0;
+    let started = Instant::now();
     let mut out = Vec::new();
     let mut set: Vec<Labelled<G>> = Vec::new();
     for (s, name) in names.iter().enumerate() {
@@ -373,10 +392,21 @@ fn grade_of<G: Game + Evaluate>(
         let mut graded: Vec<Labelled<G>> = Vec::new();
         let mut worst: Option<BadMove> = None;
         for (line, mv, game_no, ply) in &decisions[s] {
-            let pos = labelled
-                .entry(key(line))
-                .or_insert_with(|| label(&mut solver, line, settings.nodes))
-                .clone();
+            let spent = settings
+                .seconds
+                .is_some_and(|b| started.elapsed().as_secs_f64() >= b);
+            let pos = match labelled.get(&key(line)) {
+                Some(known) => known.clone(),
+                None if spent => {
+                    out_of_time += 1;
+                    None
+                }
+                None => {
+                    let l = label(&mut solver, line, settings.nodes);
+                    labelled.insert(key(line), l.clone());
+                    l
+                }
+            };
             done += 1;
             progress(done, total);
             let Some(pos) = pos else { continue };
@@ -439,10 +469,36 @@ fn grade_of<G: Game + Evaluate>(
                 .join(", ")
         ),
     ];
-    Ok((out, write(&set, &header)))
+    Ok((out, write(&set, &header), out_of_time))
 }
 
 impl Grading {
+    /// The whole class as one row: every student's counts added up (named `(all)`, no worst
+    /// move).
+    pub fn total(&self) -> StudentGrade {
+        let add = |a: Tally, b: &Tally| Tally {
+            won: a.won + b.won,
+            won_thrown: a.won_thrown + b.won_thrown,
+            drawn: a.drawn + b.drawn,
+            drawn_lost: a.drawn_lost + b.drawn_lost,
+            critical: a.critical + b.critical,
+        };
+        StudentGrade {
+            name: "(all)".into(),
+            moved: self.students.iter().map(|s| s.moved).sum(),
+            solved: self.students.iter().map(|s| s.solved).sum(),
+            own: self
+                .students
+                .iter()
+                .fold(Tally::default(), |t, s| add(t, &s.own)),
+            reference: self
+                .students
+                .iter()
+                .fold(Tally::default(), |t, s| add(t, &s.reference)),
+            worst: None,
+        }
+    }
+
     /// Where the exact values came from, in words.
     pub fn source(&self) -> String {
         let solver = format!("the exact solver within {} nodes a solve", self.nodes);
@@ -487,7 +543,13 @@ impl Grading {
             "ref Drawn lost",
             "ref Blunders"
         );
-        for (s, name) in self.students.iter().zip(&names) {
+        let total = self.total();
+        for (s, name) in self
+            .students
+            .iter()
+            .zip(names.iter().map(String::as_str))
+            .chain(std::iter::once((&total, "(all)")))
+        {
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>6} {:>14} {:>14} {:>14}   {:>14} {:>14} {:>14}",
@@ -502,33 +564,20 @@ impl Grading {
                 share(s.reference.blunders(), s.reference.critical),
             );
         }
-        let all = |f: &dyn Fn(&StudentGrade) -> usize| self.students.iter().map(f).sum::<usize>();
-        let _ = writeln!(
-            out,
-            "{:<width$} {:>6} {:>6} {:>14} {:>14} {:>14}   {:>14} {:>14} {:>14}",
-            "(all)",
-            all(&|s| s.moved),
-            all(&|s| s.solved),
-            share(all(&|s| s.own.won_thrown), all(&|s| s.own.won)),
-            share(all(&|s| s.own.drawn_lost), all(&|s| s.own.drawn)),
-            share(all(&|s| s.own.blunders()), all(&|s| s.own.critical)),
-            share(all(&|s| s.reference.won_thrown), all(&|s| s.reference.won)),
-            share(
-                all(&|s| s.reference.drawn_lost),
-                all(&|s| s.reference.drawn)
-            ),
-            share(
-                all(&|s| s.reference.blunders()),
-                all(&|s| s.reference.critical)
-            ),
-        );
-        let unsolved = all(&|s| s.moved) - all(&|s| s.solved);
+        let unsolved = total.moved - total.solved - self.out_of_time;
         if unsolved > 0 {
             let _ = writeln!(
                 out,
                 "{unsolved} position(s) needed more than {} nodes a solve and are not graded \
                  (--grade-nodes, --tablebase)",
                 self.nodes
+            );
+        }
+        if let (Some(b), n @ 1..) = (self.budget, self.out_of_time) {
+            let _ = writeln!(
+                out,
+                "{n} position(s) were not reached within the budget of {b} s and are not \
+                 graded (--grade-seconds)"
             );
         }
         let _ = write!(out, "Graded in {:.1} s", self.seconds);
@@ -589,7 +638,7 @@ mod tests {
     fn a_diagram_centres_the_rows() {
         assert_eq!(
             diagram("wwww/---/--/---/bbbb"),
-            "    w w w w\n     . . .\n      . .\n     . . .\n    b b b b"
+            "   1  w w w w\n   2   . . .\n   3    . .\n   4   . . .\n   5  b b b b"
         );
     }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::class::ClassReport;
 use super::grade::{Grading, share};
-use crate::protocol::readable;
+use crate::protocol::{readable, shown};
 use crate::record::{GameRecord, RecordResult};
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped for HTML text and attribute values.
@@ -310,13 +310,18 @@ fn chart(out: &mut String, records: &[GameRecord], names: &[String], order: &[us
     out.push_str("</p>\n");
 }
 
-/// A board of `/`-joined rows as an SVG picture: rows centred, a white piece a light disc, a
+/// A board of `/`-joined rows as an SVG picture, rows numbered on the left: rows centred, a white piece a light disc, a
 /// black piece a dark one, a flag (Capture the Flag's `W`, `B`) a disc with a red ring.
 pub fn board_svg(board: &str) -> String {
     let rows: Vec<Vec<char>> = board.split('/').map(|r| r.chars().collect()).collect();
     let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
     let cell = 34.0;
-    let (w, h) = (cell * widest as f64 + 8.0, cell * rows.len() as f64 + 8.0);
+    // A margin on the left for the rows' numbers (row 1 first, as moves name the rows).
+    let left = 20.0;
+    let (w, h) = (
+        left + cell * widest as f64 + 8.0,
+        cell * rows.len() as f64 + 8.0,
+    );
     let mut out = format!(
         "<svg width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"board {}\">",
@@ -327,7 +332,14 @@ pub fn board_svg(board: &str) -> String {
         "<rect width=\"{w}\" height=\"{h}\" rx=\"6\" fill=\"#e9d9b6\"/>"
     );
     for (r, row) in rows.iter().enumerate() {
-        let offset = (widest - row.len()) as f64 * cell / 2.0;
+        let offset = left + (widest - row.len()) as f64 * cell / 2.0;
+        let _ = write!(
+            out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#5a4a2a\">{}</text>",
+            4.0,
+            8.0 + cell * (r as f64 + 0.5),
+            r + 1
+        );
         for (c, &sq) in row.iter().enumerate() {
             let cx = 4.0 + offset + cell * (c as f64 + 0.5);
             let cy = 4.0 + cell * (r as f64 + 0.5);
@@ -372,11 +384,14 @@ fn board_with_side(text: &str) -> String {
     )
 }
 
+/// Per student (in standings order) its notes and its faults with the first failing board
+/// drawn; then the notes on students who did not play.
 fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
     let report = p.report;
     let names = &report.standings.names;
     out.push_str("<h2>Notes and faults</h2>\n");
-    // Notes, each once (shards repeat them), with the students who do not play too.
+    // Notes, each once (shards repeat them), as records hold them: `NAME: TEXT`, the name
+    // escaped with `shown`.
     let mut notes: Vec<&String> = p.notes.iter().collect();
     notes.sort();
     notes.dedup();
@@ -384,17 +399,31 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
         out.push_str("<p>No notes and no faults.</p>\n");
         return;
     }
-    for n in notes {
-        let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(n)));
-    }
+    let mut placed = vec![false; notes.len()];
     for &i in order {
+        let prefix = format!("{}: ", shown(&names[i]));
+        let own: Vec<&str> = notes
+            .iter()
+            .zip(placed.iter_mut())
+            .filter_map(|(n, placed)| {
+                let text = n.strip_prefix(&prefix)?;
+                *placed = true;
+                Some(text)
+            })
+            .collect();
         let e = &report.entries[i];
+        if own.is_empty() && e.first_failure.is_none() {
+            continue;
+        }
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&names[i]));
+        for text in own {
+            let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(text)));
+        }
         let Some(f) = &e.first_failure else { continue };
         let counts: Vec<String> = e.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(
             out,
-            "<h3>{}: lost {} game(s) by faults ({})</h3>",
-            escape(&names[i]),
+            "<p>Lost {} game(s) by faults ({}).</p>",
             e.faults.values().sum::<u64>(),
             escape(&counts.join(", "))
         );
@@ -409,6 +438,18 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
             escape(&f.fault),
             escape(&readable(&f.message))
         );
+    }
+    let rest: Vec<&&String> = notes
+        .iter()
+        .zip(&placed)
+        .filter(|(_, placed)| !**placed)
+        .map(|(n, _)| n)
+        .collect();
+    if !rest.is_empty() {
+        out.push_str("<h3>Students who do not play</h3>\n");
+        for n in rest {
+            let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(n)));
+        }
     }
 }
 
@@ -431,7 +472,8 @@ fn grading(out: &mut String, g: &Grading) {
          <th>Won thrown away</th><th>Drawn lost</th><th>Blunders (critical)</th>\
          <th>Reference: won thrown away</th><th>drawn lost</th><th>blunders</th></tr>\n",
     );
-    for s in &g.students {
+    let total = g.total();
+    for s in g.students.iter().chain(std::iter::once(&total)) {
         let _ = writeln!(
             out,
             "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\

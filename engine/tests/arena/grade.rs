@@ -215,6 +215,23 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
         body(&grading),
         "{probed_out}"
     );
+    // A spent time budget leaves the positions ungraded, and says so.
+    let hurried = run(
+        ARENA,
+        &[
+            "report",
+            records.to_str().unwrap(),
+            "--grade",
+            "--grade-seconds",
+            "0.000001",
+        ],
+    );
+    let hurried_out = String::from_utf8_lossy(&hurried.stdout).into_owned();
+    assert!(hurried.status.success(), "{}", text(&hurried));
+    assert!(
+        hurried_out.contains("were not reached within the budget of 0.000001 s"),
+        "{hurried_out}"
+    );
     // No absolute path of the class folder in the published report or the records.
     let folder = c.path("subs").display().to_string();
     assert!(!stdout.contains(&folder), "{all}");

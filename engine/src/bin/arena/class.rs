@@ -93,6 +93,10 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     grade_nodes: u64,
+    /// With --grade: seconds the whole grading may take; positions not reached by then are not
+    /// graded (and counted). Default: no limit (the grading then depends on the records alone).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    grade_seconds: Option<f64>,
     /// With --grade: a tablebase directory (see `engine tablebase`) for exact values (default:
     /// $TABLEBASE_PATH, else ./tablebases if it exists).
     #[arg(long, value_name = "DIR")]
@@ -163,24 +167,34 @@ fn progress_bar(len: usize, what: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// A number of seconds above 0.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds above 0"))
+}
+
 /// After the report: the grading (with `--grade`) on standard output and the web page (with
 /// `--html`). The grading runs on a thread of its own, so that Ctrl-C still ends the run.
 async fn finish(
-    records: Vec<GameRecord>,
+    mut records: Vec<GameRecord>,
     report: &ClassReport,
     notes: &[String],
     output: &OutputArgs,
     depth: Option<u32>,
     title: String,
 ) -> Result<()> {
-    let grading = if output.grade {
+    let mut grading = None;
+    if output.grade {
         let settings = GradeSettings {
             depth,
             nodes: output.grade_nodes,
             tablebase: tablebase_dir(output.tablebase.as_deref())?,
             hash_mib: 64,
+            seconds: output.grade_seconds,
         };
-        let (grading, records) = tokio::task::spawn_blocking(move || {
+        let (graded, given_back) = tokio::task::spawn_blocking(move || {
             let mut bar: Option<ProgressBar> = None;
             let mut told = false;
             let mut progress = |done: usize, total: usize| {
@@ -206,28 +220,24 @@ async fn finish(
         })
         .await
         .context("the grading thread failed")?;
-        let grading = grading?;
+        records = given_back;
+        let graded = graded?;
         out!();
-        out!("{}", grading.table());
-        let worst = grading.worst_moves();
+        out!("{}", graded.table());
+        let worst = graded.worst_moves();
         if !worst.is_empty() {
             out!();
             out!("Worst moves:");
             out!("{worst}");
         }
         if let Some(path) = &output.grade_set {
-            std::fs::write(path, &grading.set)
+            std::fs::write(path, &graded.set)
                 .with_context(|| format!("--grade-set: cannot write {}", path.display()))?;
         }
-        if let Some(path) = &output.html {
-            write_html(path, &title, &records, report, notes, Some(&grading))?;
-        }
-        return Ok(());
-    } else {
-        None
-    };
+        grading = Some(graded);
+    }
     if let Some(path) = &output.html {
-        write_html(path, &title, &records, report, notes, grading)?;
+        write_html(path, &title, &records, report, notes, grading.as_ref())?;
     }
     Ok(())
 }
