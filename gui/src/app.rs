@@ -13,6 +13,7 @@ use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::Model;
+use crate::model::NodeId;
 use crate::panels::dock::{self, TabAction, Tool};
 use crate::panels::engine_manager::{EngineManager, ManagerAction};
 use crate::panels::menu::MenuState;
@@ -20,6 +21,7 @@ use crate::panels::path_dialog::{PathAnswer, PathDialog};
 use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::question::{self, Answer};
 use crate::panels::{self, Action};
+use crate::review::{Review, ReviewAction};
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
 use crate::solve::{SolveAction, Solver};
 use crate::tablebase::TablebasePage;
@@ -83,6 +85,9 @@ pub struct GuiApp {
     position: PositionDialog,
     manager: EngineManager,
     tablebase: TablebasePage,
+    review: Review,
+    /// The nodes of the line reviewed (`[k]`: after `k` moves).
+    review_line: Vec<NodeId>,
     help: bool,
     dialogs: FileDialogs,
     path_dialog: PathDialog,
@@ -137,6 +142,8 @@ impl GuiApp {
             position: PositionDialog::default(),
             manager: EngineManager::default(),
             tablebase: TablebasePage::default(),
+            review: Review::default(),
+            review_line: Vec::new(),
             help: false,
             dialogs: FileDialogs::default(),
             path_dialog: PathDialog::default(),
@@ -154,6 +161,7 @@ impl GuiApp {
     pub fn tool_open(&self, tool: Tool) -> bool {
         match tool {
             Tool::Engines => self.manager.open,
+            Tool::Review => self.review.open,
             Tool::Tablebase => self.tablebase.open,
             Tool::Solver => self.solver.open,
             Tool::Tree => self.tree.open,
@@ -182,6 +190,7 @@ impl GuiApp {
             Tool::Engines if open && !self.manager.open => self.open_engine_manager(false),
             Tool::Engines if !open => self.manager.close(),
             Tool::Engines => {}
+            Tool::Review => self.review.open = open,
             Tool::Tablebase => self.set_tablebase(open),
             Tool::Solver => self.solver.open = open,
             Tool::Tree => self.tree.open = open,
@@ -256,13 +265,16 @@ impl GuiApp {
         }
     }
 
-    /// The players' names for a record: the engine's (as its handshake gave it) or "human".
-    fn player_name(&self, side: Side) -> String {
+    /// The players' names for a record: an engine's as the set-up names it (the saved engine's
+    /// name, the typed program, or "engine (ours)"), or "human". Never the running process's
+    /// `id name`, which is there or not depending on whether the engine still runs: a game's
+    /// records name its engine the same way whenever they are saved.
+    pub fn player_name(&self, side: Side) -> String {
         let i = side.index();
-        match (&self.settings.players[i], &self.hub.engine_names()[i]) {
-            (p, Some(name)) if p.engine => name.clone(),
-            (p, None) if p.engine => self.settings.player_label(i),
-            _ => "human".into(),
+        if self.settings.players[i].engine {
+            self.settings.player_label(i)
+        } else {
+            "human".into()
         }
     }
 
@@ -436,6 +448,47 @@ impl GuiApp {
         let dir = self.settings.tablebase_dir();
         self.tablebase
             .follow(&dir, self.model.game(), self.model.view());
+    }
+
+    /// The game review.
+    pub fn review(&self) -> &Review {
+        &self.review
+    }
+
+    /// Opens the review's panel and reviews the game on the table (the line shown): exact
+    /// values from the tables in the set directory, a search of our engine elsewhere.
+    pub fn start_review(&mut self) {
+        self.show_tool(Tool::Review, true);
+        self.review_line = self.model.line().to_vec();
+        let dir = self.settings.tablebase_dir();
+        if let Some(old) = self.review.start(self.model.game(), &dir) {
+            self.hub.end(old);
+        }
+    }
+
+    /// Reads the review's progress, and puts what it found on the reviewed line's moves: their
+    /// marks (the move table) and the positions' values (the graph).
+    fn poll_review(&mut self) {
+        let hub = &self.hub;
+        let log = self.console.log(Role::Review);
+        let spawn = || hub.spawn(Player::default().launch(), log);
+        let (done, changed) = self.review.poll(spawn);
+        if let Some(h) = done {
+            self.hub.end(h);
+        }
+        if !changed {
+            return;
+        }
+        for (k, v) in self.review.values().iter().enumerate() {
+            if let (Some(v), Some(&id)) = (v, self.review_line.get(k)) {
+                self.model.set_eval(id, v.score);
+            }
+        }
+        for m in self.review.moves() {
+            if let Some(&id) = self.review_line.get(m.ply + 1) {
+                self.model.set_mark(id, m.mark);
+            }
+        }
     }
 
     /// The search tree explorer.
@@ -649,6 +702,9 @@ impl GuiApp {
         if let Some(h) = self.manager.end() {
             self.hub.end(h);
         }
+        if let Some(h) = self.review.end() {
+            self.hub.end(h);
+        }
         self.hub.shutdown();
     }
 
@@ -665,6 +721,7 @@ impl GuiApp {
         if let Some(h) = self.manager.poll() {
             self.hub.end(h);
         }
+        self.poll_review();
         self.follow_tablebase();
     }
 
@@ -768,9 +825,9 @@ impl GuiApp {
             Some(EditorAction::Close) => self.editor.open = false,
             None => {}
         }
-        // Engines' events wake the window themselves (the hub's waker); only a tablebase probe,
-        // on a thread of its own, is looked at again until it answers.
-        if self.tablebase.probing() {
+        // Engines' events wake the window themselves (the hub's waker); only a tablebase probe
+        // and a review, on threads of their own, are looked at again until they answer.
+        if self.tablebase.probing() || self.review.running() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         if let Some(wait) = self.model.clocks_change_in(Instant::now()) {
@@ -794,7 +851,7 @@ impl GuiApp {
         let panel = match shown {
             None => egui::Panel::left("setup")
                 .resizable(false)
-                .exact_size((width * 0.2).clamp(180.0, 240.0)),
+                .exact_size((width * 0.22).clamp(220.0, 260.0)),
             Some(_) => egui::Panel::left("dock")
                 .resizable(true)
                 .default_size((width * 0.3).clamp(300.0, 520.0))
@@ -836,6 +893,15 @@ impl GuiApp {
                 None => {}
             },
             Tool::Console => self.console.ui(ui),
+            Tool::Review => match self.review.ui(ui, self.model.game(), self.model.view()) {
+                Some(ReviewAction::Start) => self.start_review(),
+                Some(ReviewAction::GoTo(ply)) => {
+                    if let Some(&id) = self.review_line.get(ply) {
+                        actions.push(Action::GoToNode(id));
+                    }
+                }
+                None => {}
+            },
             Tool::Engines => match self.manager.ui(ui, &self.settings.engines) {
                 Some(ManagerAction::Apply(list)) => actions.push(Action::SetEngines(list)),
                 Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),

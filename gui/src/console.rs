@@ -22,17 +22,20 @@ pub enum Role {
     Solve,
     /// An engine started by the engine manager to read its options.
     Options,
+    /// The game review's engine (positions no table covers).
+    Review,
 }
 
 impl Role {
     /// Every role, in the console's order.
-    pub const ALL: [Role; 6] = [
+    pub const ALL: [Role; 7] = [
         Role::White,
         Role::Black,
         Role::Analysis,
         Role::Tree,
         Role::Solve,
         Role::Options,
+        Role::Review,
     ];
 
     /// Its name in the console.
@@ -44,6 +47,7 @@ impl Role {
             Role::Tree => "Search tree",
             Role::Solve => "Solve",
             Role::Options => "Engine manager",
+            Role::Review => "Game review",
         }
     }
 
@@ -60,7 +64,7 @@ pub struct Console {
     pub filter: String,
     /// The engine shown; `None`: all of them, each line prefixed with its engine.
     pub shown: Option<Role>,
-    logs: [SharedLog; 6],
+    logs: [SharedLog; Role::ALL.len()],
 }
 
 impl Default for Console {

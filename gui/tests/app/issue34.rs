@@ -433,3 +433,163 @@ fn the_engine_manager_is_in_reach_keeps_its_list_still_and_has_wide_fields_and_b
     h.run_steps(2);
     assert!(h.query_all_by_value("/opt/engines/other").next().is_some());
 }
+
+#[test]
+fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without_players() {
+    // Defect 7: the engine's name in saved records was its `id name` once running, else the
+    // set-up's label; and a record without White/Black tags was refused.
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), engine(common::engine_path(), 2)],
+        [1100.0, 760.0],
+    );
+    let dir = std::env::temp_dir().join(format!("gui-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let black_of = |h: &mut Harness<'static, GuiApp>, name: &str| {
+        let path = dir.join(name);
+        h.state_mut().save(&path).expect("saved");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let records = engine::record::parse_records(&text).expect("a record");
+        records[0].black.clone()
+    };
+    let before = black_of(&mut h, "before.games");
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    wait_for(&mut h, "the engine's handshake", |a| {
+        a.engine_names()[1].is_some()
+    });
+    let running = black_of(&mut h, "running.games");
+    assert_eq!(before, running);
+    assert_eq!(running, h.state().settings.player_label(1));
+    assert_eq!(h.state().player_name(engine::games::Side::White), "human");
+    // A record with neither White nor Black opens; its players are "?".
+    let bare = dir.join("bare.games");
+    std::fs::write(
+        &bare,
+        "[Game \"hexapawn\"]\n[Size \"3\"]\n[Start \"startpos\"]\n[Result \"*\"]\nb1b2 a3a2\n",
+    )
+    .expect("write");
+    let opened = h.state_mut().model_mut().open(&bare);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(opened, Ok(1));
+    assert_eq!(h.state().model().game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!(h.state().model().records()[0].white, "?");
+}
+
+/// Builds every Oska 4 table into a fresh temporary directory (seconds).
+fn oska4_tables() -> std::path::PathBuf {
+    use engine::tablebase::build::{Plan, build};
+    let dir = std::env::temp_dir().join(format!("gui-review-{}-tables", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plan = Plan {
+        size: 4,
+        max_pieces: 4,
+        threads: 1,
+    };
+    build::<engine::games::Oska>(plan, &|_| {}, &mut |header, values| {
+        engine::tablebase::file::write(&dir, header, values).map(|_| ())
+    })
+    .expect("the tables build");
+    dir
+}
+
+#[test]
+fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_as_comments() {
+    use engine::games::{Game, Oska, Side};
+    use engine::score::Score;
+    use engine::tablebase::Tablebase;
+    use gui::panels::dock::Tool;
+    let dir = oska4_tables();
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1280.0, 800.0],
+    );
+    h.state_mut().settings.tablebase = dir.display().to_string();
+    // A whole game: the last legal move each ply, to its end by the rules.
+    let mut game = gui::game::GameState::new(GameKind::Oska, 4).expect("oska 4");
+    while game.outcome(game.len()).is_none() {
+        let ply = game.len();
+        let mv = *game.legal_moves(ply).last().expect("a move");
+        game.play(ply, mv).expect("legal");
+    }
+    let n = game.len();
+    h.state_mut().model_mut().set_game(game.clone());
+    h.run_steps(2);
+    crate::common::menu(&mut h, "Analysis", "Game review");
+    assert_eq!(h.state().shown_tool(), Some(Tool::Review));
+    h.get_by_label("Review the game").click();
+    h.run_steps(2);
+    wait_for(&mut h, "the review", |a| {
+        !a.review().running() && a.review().game().is_some()
+    });
+    // Every position's value is the tables' (White's view), exact; the end is the result.
+    let tb = Tablebase::open::<Oska>(&dir, 4, 0).expect("tables");
+    let values = h.state().review().values().to_vec();
+    assert_eq!(values.len(), n + 1);
+    for (ply, v) in values.iter().enumerate() {
+        let v = v.unwrap_or_else(|| panic!("no value after {ply} moves"));
+        assert!(v.exact, "after {ply} moves");
+        let side = game.side_to_move(ply);
+        let want = match game.outcome(ply) {
+            Some(o) => match o.winner() {
+                Some(Side::White) => Score::Win(0),
+                Some(Side::Black) => Score::Loss(0),
+                None => Score::Draw,
+            },
+            None => {
+                let pos = Oska::from_cells(4, &game.pieces(ply), side).expect("position");
+                let score = tb.probe(&pos).expect("covered");
+                gui::model::white_view(score, side)
+            }
+        };
+        assert_eq!(v.score, want, "after {ply} moves");
+    }
+    // The marks follow the rule: a move from an exact win (or draw) to less is "??".
+    let moves = h.state().review().moves();
+    assert_eq!(moves.len(), n);
+    for m in &moves {
+        let (before, after) = (
+            gui::model::white_view(m.before.score, m.side),
+            gui::model::white_view(m.after.score, m.side),
+        );
+        let rank = |s: Score| match s {
+            Score::Win(_) => 2,
+            Score::Draw => 1,
+            _ => 0,
+        };
+        assert_eq!(m.mark == "??", rank(after) < rank(before), "{m:?}");
+    }
+    // The per-side accuracy is shown, and the graph draws the values.
+    h.get_by_label_contains("White accuracy");
+    h.get_by_label_contains("Black accuracy");
+    assert_eq!(h.state().model().graph_points().len(), n);
+    // A click on a reviewed move shows it.
+    let first = &moves[0];
+    h.get_by_label(&format!("1. {}{}", first.name, first.mark))
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().model().view(), 1);
+    // Saved as comment lines other readers skip, and read back on open.
+    let marked: Vec<_> = moves.iter().filter(|m| !m.mark.is_empty()).collect();
+    assert!(!marked.is_empty(), "this game has marked moves");
+    let path = dir.join("reviewed.games");
+    h.state_mut().save(&path).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let records = engine::record::parse_records(&text).expect("other readers read it");
+    assert_eq!(records[0].moves.len(), n);
+    for m in &marked {
+        let line = format!("# review {} {} {}", m.ply + 1, m.name, m.mark);
+        assert!(text.contains(&line), "{line} in {text}");
+    }
+    h.state_mut().model_mut().open(&path).expect("opened");
+    let tree = h.state().model().tree();
+    let line = h.state().model().line().to_vec();
+    for m in &moves {
+        assert_eq!(tree.mark(line[m.ply + 1]), m.mark, "{m:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
