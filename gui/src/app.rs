@@ -116,11 +116,54 @@ impl GuiApp {
     /// An app with these settings, showing a new game of the set-up.
     pub fn new(settings: Settings) -> GuiApp {
         let tools = dock::from_keys(&settings.tools);
+        let session = settings.session.clone();
         let mut app = GuiApp::bare(settings);
         for tool in tools {
             app.show_tool(tool, true);
         }
+        if !session.record.is_empty() {
+            let file = (!session.file.is_empty()).then(|| PathBuf::from(&session.file));
+            let restored = app.model.restore(
+                &session.record,
+                file.as_deref(),
+                session.unsaved,
+                session.view,
+            );
+            match restored {
+                Ok(()) => app
+                    .model
+                    .note("The last session's game was restored; engine play is paused.".into()),
+                Err(e) => app.model.error(format!(
+                    "The last session's game could not be restored: {e}"
+                )),
+            }
+        }
         app
+    }
+
+    /// Keeps the game on the table in the settings, to be restored on the next start (a game
+    /// without moves is not kept), and which tools are open.
+    pub fn remember_session(&mut self) {
+        self.settings.tools = self
+            .open_tools()
+            .into_iter()
+            .map(|t| t.key().to_string())
+            .collect();
+        let white = self.player_name(Side::White);
+        let black = self.player_name(Side::Black);
+        self.settings.session = match self.model.record_text(&white, &black) {
+            Ok(record) if !self.model.game().is_empty() => crate::settings::Session {
+                record,
+                file: self
+                    .model
+                    .file()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                unsaved: self.model.unsaved(),
+                view: self.model.view(),
+            },
+            _ => crate::settings::Session::default(),
+        };
     }
 
     /// An app with these settings and no tool open.
@@ -892,7 +935,16 @@ impl GuiApp {
                 Some(SolveAction::Stop) => self.stop_solve(),
                 None => {}
             },
-            Tool::Console => self.console.ui(ui),
+            Tool::Console => {
+                if let Some((role, text)) = self.console.ui(ui)
+                    && let Err(why) = self.hub.type_command(role, &text)
+                {
+                    crate::controller::log_line(
+                        &self.console.log(role),
+                        format!("# not sent: '{text}': {why}"),
+                    );
+                }
+            }
             Tool::Review => match self.review.ui(ui, self.model.game(), self.model.view()) {
                 Some(ReviewAction::Start) => self.start_review(),
                 Some(ReviewAction::GoTo(ply)) => {
@@ -929,11 +981,7 @@ impl eframe::App for GuiApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        self.settings.tools = self
-            .open_tools()
-            .into_iter()
-            .map(|t| t.key().to_string())
-            .collect();
+        self.remember_session();
         eframe::set_value(storage, SETTINGS_KEY, &self.settings);
     }
 

@@ -683,8 +683,14 @@ impl Model {
     /// Saves the game to a file in the record format, with these players' names; the main
     /// line's annotation marks follow as comment lines ([`review_comments`]).
     pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
-        let record = self.record(white, black)?;
-        let mut text = record.to_string();
+        let text = self.record_text(white, black)?;
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The game as the text of a record file: [`Model::record`], then the main line's marks as
+    /// comment lines ([`review_comments`]).
+    pub fn record_text(&self, white: &str, black: &str) -> Result<String, String> {
+        let mut text = self.record(white, black)?.to_string();
         for line in review_comments(&self.tree) {
             if !text.ends_with('\n') {
                 text.push('\n');
@@ -692,7 +698,39 @@ impl Model {
             text.push_str(&line);
             text.push('\n');
         }
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        Ok(text)
+    }
+
+    /// Puts the marks of a record text's review comments on the main line's moves.
+    fn read_marks(&mut self, text: &str) {
+        let main = self.tree.main_line();
+        for (ply, name, mark) in read_review_comments(text) {
+            if let Some(&id) = main.get(ply)
+                && self.tree.name(id) == name
+            {
+                self.tree.set_mark(id, &mark);
+            }
+        }
+    }
+
+    /// Restores the game of the last session from its record text (with its variations and
+    /// marks), paused, showing the position after `view` moves of its main line; `file` is its
+    /// file again, and it is unsaved when it was.
+    pub fn restore(
+        &mut self,
+        text: &str,
+        file: Option<&Path>,
+        unsaved: bool,
+        view: usize,
+    ) -> Result<(), String> {
+        let records = parse_records(text).map_err(|e| e.to_string())?;
+        let first = records.first().ok_or("the session holds no game")?;
+        self.load_record(first)?;
+        self.read_marks(text);
+        self.file = file.map(Path::to_path_buf);
+        self.unsaved = unsaved;
+        self.go_to(view.min(self.game.len()));
+        Ok(())
     }
 
     /// Sets the annotation mark of a move of the tree (`!`, `?`, `??`; empty: none).
@@ -723,14 +761,7 @@ impl Model {
         self.load_record(&first)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if records.len() == 1 {
-            let main = self.tree.main_line();
-            for (ply, name, mark) in read_review_comments(&text) {
-                if let Some(&id) = main.get(ply)
-                    && self.tree.name(id) == name
-                {
-                    self.tree.set_mark(id, &mark);
-                }
-            }
+            self.read_marks(&text);
         }
         self.records = records;
         // A file of many games is not overwritten with one of them.

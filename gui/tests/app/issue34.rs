@@ -593,3 +593,104 @@ fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_session_game_tools_and_players_come_back_on_the_next_start() {
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    let mv = h.state().model().game().legal_moves(1)[0];
+    h.state_mut().apply(Action::Play(mv));
+    h.state_mut().apply(Action::GoTo(1));
+    h.state_mut().show_tool(Tool::Console, true);
+    h.run_steps(2);
+    let names = h.state().model().game().move_names();
+    assert!(h.state().model().unsaved());
+    h.state_mut().remember_session();
+    let settings = h.state().settings.clone();
+    assert_eq!(settings.tools, ["console"]);
+    let mut again = egui_kittest::Harness::builder()
+        .with_size([1100.0, 760.0])
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    again.run_steps(2);
+    let model = again.state().model();
+    assert_eq!(model.game().move_names(), names);
+    assert_eq!(model.view(), 1);
+    assert!(
+        model.unsaved(),
+        "still to be saved: the question asks before it goes"
+    );
+    assert!(model.paused());
+    assert_eq!(again.state().open_tools(), [Tool::Console]);
+    again.get_by_label_contains("The last session's game was restored");
+    // A game without moves leaves no session; a damaged one says so.
+    let mut empty = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    empty.state_mut().remember_session();
+    assert_eq!(empty.state().settings.session.record, "");
+    let mut bad = empty.state().settings.clone();
+    bad.session.record = "[Game \"chess\"]\n".into();
+    let app = GuiApp::new(bad);
+    let (text, error) = app.model().message().expect("a message");
+    assert!(error && text.contains("could not be restored"), "{text}");
+}
+
+#[test]
+fn the_console_sends_typed_protocol_commands_to_an_idle_engine() {
+    use gui::console::Role;
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), engine(common::engine_path(), 2)],
+        [1280.0, 800.0],
+    );
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    wait_for(&mut h, "Black's reply", |a| a.model().game().len() == 2);
+    h.state_mut().show_tool(Tool::Console, true);
+    h.state_mut().console_mut().shown = Some(Role::Black);
+    h.run_steps(2);
+    let typed = |h: &mut Harness<'static, GuiApp>, text: &str| {
+        h.state_mut().console_mut().command = text.into();
+        h.run_steps(1);
+        h.get_by_label("Send").click();
+        h.run_steps(2);
+    };
+    typed(&mut h, "legal");
+    wait_for(&mut h, "the answer to legal", |a| {
+        let lines = a.console().lines(Role::Black);
+        lines
+            .iter()
+            .position(|l| l == "> legal")
+            .is_some_and(|k| lines[k + 1..].iter().any(|l| l == "< readyok"))
+    });
+    // The GUI drives searches itself; a line that is no command is refused by the protocol.
+    typed(&mut h, "go depth 3");
+    typed(&mut h, "bogus");
+    wait_for(&mut h, "the refusals", |a| {
+        let lines = a.console().lines(Role::Black);
+        lines
+            .iter()
+            .any(|l| l.starts_with("# not sent: 'go depth 3'"))
+            && lines.iter().any(|l| l.starts_with("# not sent: 'bogus'"))
+    });
+    assert_eq!(h.state().model().game().len(), 2, "no move was played");
+    // The engine still plays afterwards.
+    let mv = h.state().model().game().legal_moves(2)[0];
+    h.state_mut().apply(Action::Play(mv));
+    wait_for(&mut h, "Black's next reply", |a| {
+        a.model().game().len() >= 4 || a.model().game().outcome(3).is_some()
+    });
+    assert_eq!(h.state().model().halted(), None);
+}
