@@ -93,11 +93,25 @@ fn class(score: Score) -> Option<u8> {
 /// Judges a move of `side` from the values before and after it (White's view): the expected
 /// points it lost and its mark. `??`: an exact win or draw thrown away (both values exact), or a
 /// loss of at least [`BLUNDER`]; `?`: a loss of at least [`MISTAKE`]; `!`: the only legal move
-/// (of several) that keeps an exact win or draw.
-pub fn judge(side: Side, before: &Value, after: &Value, legal: usize) -> (f64, &'static str) {
+/// (of several) that keeps an exact win or draw. `scores` are the best move's and the played
+/// move's scores in one search of the position before it (the mover's view, every legal move
+/// searched with `MultiPV`): an estimate's loss is then their difference, free of the swing
+/// between searches of positions with different sides to move.
+pub fn judge(
+    side: Side,
+    before: &Value,
+    after: &Value,
+    legal: usize,
+    scores: Option<(Score, Score)>,
+) -> (f64, &'static str) {
     let b = seen_by(before.score, side);
     let a = seen_by(after.score, side);
-    let loss = (points(b) - points(a)).max(0.0);
+    let loss = match scores {
+        Some((best, played)) if !(before.exact && after.exact) => {
+            (points(best) - points(played)).max(0.0)
+        }
+        _ => (points(b) - points(a)).max(0.0),
+    };
     let exact = before.exact && after.exact;
     if exact && let (Some(cb), Some(ca)) = (class(b), class(a)) {
         if ca < cb {
@@ -164,14 +178,21 @@ pub fn exact_values(dir: &Path, game: &GameState) -> Vec<Option<Value>> {
         .collect()
 }
 
-/// The review of each move from the values of the positions (`values[k]` before move `k`).
-pub fn moves_of(game: &GameState, values: &[Option<Value>]) -> Vec<MoveReview> {
+/// The review of each move from the values of the positions (`values[k]` before move `k`) and
+/// the searches' best and played moves' scores (`scores[k]`, the mover's view; see [`judge`]).
+pub fn moves_of(
+    game: &GameState,
+    values: &[Option<Value>],
+    scores: &[Option<(Score, Score)>],
+) -> Vec<MoveReview> {
     (0..game.len())
         .filter_map(|ply| {
             let before = values.get(ply).copied().flatten()?;
             let after = values.get(ply + 1).copied().flatten()?;
             let side = game.side_to_move(ply);
-            let (loss, mark) = judge(side, &before, &after, game.legal_moves(ply).len());
+            let legal = game.legal_moves(ply).len();
+            let scores = scores.get(ply).copied().flatten();
+            let (loss, mark) = judge(side, &before, &after, legal, scores);
             Some(MoveReview {
                 ply,
                 name: game.move_name(ply),
@@ -195,6 +216,13 @@ pub struct Review {
     game: Option<GameState>,
     /// The value of each position (0 to the game's length), as they arrive.
     values: Vec<Option<Value>>,
+    /// For each position searched, the best move's and the played move's scores (the side to
+    /// move's view).
+    scores: Vec<Option<(Score, Score)>>,
+    /// The lines of the running search: each first move's last score.
+    lines: Vec<(String, Score)>,
+    /// The `MultiPV` value sent (every legal move), once the engine declared the option.
+    multipv: Option<i64>,
     /// The tables' answer, while they are read.
     tables: Option<Receiver<Vec<Option<Value>>>>,
     /// The engine for the positions no table covers, and the position it searches.
@@ -223,6 +251,9 @@ impl Review {
         let old = self.engine.take();
         self.game = Some(game.clone());
         self.values = vec![None; game.len() + 1];
+        self.scores = vec![None; game.len() + 1];
+        self.lines.clear();
+        self.multipv = None;
         self.searching = None;
         self.last = None;
         self.error = None;
@@ -254,7 +285,7 @@ impl Review {
     pub fn moves(&self) -> Vec<MoveReview> {
         self.game
             .as_ref()
-            .map_or_else(Vec::new, |g| moves_of(g, &self.values))
+            .map_or_else(Vec::new, |g| moves_of(g, &self.values, &self.scores))
     }
 
     /// Gives up the engine at once (closing the app, or a new review); returns it, for the hub
@@ -296,18 +327,62 @@ impl Review {
         if let Some(handle) = &self.engine {
             for event in handle.poll() {
                 match event {
+                    EngineEvent::Ready(info) => {
+                        // Every legal move searched: the played move's score comes from the
+                        // same search as the best one's.
+                        if let Some(max) = info.options.iter().find_map(|o| match &o.kind {
+                            engine::protocol::OptionKind::Spin { max, .. }
+                                if o.name.eq_ignore_ascii_case("MultiPV") =>
+                            {
+                                Some(*max)
+                            }
+                            _ => None,
+                        }) {
+                            handle.send(Request::SetOption {
+                                name: "MultiPV".into(),
+                                value: max.to_string(),
+                            });
+                            self.multipv = Some(max);
+                        }
+                    }
                     EngineEvent::Search { id, info } if Some(id as usize) == self.searching => {
-                        self.last = Some(info.score);
+                        if info.multipv.unwrap_or(1) == 1 {
+                            self.last = Some(info.score);
+                        }
+                        if let Some(first) = info.pv.first() {
+                            match self.lines.iter_mut().find(|(m, _)| m == first) {
+                                Some(line) => line.1 = info.score,
+                                None => self.lines.push((first.clone(), info.score)),
+                            }
+                        }
                     }
                     EngineEvent::BestMove { id, .. } if Some(id as usize) == self.searching => {
                         let ply = id as usize;
                         let side = game.side_to_move(ply);
+                        let lines = std::mem::take(&mut self.lines);
                         if let Some(score) = self.last.take() {
                             self.values[ply] = Some(Value {
                                 score: seen_by(score, side),
                                 exact: false,
                                 keeping: None,
                             });
+                            // The played move's score, or the worst line's when it was not
+                            // reported (a bound: it is no better).
+                            let played = (ply < game.len())
+                                .then(|| game.move_name(ply))
+                                .and_then(|name| lines.iter().find(|(m, _)| *m == name))
+                                .map(|&(_, s)| s)
+                                .or_else(|| {
+                                    lines
+                                        .iter()
+                                        .map(|&(_, s)| s)
+                                        .min_by(|a, b| points(*a).total_cmp(&points(*b)))
+                                });
+                            if self.multipv.is_some()
+                                && let Some(played) = played
+                            {
+                                self.scores[ply] = Some((score, played));
+                            }
                         } else {
                             self.error = Some(format!(
                                 "the engine gave no score for the position after {ply} moves"
@@ -352,6 +427,7 @@ impl Review {
             }));
             self.searching = Some(next);
             self.last = None;
+            self.lines.clear();
         }
         (None, changed)
     }
@@ -386,7 +462,7 @@ impl Review {
             ui.label(RichText::new("Review the game on the table, during or after it.").weak());
             return action;
         };
-        let moves = moves_of(game, &self.values);
+        let moves = moves_of(game, &self.values, &self.scores);
         ui.horizontal_wrapped(|ui| {
             for side in [Side::White, Side::Black] {
                 let text = match accuracy(&moves, side) {
@@ -487,6 +563,7 @@ mod tests {
             &exact(Score::Win(5), Some(2)),
             &exact(Score::Draw, None),
             3,
+            None,
         );
         assert_eq!(m, "??");
         // Black keeps its win with the only winning move (White's view: White loses).
@@ -495,6 +572,7 @@ mod tests {
             &exact(Score::Loss(7), Some(1)),
             &exact(Score::Loss(6), None),
             4,
+            None,
         );
         assert_eq!((loss, m), (0.0, "!"));
         // The only move at all is no "!".
@@ -503,15 +581,43 @@ mod tests {
             &exact(Score::Loss(7), Some(1)),
             &exact(Score::Loss(6), None),
             1,
+            None,
         );
         assert_eq!(m, "");
         // Estimates: 0 -> -0.7 pawns for White is a mistake, 0 -> -2.5 a blunder, +0.1 nothing.
-        assert_eq!(judge(Side::White, &estimate(0), &estimate(-50), 3).1, "");
-        assert_eq!(judge(Side::White, &estimate(0), &estimate(-70), 3).1, "?");
-        assert_eq!(judge(Side::White, &estimate(0), &estimate(-250), 3).1, "??");
-        assert_eq!(judge(Side::White, &estimate(0), &estimate(10), 3).1, "");
+        assert_eq!(
+            judge(Side::White, &estimate(0), &estimate(-50), 3, None).1,
+            ""
+        );
+        assert_eq!(
+            judge(Side::White, &estimate(0), &estimate(-70), 3, None).1,
+            "?"
+        );
+        assert_eq!(
+            judge(Side::White, &estimate(0), &estimate(-250), 3, None).1,
+            "??"
+        );
+        assert_eq!(
+            judge(Side::White, &estimate(0), &estimate(10), 3, None).1,
+            ""
+        );
+        // With one search's best and played scores, their difference decides, not the values
+        // of the two positions (searched with different sides to move).
+        let best_played = Some((Score::Cp(40), Score::Cp(30)));
+        assert_eq!(
+            judge(Side::White, &estimate(80), &estimate(-90), 3, best_played).1,
+            ""
+        );
+        let best_played = Some((Score::Cp(40), Score::Cp(-300)));
+        assert_eq!(
+            judge(Side::White, &estimate(40), &estimate(-10), 3, best_played).1,
+            "??"
+        );
         // Black's view is the other way round.
-        assert_eq!(judge(Side::Black, &estimate(0), &estimate(250), 3).1, "??");
+        assert_eq!(
+            judge(Side::Black, &estimate(0), &estimate(250), 3, None).1,
+            "??"
+        );
     }
 
     #[test]
