@@ -413,6 +413,12 @@ impl GuiApp {
         }
     }
 
+    /// Opens our own file dialog for `purpose` (what a system dialog that could not be shown
+    /// falls back to), starting from the file path of the settings.
+    pub fn open_path_dialog(&mut self, purpose: Purpose) {
+        self.path_dialog.open(purpose, &self.settings.path);
+    }
+
     /// Whether the analysis engine runs.
     pub fn analysing(&self) -> bool {
         self.hub.analysing()
@@ -778,11 +784,7 @@ impl GuiApp {
             Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
             Some((purpose, None)) if self.dialogs.never_shown() => {
                 // No system dialog could be shown: our own asks for the path.
-                let start = match purpose {
-                    Purpose::Engine => String::new(),
-                    _ => self.settings.path.clone(),
-                };
-                self.path_dialog.open(purpose, &start);
+                self.open_path_dialog(purpose);
             }
             Some((_, None)) => {
                 self.after_save = None;

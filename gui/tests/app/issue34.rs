@@ -694,3 +694,34 @@ fn the_console_sends_typed_protocol_commands_to_an_idle_engine() {
     });
     assert_eq!(h.state().model().halted(), None);
 }
+
+#[test]
+fn our_file_dialog_lists_the_folder_and_opens_the_file_typed_or_clicked() {
+    // What Open... falls back to when no system dialog can be shown (no portal, no zenity).
+    let dir = std::env::temp_dir().join(format!("gui-path-dialog-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).expect("dir");
+    let file = dir.join("kept.games");
+    std::fs::write(
+        &file,
+        "[Game \"hexapawn\"]\n[Size \"3\"]\n[Start \"startpos\"]\n[Result \"*\"]\nb1b2\n",
+    )
+    .expect("write");
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    h.state_mut().settings.path = format!("{}/", dir.display());
+    h.state_mut().open_path_dialog(gui::dialogs::Purpose::Open);
+    h.run_steps(2);
+    h.get_by_label(gui::panels::path_dialog::TITLE);
+    h.get_by_label("sub/");
+    // A click on the file fills the path; Open opens it.
+    click(&mut h, "kept.games");
+    click(&mut h, "Open");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(h.state().model().game().move_names(), ["b1b2"]);
+    assert_eq!(h.state().model().file(), Some(file.as_path()));
+    assert!(h.query_by_label(gui::panels::path_dialog::TITLE).is_none());
+}
