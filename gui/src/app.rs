@@ -86,8 +86,9 @@ pub struct GuiApp {
     manager: EngineManager,
     tablebase: TablebasePage,
     review: Review,
-    /// The nodes of the line reviewed (`[k]`: after `k` moves).
+    /// The nodes of the line reviewed (`[k]`: after `k` moves), and the model's epoch then.
     review_line: Vec<NodeId>,
+    review_epoch: u64,
     help: bool,
     dialogs: FileDialogs,
     path_dialog: PathDialog,
@@ -187,6 +188,7 @@ impl GuiApp {
             tablebase: TablebasePage::default(),
             review: Review::default(),
             review_line: Vec::new(),
+            review_epoch: 0,
             help: false,
             dialogs: FileDialogs::default(),
             path_dialog: PathDialog::default(),
@@ -509,6 +511,7 @@ impl GuiApp {
     pub fn start_review(&mut self) {
         self.show_tool(Tool::Review, true);
         self.review_line = self.model.line().to_vec();
+        self.review_epoch = self.model.epoch();
         let dir = self.settings.tablebase_dir();
         if let Some(old) = self.review.start(self.model.game(), &dir) {
             self.hub.end(old);
@@ -518,6 +521,14 @@ impl GuiApp {
     /// Reads the review's progress, and puts what it found on the reviewed line's moves: their
     /// marks (the move table) and the positions' values (the graph).
     fn poll_review(&mut self) {
+        // Another game on the table: the review, and its moves' nodes, are of the old one.
+        if self.review.game().is_some() && self.review_epoch != self.model.epoch() {
+            if let Some(h) = self.review.clear() {
+                self.hub.end(h);
+            }
+            self.review_line.clear();
+            return;
+        }
         let hub = &self.hub;
         let log = self.console.log(Role::Review);
         let spawn = || hub.spawn(Player::default().launch(), log);

@@ -288,6 +288,17 @@ impl Review {
             .map_or_else(Vec::new, |g| moves_of(g, &self.values, &self.scores))
     }
 
+    /// Forgets the review (the game on the table was replaced); returns its engine, for the hub
+    /// to end.
+    pub fn clear(&mut self) -> Option<EngineHandle> {
+        self.game = None;
+        self.values.clear();
+        self.scores.clear();
+        self.tables = None;
+        self.error = None;
+        self.end()
+    }
+
     /// Gives up the engine at once (closing the app, or a new review); returns it, for the hub
     /// to end.
     pub fn end(&mut self) -> Option<EngineHandle> {

@@ -591,6 +591,11 @@ fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_
     for m in &moves {
         assert_eq!(tree.mark(line[m.ply + 1]), m.mark, "{m:?}");
     }
+    // Another game on the table forgets the review (its moves were the old game's).
+    h.state_mut().apply(Action::NewGame);
+    h.run_steps(2);
+    assert!(h.state().review().game().is_none());
+    h.get_by_label("Review the game");
     std::fs::remove_dir_all(&dir).ok();
 }
 
