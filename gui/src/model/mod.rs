@@ -733,11 +733,11 @@ impl Model {
         Ok(())
     }
 
-    /// Sets the annotation mark of a move of the tree (`!`, `?`, `??`; empty: none).
+    /// Sets the annotation mark of a move of the tree (`!`, `?`, `??`; empty: none). The game
+    /// itself is unchanged: an engine thinking about it goes on.
     pub fn set_mark(&mut self, id: NodeId, mark: &str) {
         if self.tree.contains(id) && id != ROOT {
             self.tree.set_mark(id, mark);
-            self.revision += 1;
         }
     }
 
