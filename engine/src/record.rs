@@ -17,7 +17,9 @@
 //! escaped, and every control or invisible formatting character written `\xNN` as [`shown`]
 //! writes it, so that a record holds no control character whatever an engine said) followed by the moves in
 //! the protocol's notation on one or more lines; records are separated by a blank line. `Game`,
-//! `Size`, `White`, `Black`, `Start` and `Result` are required (once each); `Start` is `startpos`
+//! `Size`, `Start` and `Result` are required (once each); `White` and `Black` may be missing (a
+//! record written by hand, or by another program) and are then read as `?`, but are always
+//! written; none may appear twice. `Start` is `startpos`
 //! or `board BOARD SIDE [history B1 B2 ...]` exactly as the protocol's `position` command takes
 //! it; `Result` is `white`, `black`, `draw` or `*` (unfinished). Other tags (`Reason`, `Round`,
 //! `Date`, `Opening`, ...) are kept in order. Lines starting with `#` are comments.
@@ -246,8 +248,12 @@ impl Lines {
     }
 }
 
-/// The tags every record has, in the order they are written.
+/// The tags every record has, in the order they are written (`White` and `Black` read as
+/// [`UNKNOWN_PLAYER`] when missing).
 const REQUIRED: [&str; 6] = ["Game", "Size", "White", "Black", "Start", "Result"];
+
+/// The player's name read from a record without its `White` or `Black` tag.
+pub const UNKNOWN_PLAYER: &str = "?";
 
 /// Builds a record from its tag lines and moves; `first` is the line number of its first line.
 fn build(
@@ -280,8 +286,8 @@ fn build(
         .parse()
         .map_err(|_| err(sl, format!("size '{size}' is not a number")))?;
     game.check_size(size).map_err(|e| err(sl, e.to_string()))?;
-    let (white, _) = get("White")?;
-    let (black, _) = get("Black")?;
+    let player = |name: &str| get(name).map_or_else(|_| UNKNOWN_PLAYER.to_string(), |(v, _)| v);
+    let (white, black) = (player("White"), player("Black"));
     let (start, stl) = get("Start")?;
     let start = Setup::parse(&start).map_err(|m| err(stl, m.0))?;
     let (result, rl) = get("Result")?;
@@ -593,7 +599,7 @@ mod tests {
         let e = parse_records("[Game \"oska\"]\n[Size \"4\"]\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 1: the record has no [White \"...\"] tag"
+            "line 1: the record has no [Start \"...\"] tag"
         );
         let e = parse_records("[Game \"chess\"]").unwrap_err();
         assert!(
@@ -610,6 +616,28 @@ mod tests {
         let back = parse_records(&r.to_string()).unwrap();
         let e = back[0].replay::<Oska>().unwrap_err().to_string();
         assert!(e.contains("move 4 of the record"), "{e}");
+    }
+
+    #[test]
+    fn missing_players_read_as_unknown_and_are_written_back() {
+        let text = "[Game \"hexapawn\"]\n[Size \"3\"]\n[Start \"startpos\"]\n\
+                    [Result \"*\"]\nb1b2\n";
+        let r = &parse_records(text).unwrap()[0];
+        assert_eq!((r.white.as_str(), r.black.as_str()), ("?", "?"));
+        assert_eq!(r.moves, ["b1b2"]);
+        let written = r.to_string();
+        assert!(
+            written.contains("[White \"?\"]\n[Black \"?\"]"),
+            "{written}"
+        );
+        assert_eq!(&parse_records(&written).unwrap()[0], r);
+        // Only Black given: White alone is unknown; a second White is still refused.
+        let black = text.replace("[Start", "[Black \"deep\"]\n[Start");
+        let r = &parse_records(&black).unwrap()[0];
+        assert_eq!((r.white.as_str(), r.black.as_str()), ("?", "deep"));
+        let twice = text.replace("[Start", "[White \"a\"]\n[White \"b\"]\n[Start");
+        let e = parse_records(&twice).unwrap_err().to_string();
+        assert!(e.contains("a second [White"), "{e}");
     }
 
     /// A whole Oska 4 game (the first legal move each ply) to its end by the rules.

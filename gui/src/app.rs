@@ -13,6 +13,7 @@ use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::Model;
+use crate::model::NodeId;
 use crate::panels::dock::{self, TabAction, Tool};
 use crate::panels::engine_manager::{EngineManager, ManagerAction};
 use crate::panels::menu::MenuState;
@@ -20,6 +21,7 @@ use crate::panels::path_dialog::{PathAnswer, PathDialog};
 use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::question::{self, Answer};
 use crate::panels::{self, Action};
+use crate::review::{Review, ReviewAction};
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
 use crate::solve::{SolveAction, Solver};
 use crate::tablebase::TablebasePage;
@@ -83,6 +85,10 @@ pub struct GuiApp {
     position: PositionDialog,
     manager: EngineManager,
     tablebase: TablebasePage,
+    review: Review,
+    /// The nodes of the line reviewed (`[k]`: after `k` moves), and the model's epoch then.
+    review_line: Vec<NodeId>,
+    review_epoch: u64,
     help: bool,
     dialogs: FileDialogs,
     path_dialog: PathDialog,
@@ -111,11 +117,54 @@ impl GuiApp {
     /// An app with these settings, showing a new game of the set-up.
     pub fn new(settings: Settings) -> GuiApp {
         let tools = dock::from_keys(&settings.tools);
+        let session = settings.session.clone();
         let mut app = GuiApp::bare(settings);
         for tool in tools {
             app.show_tool(tool, true);
         }
+        if !session.record.is_empty() {
+            let file = (!session.file.is_empty()).then(|| PathBuf::from(&session.file));
+            let restored = app.model.restore(
+                &session.record,
+                file.as_deref(),
+                session.unsaved,
+                session.view,
+            );
+            match restored {
+                Ok(()) => app
+                    .model
+                    .note("The last session's game was restored; engine play is paused.".into()),
+                Err(e) => app.model.error(format!(
+                    "The last session's game could not be restored: {e}"
+                )),
+            }
+        }
         app
+    }
+
+    /// Keeps the game on the table in the settings, to be restored on the next start (a game
+    /// without moves is not kept), and which tools are open.
+    pub fn remember_session(&mut self) {
+        self.settings.tools = self
+            .open_tools()
+            .into_iter()
+            .map(|t| t.key().to_string())
+            .collect();
+        let white = self.player_name(Side::White);
+        let black = self.player_name(Side::Black);
+        self.settings.session = match self.model.record_text(&white, &black) {
+            Ok(record) if !self.model.game().is_empty() => crate::settings::Session {
+                record,
+                file: self
+                    .model
+                    .file()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                unsaved: self.model.unsaved(),
+                view: self.model.view(),
+            },
+            _ => crate::settings::Session::default(),
+        };
     }
 
     /// An app with these settings and no tool open.
@@ -137,6 +186,9 @@ impl GuiApp {
             position: PositionDialog::default(),
             manager: EngineManager::default(),
             tablebase: TablebasePage::default(),
+            review: Review::default(),
+            review_line: Vec::new(),
+            review_epoch: 0,
             help: false,
             dialogs: FileDialogs::default(),
             path_dialog: PathDialog::default(),
@@ -154,6 +206,7 @@ impl GuiApp {
     pub fn tool_open(&self, tool: Tool) -> bool {
         match tool {
             Tool::Engines => self.manager.open,
+            Tool::Review => self.review.open,
             Tool::Tablebase => self.tablebase.open,
             Tool::Solver => self.solver.open,
             Tool::Tree => self.tree.open,
@@ -182,6 +235,7 @@ impl GuiApp {
             Tool::Engines if open && !self.manager.open => self.open_engine_manager(false),
             Tool::Engines if !open => self.manager.close(),
             Tool::Engines => {}
+            Tool::Review => self.review.open = open,
             Tool::Tablebase => self.set_tablebase(open),
             Tool::Solver => self.solver.open = open,
             Tool::Tree => self.tree.open = open,
@@ -256,13 +310,16 @@ impl GuiApp {
         }
     }
 
-    /// The players' names for a record: the engine's (as its handshake gave it) or "human".
-    fn player_name(&self, side: Side) -> String {
+    /// The players' names for a record: an engine's as the set-up names it (the saved engine's
+    /// name, the typed program, or "engine (ours)"), or "human". Never the running process's
+    /// `id name`, which is there or not depending on whether the engine still runs: a game's
+    /// records name its engine the same way whenever they are saved.
+    pub fn player_name(&self, side: Side) -> String {
         let i = side.index();
-        match (&self.settings.players[i], &self.hub.engine_names()[i]) {
-            (p, Some(name)) if p.engine => name.clone(),
-            (p, None) if p.engine => self.settings.player_label(i),
-            _ => "human".into(),
+        if self.settings.players[i].engine {
+            self.settings.player_label(i)
+        } else {
+            "human".into()
         }
     }
 
@@ -358,6 +415,12 @@ impl GuiApp {
         }
     }
 
+    /// Opens our own file dialog for `purpose` (what a system dialog that could not be shown
+    /// falls back to), starting from the file path of the settings.
+    pub fn open_path_dialog(&mut self, purpose: Purpose) {
+        self.path_dialog.open(purpose, &self.settings.path);
+    }
+
     /// Whether the analysis engine runs.
     pub fn analysing(&self) -> bool {
         self.hub.analysing()
@@ -436,6 +499,56 @@ impl GuiApp {
         let dir = self.settings.tablebase_dir();
         self.tablebase
             .follow(&dir, self.model.game(), self.model.view());
+    }
+
+    /// The game review.
+    pub fn review(&self) -> &Review {
+        &self.review
+    }
+
+    /// Opens the review's panel and reviews the game on the table (the line shown): exact
+    /// values from the tables in the set directory, a search of our engine elsewhere.
+    pub fn start_review(&mut self) {
+        self.show_tool(Tool::Review, true);
+        self.review_line = self.model.line().to_vec();
+        self.review_epoch = self.model.epoch();
+        let dir = self.settings.tablebase_dir();
+        if let Some(old) = self.review.start(self.model.game(), &dir) {
+            self.hub.end(old);
+        }
+    }
+
+    /// Reads the review's progress, and puts what it found on the reviewed line's moves: their
+    /// marks (the move table) and the positions' values (the graph).
+    fn poll_review(&mut self) {
+        // Another game on the table: the review, and its moves' nodes, are of the old one.
+        if self.review.game().is_some() && self.review_epoch != self.model.epoch() {
+            if let Some(h) = self.review.clear() {
+                self.hub.end(h);
+            }
+            self.review_line.clear();
+            return;
+        }
+        let hub = &self.hub;
+        let log = self.console.log(Role::Review);
+        let spawn = || hub.spawn(Player::default().launch(), log);
+        let (done, changed) = self.review.poll(spawn);
+        if let Some(h) = done {
+            self.hub.end(h);
+        }
+        if !changed {
+            return;
+        }
+        for (k, v) in self.review.values().iter().enumerate() {
+            if let (Some(v), Some(&id)) = (v, self.review_line.get(k)) {
+                self.model.set_eval(id, v.score);
+            }
+        }
+        for m in self.review.moves() {
+            if let Some(&id) = self.review_line.get(m.ply + 1) {
+                self.model.set_mark(id, m.mark);
+            }
+        }
     }
 
     /// The search tree explorer.
@@ -649,6 +762,9 @@ impl GuiApp {
         if let Some(h) = self.manager.end() {
             self.hub.end(h);
         }
+        if let Some(h) = self.review.end() {
+            self.hub.end(h);
+        }
         self.hub.shutdown();
     }
 
@@ -665,6 +781,7 @@ impl GuiApp {
         if let Some(h) = self.manager.poll() {
             self.hub.end(h);
         }
+        self.poll_review();
         self.follow_tablebase();
     }
 
@@ -678,11 +795,7 @@ impl GuiApp {
             Some((purpose, Some(path))) => self.file_chosen(purpose, &path),
             Some((purpose, None)) if self.dialogs.never_shown() => {
                 // No system dialog could be shown: our own asks for the path.
-                let start = match purpose {
-                    Purpose::Engine => String::new(),
-                    _ => self.settings.path.clone(),
-                };
-                self.path_dialog.open(purpose, &start);
+                self.open_path_dialog(purpose);
             }
             Some((_, None)) => {
                 self.after_save = None;
@@ -768,9 +881,9 @@ impl GuiApp {
             Some(EditorAction::Close) => self.editor.open = false,
             None => {}
         }
-        // Engines' events wake the window themselves (the hub's waker); only a tablebase probe,
-        // on a thread of its own, is looked at again until it answers.
-        if self.tablebase.probing() {
+        // Engines' events wake the window themselves (the hub's waker); only a tablebase probe
+        // and a review, on threads of their own, are looked at again until they answer.
+        if self.tablebase.probing() || self.review.running() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         if let Some(wait) = self.model.clocks_change_in(Instant::now()) {
@@ -794,7 +907,7 @@ impl GuiApp {
         let panel = match shown {
             None => egui::Panel::left("setup")
                 .resizable(false)
-                .exact_size((width * 0.2).clamp(180.0, 240.0)),
+                .exact_size((width * 0.22).clamp(220.0, 260.0)),
             Some(_) => egui::Panel::left("dock")
                 .resizable(true)
                 .default_size((width * 0.3).clamp(300.0, 520.0))
@@ -835,7 +948,25 @@ impl GuiApp {
                 Some(SolveAction::Stop) => self.stop_solve(),
                 None => {}
             },
-            Tool::Console => self.console.ui(ui),
+            Tool::Console => {
+                if let Some((role, text)) = self.console.ui(ui)
+                    && let Err(why) = self.hub.type_command(role, &text)
+                {
+                    crate::controller::log_line(
+                        &self.console.log(role),
+                        format!("# not sent: '{text}': {why}"),
+                    );
+                }
+            }
+            Tool::Review => match self.review.ui(ui, self.model.game(), self.model.view()) {
+                Some(ReviewAction::Start) => self.start_review(),
+                Some(ReviewAction::GoTo(ply)) => {
+                    if let Some(&id) = self.review_line.get(ply) {
+                        actions.push(Action::GoToNode(id));
+                    }
+                }
+                None => {}
+            },
             Tool::Engines => match self.manager.ui(ui, &self.settings.engines) {
                 Some(ManagerAction::Apply(list)) => actions.push(Action::SetEngines(list)),
                 Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
@@ -863,11 +994,7 @@ impl eframe::App for GuiApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        self.settings.tools = self
-            .open_tools()
-            .into_iter()
-            .map(|t| t.key().to_string())
-            .collect();
+        self.remember_session();
         eframe::set_value(storage, SETTINGS_KEY, &self.settings);
     }
 

@@ -22,17 +22,20 @@ pub enum Role {
     Solve,
     /// An engine started by the engine manager to read its options.
     Options,
+    /// The game review's engine (positions no table covers).
+    Review,
 }
 
 impl Role {
     /// Every role, in the console's order.
-    pub const ALL: [Role; 6] = [
+    pub const ALL: [Role; 7] = [
         Role::White,
         Role::Black,
         Role::Analysis,
         Role::Tree,
         Role::Solve,
         Role::Options,
+        Role::Review,
     ];
 
     /// Its name in the console.
@@ -44,6 +47,7 @@ impl Role {
             Role::Tree => "Search tree",
             Role::Solve => "Solve",
             Role::Options => "Engine manager",
+            Role::Review => "Game review",
         }
     }
 
@@ -60,7 +64,9 @@ pub struct Console {
     pub filter: String,
     /// The engine shown; `None`: all of them, each line prefixed with its engine.
     pub shown: Option<Role>,
-    logs: [SharedLog; 6],
+    /// A protocol command being typed for the engine shown.
+    pub command: String,
+    logs: [SharedLog; Role::ALL.len()],
 }
 
 impl Default for Console {
@@ -69,6 +75,7 @@ impl Default for Console {
             open: false,
             filter: String::new(),
             shown: None,
+            command: String::new(),
             logs: std::array::from_fn(|_| Arc::new(Mutex::new(EngineLog::default()))),
         }
     }
@@ -131,8 +138,10 @@ impl Console {
         }
     }
 
-    /// Draws the console (its docked panel).
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    /// Draws the console (its docked panel); returns a protocol command typed for an engine
+    /// (White's, Black's or the analysis engine, the one shown), to be sent.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<(Role, String)> {
+        let mut typed = None;
         let (text, dropped) = self.shown_text();
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("engine");
@@ -181,6 +190,36 @@ impl Console {
                 .color(egui::Color32::from_rgb(0xb0, 0x70, 0x10)),
             );
         }
+        let target = self
+            .shown
+            .filter(|r| matches!(r, Role::White | Role::Black | Role::Analysis));
+        ui.horizontal(|ui| {
+            let label = ui.label("command");
+            let edit = ui
+                .add_enabled(
+                    target.is_some(),
+                    egui::TextEdit::singleline(&mut self.command)
+                        .hint_text("isready, show, legal, setoption name N value V ...")
+                        .desired_width((ui.available_width() - 60.0).max(120.0)),
+                )
+                .on_disabled_hover_text("choose White's, Black's or the analysis engine above")
+                .labelled_by(label.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let send = ui
+                .add_enabled(
+                    target.is_some() && !self.command.trim().is_empty(),
+                    egui::Button::new("Send"),
+                )
+                .on_hover_text("sends the line to the engine; its answer appears below")
+                .clicked();
+            if let Some(role) = target
+                && (send || enter)
+                && !self.command.trim().is_empty()
+            {
+                typed = Some((role, self.command.trim().to_string()));
+                self.command.clear();
+            }
+        });
         egui::ScrollArea::both()
             .id_salt("console-lines")
             .auto_shrink([false, false])
@@ -192,6 +231,7 @@ impl Console {
                         .desired_width(f32::INFINITY),
                 );
             });
+        typed
     }
 }
 

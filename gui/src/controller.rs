@@ -144,6 +144,9 @@ pub enum Request {
         /// Its value.
         value: String,
     },
+    /// Send a protocol command typed in the console (not `go`, `stop` or `quit`, which the GUI
+    /// drives), then `isready`; the answers pass through the console's tap.
+    Typed(String),
     /// Stop the running search and forget its answer.
     Stop,
     /// End the engine.
@@ -372,6 +375,26 @@ async fn actor(
             Request::SetOption { name, value } => {
                 if let Err(why) = set_option(&mut engine, &out, (&name, &value)).await {
                     return fail(engine, &out, why).await;
+                }
+            }
+            Request::Typed(text) => {
+                match Command::parse(&text) {
+                    Ok(Command::Go(_) | Command::Stop | Command::Quit) => note(format!(
+                        "not sent: '{text}': the GUI sends go, stop and quit itself \
+                         (Analyse, Move now, closing)"
+                    )),
+                    Ok(command) => {
+                        if let Err(e) = engine.send(&command).await {
+                            return fail(engine, &out, e.to_string()).await;
+                        }
+                        if let Err(e) = engine.ping(HANDSHAKE).await {
+                            return fail(engine, &out, e.to_string()).await;
+                        }
+                        // The engine's position or game may have changed: the next search
+                        // starts with `newgame`.
+                        current = None;
+                    }
+                    Err(e) => note(format!("not sent: '{text}': {e}")),
                 }
             }
             Request::Think(search) => {

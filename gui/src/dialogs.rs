@@ -155,5 +155,17 @@ mod tests {
         let (mut d, tx) = waiting(Purpose::Open);
         drop(tx);
         assert_eq!(d.poll(), Some((Purpose::Open, None)), "the thread died");
+        // An answer without a file sooner than NOT_SHOWN: no dialog was shown; later, one was
+        // (and cancelled).
+        let (mut d, tx) = waiting(Purpose::Open);
+        d.started = Some(Instant::now());
+        tx.send(None).unwrap();
+        d.poll();
+        assert!(d.never_shown());
+        let (mut d, tx) = waiting(Purpose::Open);
+        d.started = Some(Instant::now() - NOT_SHOWN * 2);
+        tx.send(None).unwrap();
+        d.poll();
+        assert!(!d.never_shown());
     }
 }

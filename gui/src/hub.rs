@@ -151,6 +151,31 @@ impl Hub {
         }
     }
 
+    /// Sends a protocol command typed in the console to White's or Black's engine, or to the
+    /// analysis engine, while it does not search. `Err` says why it was not sent.
+    pub fn type_command(&self, role: Role, text: &str) -> Result<(), String> {
+        let handle = match role {
+            Role::White | Role::Black => {
+                let i = usize::from(role == Role::Black);
+                if self.pending.is_some_and(|p| p.side.index() == i) {
+                    return Err("it is thinking: wait for its move, or Pause first".into());
+                }
+                self.players[i].as_ref().map(|s| &s.handle)
+            }
+            Role::Analysis => match &self.analysis {
+                Some(a) if a.current.is_some() => {
+                    return Err("it is analysing: stop the analysis first".into());
+                }
+                Some(a) => Some(&a.handle),
+                None => None,
+            },
+            _ => return Err("commands go to White's, Black's or the analysis engine".into()),
+        };
+        let handle = handle.ok_or("that engine is not running")?;
+        handle.send(Request::Typed(text.to_string()));
+        Ok(())
+    }
+
     /// Whether the analysis engine runs.
     pub fn analysing(&self) -> bool {
         self.analysis.is_some()

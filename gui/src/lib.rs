@@ -17,6 +17,7 @@
 //! - [`console`]: the engine console (every line to and from each engine).
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
 //! - [`tablebase`]: the tablebase page (exact values read with [`engine::tablebase`]).
+//! - [`review`]: the game review (each move's value before and after, marks, accuracy).
 //! - [`app`]: composes them ([`app::GuiApp`]).
 
 pub mod analysis;
@@ -30,6 +31,7 @@ pub mod game;
 pub mod hub;
 pub mod model;
 pub mod panels;
+pub mod review;
 pub mod settings;
 pub mod solve;
 pub mod tablebase;

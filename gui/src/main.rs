@@ -29,6 +29,8 @@ Options:
   --console            open the engine console panel
   --solve              open the solver panel, solving the shown position
   --manager            open the engine manager panel and read the first saved engine's options
+  --review             review the game (after --open or the moves given): each move's value
+                       before and after, exact from the tables where they cover it
   --tablebase          open the tablebase panel (tables in the set directory, else
                        $TABLEBASE_PATH, else ./tablebases)
   --open FILE          open a game record file (its first game, with its variations, paused)
@@ -53,6 +55,7 @@ struct Args {
     clock: Option<String>,
     manager: bool,
     tablebase: bool,
+    review: bool,
     /// `--open FILE`.
     open: Option<String>,
     /// `--size WxH`.
@@ -88,6 +91,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
             "--solve" => out.solve = true,
             "--manager" => out.manager = true,
             "--tablebase" => out.tablebase = true,
+            "--review" => out.review = true,
             "--lines" => {
                 let n = args.next().ok_or("--lines needs a number N (1 to 5)")?;
                 out.lines = Some(lines_of(&n)?);
@@ -231,6 +235,9 @@ fn run(args: Args) -> eframe::Result {
             if args.tablebase {
                 app.set_tablebase(true);
             }
+            if args.review {
+                app.start_review();
+            }
             Ok(Box::new(app))
         }),
     )
@@ -311,6 +318,7 @@ mod tests {
             "--open FILE",
             "--clock TC",
             "--size WxH",
+            "--review",
             "-h, --help",
         ] {
             assert!(USAGE.contains(flag), "{flag}");

@@ -188,6 +188,20 @@ pub fn default_engine() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(name))
 }
 
+/// The game on the table when the window closed, to be restored on the next start.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Session {
+    /// The game as the text of a record file (with its variations and marks); empty: none.
+    pub record: String,
+    /// Its file, if it has one.
+    pub file: String,
+    /// Whether it had changes not saved.
+    pub unsaved: bool,
+    /// The number of moves shown.
+    pub view: usize,
+}
+
 /// Everything that persists between runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -215,6 +229,8 @@ pub struct Settings {
     /// The time control of new games, as `arena`'s `tc=` takes it (`5:00+3`: five minutes a
     /// side and 3 s added after each move); empty: no clocks, each engine's limit instead.
     pub clock: String,
+    /// The game on the table when the window last closed, restored on start.
+    pub session: Session,
     /// The tools open in the dock beside the board (`engines`, `tablebase`, `solver`, `tree`,
     /// `console`, `help`), opened again on start.
     pub tools: Vec<String>,
@@ -247,6 +263,7 @@ impl Default for Settings {
             animations: true,
             clock: String::new(),
             tools: Vec::new(),
+            session: Session::default(),
         }
     }
 }

@@ -680,11 +680,72 @@ impl Model {
         true
     }
 
-    /// Saves the game to a file in the record format, with these players' names.
+    /// Saves the game to a file in the record format, with these players' names; the main
+    /// line's annotation marks follow as comment lines ([`review_comments`]).
     pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
-        let record = self.record(white, black)?;
-        std::fs::write(path, record.to_string())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let text = self.record_text(white, black)?;
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The game as the text of a record file: [`Model::record`], then the main line's marks as
+    /// comment lines ([`review_comments`]).
+    pub fn record_text(&self, white: &str, black: &str) -> Result<String, String> {
+        let mut text = self.record(white, black)?.to_string();
+        for line in review_comments(&self.tree) {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        Ok(text)
+    }
+
+    /// Puts the marks of a record text's review comments on the main line's moves.
+    fn read_marks(&mut self, text: &str) {
+        let main = self.tree.main_line();
+        for (ply, name, mark) in read_review_comments(text) {
+            if let Some(&id) = main.get(ply)
+                && self.tree.name(id) == name
+            {
+                self.tree.set_mark(id, &mark);
+            }
+        }
+    }
+
+    /// Restores the game of the last session from its record text (with its variations and
+    /// marks), paused, showing the position after `view` moves of its main line; `file` is its
+    /// file again, and it is unsaved when it was.
+    pub fn restore(
+        &mut self,
+        text: &str,
+        file: Option<&Path>,
+        unsaved: bool,
+        view: usize,
+    ) -> Result<(), String> {
+        let records = parse_records(text).map_err(|e| e.to_string())?;
+        let first = records.first().ok_or("the session holds no game")?;
+        self.load_record(first)?;
+        self.read_marks(text);
+        self.file = file.map(Path::to_path_buf);
+        self.unsaved = unsaved;
+        self.go_to(view.min(self.game.len()));
+        Ok(())
+    }
+
+    /// Sets the annotation mark of a move of the tree (`!`, `?`, `??`; empty: none). The game
+    /// itself is unchanged: an engine thinking about it goes on.
+    pub fn set_mark(&mut self, id: NodeId, mark: &str) {
+        if self.tree.contains(id) && id != ROOT {
+            self.tree.set_mark(id, mark);
+        }
+    }
+
+    /// Keeps a value for the position at a node of the tree (White's view; the graph draws it).
+    pub fn set_eval(&mut self, id: NodeId, score: Score) {
+        if self.tree.contains(id) {
+            self.tree.set_eval(id, score);
+        }
     }
 
     /// Opens a record file: loads its first game, paused, and keeps the others for choosing;
@@ -699,6 +760,9 @@ impl Model {
             .clone();
         self.load_record(&first)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        if records.len() == 1 {
+            self.read_marks(&text);
+        }
         self.records = records;
         // A file of many games is not overwritten with one of them.
         self.file = (self.records.len() == 1).then(|| path.to_path_buf());
@@ -1008,3 +1072,34 @@ impl Model {
 
 #[cfg(test)]
 mod tests;
+
+/// How a record's comment line with a move's annotation mark starts: `# review PLY NAME MARK`
+/// (`PLY` from 1). Other readers skip it, as every line that starts with `#`.
+pub const REVIEW_COMMENT: &str = "# review";
+
+/// The comment lines of the main line's annotation marks, one per marked move.
+pub fn review_comments(tree: &MoveTree) -> Vec<String> {
+    tree.main_line()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &id)| id != ROOT && !tree.mark(id).is_empty())
+        .map(|(ply, &id)| format!("{REVIEW_COMMENT} {ply} {} {}", tree.name(id), tree.mark(id)))
+        .collect()
+}
+
+/// Reads the marks of review comment lines: (ply from 1, move name, mark). Other lines, and
+/// marks other than `??`, `?` and `!`, are skipped.
+pub fn read_review_comments(text: &str) -> Vec<(usize, String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix(REVIEW_COMMENT)?;
+            let mut words = rest.split_whitespace();
+            let ply = words.next()?.parse().ok()?;
+            let name = words.next()?.to_string();
+            let mark = words.next()?;
+            ["??", "?", "!"]
+                .contains(&mark)
+                .then(|| (ply, name, mark.to_string()))
+        })
+        .collect()
+}

@@ -533,3 +533,33 @@ fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
     assert!(err.starts_with(&path.display().to_string()), "{err}");
     assert_eq!(m.game().move_names(), ["b1b2", "a3a2"], "the game stays");
 }
+
+#[test]
+fn marks_and_values_do_not_change_the_game_and_are_saved_as_comments() {
+    let mut m = Model::new(GameKind::Hexapawn, 3);
+    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let (revision, epoch) = (m.revision(), m.epoch());
+    let line = m.line().to_vec();
+    m.set_mark(line[1], "?");
+    m.set_mark(line[2], "!");
+    m.set_mark(crate::model::ROOT, "??");
+    m.set_eval(line[1], engine::score::Score::Cp(-40));
+    assert_eq!(
+        (m.revision(), m.epoch()),
+        (revision, epoch),
+        "an engine goes on"
+    );
+    assert_eq!(m.tree().mark(crate::model::ROOT), "");
+    let text = m.record_text("human", "human").expect("a record");
+    assert!(
+        text.ends_with("# review 1 b1b2 ?\n# review 2 a3a2 !\n"),
+        "{text}"
+    );
+    assert_eq!(
+        crate::model::read_review_comments(&text),
+        [
+            (1, "b1b2".into(), "?".into()),
+            (2, "a3a2".into(), "!".into())
+        ]
+    );
+}

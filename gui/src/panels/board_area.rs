@@ -14,15 +14,21 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     let mut action = None;
     let view = model.view();
     let game = model.game();
+    // Smaller in a narrow window, so that a long reason leaves the board its room.
+    let big = if ui.available_width() < 520.0 {
+        16.0
+    } else {
+        20.0
+    };
     // Always one line, so that the board does not move when Pass appears.
     ui.horizontal(|ui| {
         // The whole reason, wrapped: a long one is not cut.
         if let Some(o) = game.outcome(view) {
-            let text = RichText::new(outcome_text(&o)).strong().size(20.0);
+            let text = RichText::new(outcome_text(&o)).strong().size(big);
             ui.add(egui::Label::new(text).wrap());
         } else if let Some(loser) = model.lost_on_time().filter(|_| view == game.len()) {
             let text = format!("Game over: {} lost on time", side_name(loser));
-            ui.add(egui::Label::new(RichText::new(text).strong().size(20.0)).wrap());
+            ui.add(egui::Label::new(RichText::new(text).strong().size(big)).wrap());
         } else {
             let side = side_name(game.side_to_move(view));
             ui.label(RichText::new(format!("{side} to move")).size(16.0));

@@ -1,5 +1,5 @@
 //! The dock: the panel left of the board, with the players' set-up and the tools (engine
-//! manager, tablebase, solver, search tree, engine console, help) as tabs instead of windows
+//! manager, game review, tablebase, solver, search tree, engine console, help) as tabs instead of windows
 //! over the board. The set-up's tab is always there; each open tool has a tab with a close
 //! button. Which tools are open is kept in the settings.
 
@@ -10,6 +10,8 @@ use eframe::egui;
 pub enum Tool {
     /// The engine manager (saved engines and their options).
     Engines,
+    /// The game review.
+    Review,
     /// The tablebase page.
     Tablebase,
     /// The solver.
@@ -24,8 +26,9 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in the order of the dock's tabs.
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 7] = [
         Tool::Engines,
+        Tool::Review,
         Tool::Tablebase,
         Tool::Solver,
         Tool::Tree,
@@ -37,6 +40,7 @@ impl Tool {
     pub fn title(self) -> &'static str {
         match self {
             Tool::Engines => "Engine manager",
+            Tool::Review => "Game review",
             Tool::Tablebase => "Tablebase",
             Tool::Solver => "Solver",
             Tool::Tree => "Search tree",
@@ -49,6 +53,7 @@ impl Tool {
     pub fn key(self) -> &'static str {
         match self {
             Tool::Engines => "engines",
+            Tool::Review => "review",
             Tool::Tablebase => "tablebase",
             Tool::Solver => "solver",
             Tool::Tree => "tree",

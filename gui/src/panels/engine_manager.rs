@@ -270,7 +270,7 @@ impl EngineManager {
                 }
                 ui.separator();
                 egui::ScrollArea::vertical()
-                    .max_height(260.0)
+                    .max_height((ui.available_height() - 40.0).clamp(60.0, 260.0))
                     .show(ui, |ui| match self.declared.get(&e.name) {
                         Some(info) => declared_options(ui, e, &info.options),
                         None => typed_options(ui, e, &mut self.new_option),

@@ -37,6 +37,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("C", "engine console on / off"),
     ("S", "solver on / off"),
     ("T", "tablebase page on / off"),
+    ("R", "game review on / off"),
     ("F1", "this help"),
 ];
 
@@ -73,6 +74,7 @@ pub fn keys(ui: &egui::Ui, model: &Model) -> Vec<Action> {
         (egui::Key::S, tool(Tool::Solver)),
         (egui::Key::F1, tool(Tool::Help)),
         (egui::Key::T, tool(Tool::Tablebase)),
+        (egui::Key::R, tool(Tool::Review)),
         (egui::Key::B, Action::PlayBest),
     ];
     // Ctrl (Cmd on a Mac) and Ctrl+Shift shortcuts first: consumed, they do not also count

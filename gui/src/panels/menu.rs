@@ -124,6 +124,7 @@ pub fn ui(ui: &mut egui::Ui, state: &MenuState) -> Option<Action> {
                 action = Some(Action::PlayBest);
             }
             ui.separator();
+            action = tool_entry(ui, state, Tool::Review, "R").or(action.take());
             action = tool_entry(ui, state, Tool::Tree, "").or(action.take());
             action = tool_entry(ui, state, Tool::Solver, "S").or(action.take());
             action = tool_entry(ui, state, Tool::Tablebase, "T").or(action.take());

@@ -37,6 +37,8 @@ impl Draft {
 /// Draws the set-up panel.
 pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Action> {
     let mut action = None;
+    // The sliders leave room for their number and label in a narrow panel.
+    ui.spacing_mut().slider_width = (ui.available_width() - 130.0).clamp(50.0, 160.0);
     ui.heading("Next game");
     let mut kind = settings.kind();
     let mut size = settings.size;

@@ -433,3 +433,300 @@ fn the_engine_manager_is_in_reach_keeps_its_list_still_and_has_wide_fields_and_b
     h.run_steps(2);
     assert!(h.query_all_by_value("/opt/engines/other").next().is_some());
 }
+
+#[test]
+fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without_players() {
+    // Defect 7: the engine's name in saved records was its `id name` once running, else the
+    // set-up's label; and a record without White/Black tags was refused.
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), engine(common::engine_path(), 2)],
+        [1100.0, 760.0],
+    );
+    let dir = std::env::temp_dir().join(format!("gui-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let black_of = |h: &mut Harness<'static, GuiApp>, name: &str| {
+        let path = dir.join(name);
+        h.state_mut().save(&path).expect("saved");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let records = engine::record::parse_records(&text).expect("a record");
+        records[0].black.clone()
+    };
+    let before = black_of(&mut h, "before.games");
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    wait_for(&mut h, "the engine's handshake", |a| {
+        a.engine_names()[1].is_some()
+    });
+    let running = black_of(&mut h, "running.games");
+    assert_eq!(before, running);
+    assert_eq!(running, h.state().settings.player_label(1));
+    assert_eq!(h.state().player_name(engine::games::Side::White), "human");
+    // A record with neither White nor Black opens; its players are "?".
+    let bare = dir.join("bare.games");
+    std::fs::write(
+        &bare,
+        "[Game \"hexapawn\"]\n[Size \"3\"]\n[Start \"startpos\"]\n[Result \"*\"]\nb1b2 a3a2\n",
+    )
+    .expect("write");
+    let opened = h.state_mut().model_mut().open(&bare);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(opened, Ok(1));
+    assert_eq!(h.state().model().game().move_names(), ["b1b2", "a3a2"]);
+    assert_eq!(h.state().model().records()[0].white, "?");
+}
+
+/// Builds every Oska 4 table into a fresh temporary directory (seconds).
+fn oska4_tables() -> std::path::PathBuf {
+    use engine::tablebase::build::{Plan, build};
+    let dir = std::env::temp_dir().join(format!("gui-review-{}-tables", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plan = Plan {
+        size: 4,
+        max_pieces: 4,
+        threads: 1,
+    };
+    build::<engine::games::Oska>(plan, &|_| {}, &mut |header, values| {
+        engine::tablebase::file::write(&dir, header, values).map(|_| ())
+    })
+    .expect("the tables build");
+    dir
+}
+
+#[test]
+fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_as_comments() {
+    use engine::games::{Game, Oska, Side};
+    use engine::score::Score;
+    use engine::tablebase::Tablebase;
+    use gui::panels::dock::Tool;
+    let dir = oska4_tables();
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1280.0, 800.0],
+    );
+    h.state_mut().settings.tablebase = dir.display().to_string();
+    // A whole game: the last legal move each ply, to its end by the rules.
+    let mut game = gui::game::GameState::new(GameKind::Oska, 4).expect("oska 4");
+    while game.outcome(game.len()).is_none() {
+        let ply = game.len();
+        let mv = *game.legal_moves(ply).last().expect("a move");
+        game.play(ply, mv).expect("legal");
+    }
+    let n = game.len();
+    h.state_mut().model_mut().set_game(game.clone());
+    h.run_steps(2);
+    crate::common::menu(&mut h, "Analysis", "Game review");
+    assert_eq!(h.state().shown_tool(), Some(Tool::Review));
+    h.get_by_label("Review the game").click();
+    h.run_steps(2);
+    wait_for(&mut h, "the review", |a| {
+        !a.review().running() && a.review().game().is_some()
+    });
+    // Every position's value is the tables' (White's view), exact; the end is the result.
+    let tb = Tablebase::open::<Oska>(&dir, 4, 0).expect("tables");
+    let values = h.state().review().values().to_vec();
+    assert_eq!(values.len(), n + 1);
+    for (ply, v) in values.iter().enumerate() {
+        let v = v.unwrap_or_else(|| panic!("no value after {ply} moves"));
+        assert!(v.exact, "after {ply} moves");
+        let side = game.side_to_move(ply);
+        let want = match game.outcome(ply) {
+            Some(o) => match o.winner() {
+                Some(Side::White) => Score::Win(0),
+                Some(Side::Black) => Score::Loss(0),
+                None => Score::Draw,
+            },
+            None => {
+                let pos = Oska::from_cells(4, &game.pieces(ply), side).expect("position");
+                let score = tb.probe(&pos).expect("covered");
+                gui::model::white_view(score, side)
+            }
+        };
+        assert_eq!(v.score, want, "after {ply} moves");
+    }
+    // The marks follow the rule: a move from an exact win (or draw) to less is "??".
+    let moves = h.state().review().moves();
+    assert_eq!(moves.len(), n);
+    for m in &moves {
+        let (before, after) = (
+            gui::model::white_view(m.before.score, m.side),
+            gui::model::white_view(m.after.score, m.side),
+        );
+        let rank = |s: Score| match s {
+            Score::Win(_) => 2,
+            Score::Draw => 1,
+            _ => 0,
+        };
+        assert_eq!(m.mark == "??", rank(after) < rank(before), "{m:?}");
+    }
+    // The per-side accuracy is shown, and the graph draws the values.
+    h.get_by_label_contains("White accuracy");
+    h.get_by_label_contains("Black accuracy");
+    assert_eq!(h.state().model().graph_points().len(), n);
+    // A click on a reviewed move shows it.
+    let first = &moves[0];
+    h.get_by_label(&format!("1. {}{}", first.name, first.mark))
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().model().view(), 1);
+    // Saved as comment lines other readers skip, and read back on open.
+    let marked: Vec<_> = moves.iter().filter(|m| !m.mark.is_empty()).collect();
+    assert!(!marked.is_empty(), "this game has marked moves");
+    let path = dir.join("reviewed.games");
+    h.state_mut().save(&path).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let records = engine::record::parse_records(&text).expect("other readers read it");
+    assert_eq!(records[0].moves.len(), n);
+    for m in &marked {
+        let line = format!("# review {} {} {}", m.ply + 1, m.name, m.mark);
+        assert!(text.contains(&line), "{line} in {text}");
+    }
+    h.state_mut().model_mut().open(&path).expect("opened");
+    let tree = h.state().model().tree();
+    let line = h.state().model().line().to_vec();
+    for m in &moves {
+        assert_eq!(tree.mark(line[m.ply + 1]), m.mark, "{m:?}");
+    }
+    // Another game on the table forgets the review (its moves were the old game's).
+    h.state_mut().apply(Action::NewGame);
+    h.run_steps(2);
+    assert!(h.state().review().game().is_none());
+    h.get_by_label("Review the game");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_session_game_tools_and_players_come_back_on_the_next_start() {
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    let mv = h.state().model().game().legal_moves(1)[0];
+    h.state_mut().apply(Action::Play(mv));
+    h.state_mut().apply(Action::GoTo(1));
+    h.state_mut().show_tool(Tool::Console, true);
+    h.run_steps(2);
+    let names = h.state().model().game().move_names();
+    assert!(h.state().model().unsaved());
+    h.state_mut().remember_session();
+    let settings = h.state().settings.clone();
+    assert_eq!(settings.tools, ["console"]);
+    let mut again = egui_kittest::Harness::builder()
+        .with_size([1100.0, 760.0])
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    again.run_steps(2);
+    let model = again.state().model();
+    assert_eq!(model.game().move_names(), names);
+    assert_eq!(model.view(), 1);
+    assert!(
+        model.unsaved(),
+        "still to be saved: the question asks before it goes"
+    );
+    assert!(model.paused());
+    assert_eq!(again.state().open_tools(), [Tool::Console]);
+    again.get_by_label_contains("The last session's game was restored");
+    // A game without moves leaves no session; a damaged one says so.
+    let mut empty = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    empty.state_mut().remember_session();
+    assert_eq!(empty.state().settings.session.record, "");
+    let mut bad = empty.state().settings.clone();
+    bad.session.record = "[Game \"chess\"]\n".into();
+    let app = GuiApp::new(bad);
+    let (text, error) = app.model().message().expect("a message");
+    assert!(error && text.contains("could not be restored"), "{text}");
+}
+
+#[test]
+fn the_console_sends_typed_protocol_commands_to_an_idle_engine() {
+    use gui::console::Role;
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), engine(common::engine_path(), 2)],
+        [1280.0, 800.0],
+    );
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into()]);
+    wait_for(&mut h, "Black's reply", |a| a.model().game().len() == 2);
+    h.state_mut().show_tool(Tool::Console, true);
+    h.state_mut().console_mut().shown = Some(Role::Black);
+    h.run_steps(2);
+    let typed = |h: &mut Harness<'static, GuiApp>, text: &str| {
+        h.state_mut().console_mut().command = text.into();
+        h.run_steps(1);
+        h.get_by_label("Send").click();
+        h.run_steps(2);
+    };
+    typed(&mut h, "legal");
+    wait_for(&mut h, "the answer to legal", |a| {
+        let lines = a.console().lines(Role::Black);
+        lines
+            .iter()
+            .position(|l| l == "> legal")
+            .is_some_and(|k| lines[k + 1..].iter().any(|l| l == "< readyok"))
+    });
+    // The GUI drives searches itself; a line that is no command is refused by the protocol.
+    typed(&mut h, "go depth 3");
+    typed(&mut h, "bogus");
+    wait_for(&mut h, "the refusals", |a| {
+        let lines = a.console().lines(Role::Black);
+        lines
+            .iter()
+            .any(|l| l.starts_with("# not sent: 'go depth 3'"))
+            && lines.iter().any(|l| l.starts_with("# not sent: 'bogus'"))
+    });
+    assert_eq!(h.state().model().game().len(), 2, "no move was played");
+    // The engine still plays afterwards.
+    let mv = h.state().model().game().legal_moves(2)[0];
+    h.state_mut().apply(Action::Play(mv));
+    wait_for(&mut h, "Black's next reply", |a| {
+        a.model().game().len() >= 4 || a.model().game().outcome(3).is_some()
+    });
+    assert_eq!(h.state().model().halted(), None);
+}
+
+#[test]
+fn our_file_dialog_lists_the_folder_and_opens_the_file_typed_or_clicked() {
+    // What Open... falls back to when no system dialog can be shown (no portal, no zenity).
+    let dir = std::env::temp_dir().join(format!("gui-path-dialog-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).expect("dir");
+    let file = dir.join("kept.games");
+    std::fs::write(
+        &file,
+        "[Game \"hexapawn\"]\n[Size \"3\"]\n[Start \"startpos\"]\n[Result \"*\"]\nb1b2\n",
+    )
+    .expect("write");
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [Player::default(), Player::default()],
+        [1100.0, 760.0],
+    );
+    h.state_mut().settings.path = format!("{}/", dir.display());
+    h.state_mut().open_path_dialog(gui::dialogs::Purpose::Open);
+    h.run_steps(2);
+    h.get_by_label(gui::panels::path_dialog::TITLE);
+    h.get_by_label("sub/");
+    // A click on the file fills the path; Open opens it.
+    click(&mut h, "kept.games");
+    click(&mut h, "Open");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(h.state().model().game().move_names(), ["b1b2"]);
+    assert_eq!(h.state().model().file(), Some(file.as_path()));
+    assert!(h.query_by_label(gui::panels::path_dialog::TITLE).is_none());
+}
