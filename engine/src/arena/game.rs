@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use super::fault::FaultKind;
 use super::schedule::{GameJob, MatchConfig};
 use super::spec::EngineSpec;
-use crate::client::{ClientError, Engine};
+use crate::client::{ClientError, EngineError, Limit, Position, SimpleEngine};
 use crate::clock::{SideClock, go_clock};
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Game, GameKind, Line, Side};
-use crate::protocol::{Command, Go, Info, Reply};
+use crate::protocol::{Go, Info, Reply};
 use crate::record::{GameRecord, RecordResult};
 
 /// A finished game.
@@ -51,18 +51,39 @@ impl GameOutcome {
     }
 }
 
-/// Starts the engine if it is not running, then `newgame` and `isready`.
+/// The fault an engine's failure is, and its detail: what the client saw ([`ClientError`]), or
+/// an `error` answer to a command that a conforming engine accepts (a protocol violation).
+fn fault_of(e: &EngineError) -> (FaultKind, String) {
+    match e {
+        EngineError::Client(c) => (FaultKind::of(c), c.detail()),
+        EngineError::Refused {
+            command,
+            code,
+            message,
+        } => (
+            FaultKind::Protocol,
+            format!("the engine answered 'error {code} {message}' to '{command}'"),
+        ),
+        EngineError::NoSuchOption { name } => (
+            FaultKind::FailedStart,
+            format!("the engine has no option '{name}'"),
+        ),
+        EngineError::Usage(why) => (FaultKind::Protocol, why.clone()),
+    }
+}
+
+/// Starts the engine if it is not running (its options set), then starts a new game.
 async fn prepare(
     spec: &EngineSpec,
-    slot: &mut Option<Engine>,
+    slot: &mut Option<SimpleEngine>,
     game: GameKind,
     size: usize,
 ) -> Result<(), (FaultKind, String)> {
     let fresh = slot.is_none();
     if fresh {
-        let mut e = Engine::start(&spec.program, &spec.args, spec.timeout)
+        let mut e = SimpleEngine::start_with(&spec.program, &spec.args, spec.timeout)
             .await
-            .map_err(|err| (FaultKind::FailedStart, err.detail()))?;
+            .map_err(|err| (FaultKind::FailedStart, fault_of(&err).1))?;
         let supported = e
             .info()
             .games
@@ -77,41 +98,29 @@ async fn prepare(
                 ),
             ));
         }
-        for (name, value) in &spec.options {
-            let cmd = Command::SetOption {
-                name: name.clone(),
-                value: value.clone(),
-            };
-            e.send(&cmd)
-                .await
-                .map_err(|err| (FaultKind::FailedStart, err.detail()))?;
-        }
+        let options: Vec<(&str, &str)> = spec
+            .options
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        e.configure(&options)
+            .await
+            .map_err(|err| (FaultKind::FailedStart, fault_of(&err).1))?;
         *slot = Some(e);
     }
     let e = slot.as_mut().expect("started above");
-    let cmd = Command::NewGame {
-        game,
-        size: size as u32,
-    };
-    let replies = async {
-        e.send(&cmd).await?;
-        e.ping(spec.timeout).await
-    }
-    .await
-    .map_err(|err| {
-        let kind = if fresh {
+    e.set_timeout(spec.timeout);
+    e.new_game(game, size as u32).await.map_err(|err| {
+        let (kind, detail) = fault_of(&err);
+        // Refusing the game, or failing before its first move, is a failed start for a new
+        // engine; a running one that fails here faulted as it would in a game.
+        let kind = if fresh || matches!(err, EngineError::Refused { .. }) {
             FaultKind::FailedStart
         } else {
-            FaultKind::of(&err)
+            kind
         };
-        (kind, err.detail())
+        (kind, detail)
     })?;
-    if let Some(err) = replies.iter().find(|r| matches!(r, Reply::Error { .. })) {
-        return Err((
-            FaultKind::FailedStart,
-            format!("the engine answered '{err}'"),
-        ));
-    }
     Ok(())
 }
 
@@ -131,7 +140,7 @@ fn info_strings(replies: &[Reply]) -> String {
 pub(super) async fn play<G: Game>(
     config: &MatchConfig,
     job: &GameJob,
-    pool: &mut [Option<Engine>],
+    pool: &mut [Option<SimpleEngine>],
 ) -> GameOutcome {
     let start = &config.openings[job.opening];
     let players = [job.white, job.black];
@@ -223,43 +232,28 @@ pub(super) async fn play<G: Game>(
             let reason = describe(side, FaultKind::Crash, "the engine is not running");
             return end(moves, loss(side), reason, Some((idx, FaultKind::Crash)));
         };
-        let cmd = Command::Position {
+        let position = Position {
+            game: config.game,
+            size: config.size as u32,
             setup: setup.clone(),
             moves: played.clone(),
         };
-        // `isready` after `position`: whatever the engine said before (errors, a stray
-        // `bestmove`) is read before the `go`, and the clock starts with the `go`.
-        let ready = async {
-            engine.send(&cmd).await?;
-            engine.ping(spec.timeout).await
-        }
-        .await;
-        let fail = |e: ClientError| {
-            let kind = FaultKind::of(&e);
-            (kind, describe(side, kind, &e.detail()))
-        };
-        let before = match ready {
-            Ok(r) => r,
-            Err(e) => {
-                let (kind, reason) = fail(e);
-                return end(moves, loss(side), reason, Some((idx, kind)));
-            }
-        };
         let other = clocks[side.opposite().index()];
-        let (go, within) = match &clocks[side.index()] {
+        let (limit, within) = match &clocks[side.index()] {
             Some(c) => (
-                Go::Clock(go_clock(side == Side::White, c, other.as_ref())),
+                Limit::Clock(go_clock(side == Side::White, c, other.as_ref())),
                 c.left + spec.timemargin,
             ),
-            None => (spec.limit, spec.go_budget()),
+            None => (limit_of(spec.limit), spec.go_budget()),
         };
+        // The position is set up and checked (`isready`) before the clock starts with the `go`.
         let started = Instant::now();
-        let answer = engine.go(go, within).await;
+        let answer = engine.play_within(&position, &limit, within).await;
         let used = started.elapsed();
         thinking.lock().unwrap_or_else(|e| e.into_inner())[side.index()] += used;
-        let mut answer = match (answer, &clocks[side.index()]) {
+        let answer = match (answer, &clocks[side.index()]) {
             (Ok(a), _) => a,
-            (Err(ClientError::Stalled { .. }), Some(c)) => {
+            (Err(EngineError::Client(ClientError::Stalled { .. })), Some(c)) => {
                 let why = format!(
                     "no bestmove within the {} ms left (margin {} ms)",
                     c.left.as_millis(),
@@ -274,7 +268,8 @@ pub(super) async fn play<G: Game>(
                 );
             }
             (Err(e), _) => {
-                let (kind, reason) = fail(e);
+                let (kind, detail) = fault_of(&e);
+                let reason = describe(side, kind, &detail);
                 return end(moves, loss(side), reason, Some((idx, kind)));
             }
         };
@@ -290,21 +285,15 @@ pub(super) async fn play<G: Game>(
                 Some((idx, FaultKind::TimeForfeit)),
             );
         }
-        answer.replies.splice(0..0, before);
         let said = info_strings(&answer.replies);
         let said = if said.is_empty() {
             String::new()
         } else {
             format!(" (the engine said: {said})")
         };
-        let refused = answer.replies.iter().find_map(|r| match r {
-            Reply::Error { .. } => Some(r.to_string()),
-            _ => None,
-        });
         let mv = match &answer.best {
             None => Err(format!(
-                "bestmove none in a position with legal moves{}{said}",
-                refused.map_or_else(String::new, |r| format!(", after '{r}'"))
+                "bestmove none in a position with legal moves{said}"
             )),
             Some(text) => legal_move(&line, *text, &text.to_string())
                 .map_err(|e| format!("'{text}': {e}{said}")),
@@ -325,5 +314,17 @@ pub(super) async fn play<G: Game>(
                 );
             }
         }
+    }
+}
+
+/// The [`Limit`] of a `go` that is not on a clock.
+fn limit_of(go: Go) -> Limit {
+    match go {
+        Go::Depth(d) => Limit::Depth(d),
+        Go::Nodes(n) => Limit::Nodes(n),
+        Go::MoveTime(ms) => Limit::MoveTime(Duration::from_millis(ms)),
+        Go::Clock(c) => Limit::Clock(c),
+        // An engine spec gives one of the limits above; the others never reach a game.
+        Go::Infinite | Go::Solve | Go::Perft(_) => Limit::Infinite,
     }
 }

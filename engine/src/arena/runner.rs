@@ -14,7 +14,7 @@ use super::game::{GameOutcome, play};
 use super::schedule::{GameJob, MatchConfig, schedule};
 use super::stats::SprtVerdict;
 use super::table::Standings;
-use crate::client::Engine;
+use crate::client::SimpleEngine;
 use crate::with_game;
 
 /// How long a failed engine gets to exit after `quit` before it is killed.
@@ -114,7 +114,7 @@ async fn worker(
     cancel: Arc<AtomicBool>,
     tx: mpsc::UnboundedSender<GameOutcome>,
 ) {
-    let mut pool: Vec<Option<Engine>> = config.engines.iter().map(|_| None).collect();
+    let mut pool: Vec<Option<SimpleEngine>> = config.engines.iter().map(|_| None).collect();
     let mut reaping = Vec::new();
     loop {
         if cancel.load(Ordering::Relaxed) {
@@ -126,14 +126,14 @@ async fn worker(
         if let Some((idx, _)) = outcome.fault
             && let Some(e) = pool[idx].take()
         {
-            reaping.push(tokio::spawn(e.shutdown(GRACE)));
+            reaping.push(tokio::spawn(e.quit_within(GRACE)));
         }
         if tx.send(outcome).is_err() {
             break;
         }
     }
     for e in pool.into_iter().flatten() {
-        reaping.push(tokio::spawn(e.shutdown(Duration::from_secs(2))));
+        reaping.push(tokio::spawn(e.quit_within(Duration::from_secs(2))));
     }
     for r in reaping {
         let _ = r.await;

@@ -316,11 +316,22 @@ impl SimpleEngine {
         self.checked(&position.command()).await
     }
 
-    /// Sends the `go` of `limit` and waits for its `bestmove` (an `error` instead is refused).
+    /// Sends the `go` of `limit` and waits for its `bestmove` (an `error` instead is refused)
+    /// for the engine's timeout beyond the limit's own time.
     async fn search(&mut self, limit: &Limit) -> Result<GoResult, EngineError> {
+        let within = self.timeout + limit.own_time();
+        self.search_within(limit, within).await
+    }
+
+    /// Sends the `go` of `limit` and waits `within` for its `bestmove` (an `error` instead is
+    /// refused).
+    async fn search_within(
+        &mut self,
+        limit: &Limit,
+        within: Duration,
+    ) -> Result<GoResult, EngineError> {
         let go = Command::Go(limit.go());
         self.engine.send(&go).await?;
-        let within = self.timeout + limit.own_time();
         let mut replies = self
             .engine
             .recv_until(within, "bestmove", |r| {
@@ -352,6 +363,36 @@ impl SimpleEngine {
         self.set_position(position).await?;
         let r = self.search(limit).await?;
         Ok(play_result(r))
+    }
+
+    /// Like [`SimpleEngine::play`], but the `bestmove` must come within `within` of the `go`
+    /// instead of the engine's timeout beyond the limit's own time: a referee's budget, such
+    /// as the time left on a clock plus a margin. The position is set up (and checked) before
+    /// the `go`, so `within` counts the search alone.
+    pub async fn play_within(
+        &mut self,
+        position: &Position,
+        limit: &Limit,
+        within: Duration,
+    ) -> Result<PlayResult, EngineError> {
+        if *limit == Limit::Infinite {
+            return Err(EngineError::Usage(
+                "play needs a limit that ends; use analysis for an infinite search".into(),
+            ));
+        }
+        self.set_position(position).await?;
+        let r = self.search_within(limit, within).await?;
+        Ok(play_result(r))
+    }
+
+    /// Starts a new game of `game` at `size`: `newgame` (which also clears what the engine has
+    /// learnt) whatever the game before, checked with `isready`.
+    pub async fn new_game(&mut self, game: GameKind, size: u32) -> Result<(), EngineError> {
+        self.settle().await?;
+        self.current = None;
+        self.checked(&Command::NewGame { game, size }).await?;
+        self.current = Some((game, size));
+        Ok(())
     }
 
     /// Searches `position` within `limit` with `multipv` lines (setting `MultiPV` for the
@@ -419,7 +460,13 @@ impl SimpleEngine {
     /// Ends the engine (`quit`, then signals to its process group after the timeout) and
     /// returns its exit status; the process is reaped and nothing of its group is left.
     pub async fn quit(self) -> Result<ExitStatus, EngineError> {
-        Ok(self.engine.shutdown(self.timeout).await?)
+        let grace = self.timeout;
+        self.quit_within(grace).await
+    }
+
+    /// [`SimpleEngine::quit`] with `grace` instead of the engine's timeout before the signals.
+    pub async fn quit_within(self, grace: Duration) -> Result<ExitStatus, EngineError> {
+        Ok(self.engine.shutdown(grace).await?)
     }
 }
 
