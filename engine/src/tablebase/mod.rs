@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
+use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Outcome, Side};
 use crate::score::Score;
 use crate::search::Probe;
 use index::Geometry;
@@ -45,6 +45,10 @@ pub trait Retro: Game {
     /// Whether [`Game::board_outcome`] is the same whichever side is to move (the builder then
     /// asks once a board).
     const OUTCOME_IGNORES_SIDE: bool;
+
+    /// [`Game::board_outcome`] of the board with White on `white` and Black on `black`, `side`
+    /// to move, without making the position (as [`Retro::from_sets`] does).
+    fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome>;
 }
 
 impl Retro for Oska {
@@ -56,6 +60,10 @@ impl Retro for Oska {
 
     fn sets(&self) -> (u128, u128) {
         (self.bits(Side::White), self.bits(Side::Black))
+    }
+
+    fn outcome_of_sets(size: usize, white: u128, black: u128, _side: Side) -> Option<Outcome> {
+        Oska::outcome_of_bits(size, white, black)
     }
 }
 
@@ -69,6 +77,10 @@ impl Retro for Hexapawn {
 
     fn sets(&self) -> (u128, u128) {
         (self.bits(Side::White), self.bits(Side::Black))
+    }
+
+    fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome> {
+        Hexapawn::outcome_of_bits(size, white, black, side)
     }
 }
 
