@@ -285,13 +285,7 @@ impl Tablebase {
         size: usize,
         (white, black): (usize, usize),
     ) -> Result<Vec<u8>, TablebaseError> {
-        let path = dir.join(file::file_name(G::KIND, size, white, black));
-        if std::fs::symlink_metadata(&path).is_err() {
-            return Err(TablebaseError::BadFile {
-                path,
-                why: format!("missing: the table of w{white}b{black} is not built yet"),
-            });
-        }
+        let path = Tablebase::check_input::<G>(dir, size, (white, black))?;
         let tb = Tablebase::empty::<G>(size);
         let (header, table) = tb.load(&path, u64::MAX)?;
         if (header.white, header.black) != (white, black) {
@@ -309,6 +303,37 @@ impl Tablebase {
                 "a table read whole was left on disk".into(),
             )),
         }
+    }
+
+    /// Checks that the table of material `(white, black)` of `G` at `size` is in `dir` with a
+    /// sound header (the checks of [`Tablebase::read_input`] but the checksum, which needs every
+    /// value read); returns its path.
+    pub fn check_input<G: Retro>(
+        dir: &Path,
+        size: usize,
+        (white, black): (usize, usize),
+    ) -> Result<PathBuf, TablebaseError> {
+        let path = dir.join(file::file_name(G::KIND, size, white, black));
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!("missing: the table of w{white}b{black} is not built yet"),
+            });
+        }
+        let (header, _) = file::read_header(&path)?;
+        Tablebase::empty::<G>(size).check_header(&header, &path)?;
+        if (header.white, header.black) != (white, black) {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!(
+                    "holds material w{}b{}, so it should be named {}",
+                    header.white,
+                    header.black,
+                    file::file_name(G::KIND, size, header.white, header.black)
+                ),
+            });
+        }
+        Ok(path)
     }
 
     /// Tables built in memory (see [`build::build`]), for probing without files.
