@@ -61,6 +61,32 @@ fn tables(n: usize) -> &'static Tables {
 pub struct Hexapawn(TwoSides);
 
 impl Hexapawn {
+    /// [`Game::board_outcome`] of the board with White on `white` and Black on `black` at
+    /// `size`, `to_move` to move, without making the position (the tablebase builder asks it
+    /// of every board). The side that just moved is judged first (see protocol.md for handed
+    /// positions).
+    pub fn outcome_of_bits(
+        size: usize,
+        white: u128,
+        black: u128,
+        to_move: Side,
+    ) -> Option<Outcome> {
+        let t = tables(size);
+        for winner in [to_move.opposite(), to_move] {
+            let (own, opp) = match winner {
+                Side::White => (white, black),
+                Side::Black => (black, white),
+            };
+            if own & t.far_row[winner.index()] != 0 {
+                return Some(Outcome::Win(winner, Reason::ReachedFarRow));
+            }
+            if opp == 0 {
+                return Some(Outcome::Win(winner, Reason::NoPawns));
+            }
+        }
+        None
+    }
+
     /// The squares holding `side`'s pawns, one bit per square index (row-major).
     #[inline]
     pub fn bits(&self, side: Side) -> u128 {
@@ -140,19 +166,8 @@ impl Game for Hexapawn {
     }
 
     fn board_outcome(&self) -> Option<Outcome> {
-        let t = tables(self.0.size());
-        // The side that just moved is judged first (see protocol.md for handed positions).
-        let to_move = self.0.side();
-        for winner in [to_move.opposite(), to_move] {
-            let (own, opp) = self.0.own_opp(winner);
-            if own & t.far_row[winner.index()] != 0 {
-                return Some(Outcome::Win(winner, Reason::ReachedFarRow));
-            }
-            if opp == 0 {
-                return Some(Outcome::Win(winner, Reason::NoPawns));
-            }
-        }
-        None
+        let (white, black) = self.0.own_opp(Side::White);
+        Hexapawn::outcome_of_bits(self.0.size(), white, black, self.0.side())
     }
 
     fn generate(&self, moves: &mut MoveList) {

@@ -107,27 +107,62 @@ impl Oska {
         Oska(TwoSides::from_bits(size, white, black, side))
     }
 
-    /// Whether `side` has any piece move on this board.
-    fn has_move(&self, side: Side) -> bool {
-        let t = tables(self.0.size());
-        let (own, opp) = self.0.own_opp(side);
-        let empty = t.layout.mask() & !(own | opp);
-        let s = side.index();
-        for sq in Bits(own) {
-            if t.step_mask[s][sq] & empty != 0 {
+    /// [`Game::board_outcome`] of the board with White on `white` and Black on `black` at
+    /// `size` (the same whichever side is to move), without making the position (the
+    /// tablebase builder asks it of every board).
+    pub fn outcome_of_bits(size: usize, white: u128, black: u128) -> Option<Outcome> {
+        if white == 0 {
+            return Some(Outcome::Win(Side::Black, Reason::NoPieces));
+        }
+        if black == 0 {
+            return Some(Outcome::Win(Side::White, Reason::NoPieces));
+        }
+        let t = tables(size);
+        let white_home = white & !t.home[1] == 0;
+        let black_home = black & !t.home[0] == 0;
+        match (white_home, black_home) {
+            (true, true) => {
+                let (w, b) = (white.count_ones(), black.count_ones());
+                Some(match w.cmp(&b) {
+                    std::cmp::Ordering::Greater => {
+                        Outcome::Win(Side::White, Reason::BothHomeMorePieces)
+                    }
+                    std::cmp::Ordering::Less => {
+                        Outcome::Win(Side::Black, Reason::BothHomeMorePieces)
+                    }
+                    std::cmp::Ordering::Equal => Outcome::Draw(Reason::BothHomeEqual),
+                })
+            }
+            (true, false) => Some(Outcome::Win(Side::White, Reason::AllHome)),
+            (false, true) => Some(Outcome::Win(Side::Black, Reason::AllHome)),
+            (false, false) => (!has_move_bits(t, white, black, Side::White)
+                && !has_move_bits(t, black, white, Side::Black))
+            .then_some(Outcome::Draw(Reason::BothStuck)),
+        }
+    }
+}
+
+/// Whether `side`, on `own` against `opp`, has any piece move.
+#[inline]
+fn has_move_bits(t: &Tables, own: u128, opp: u128, side: Side) -> bool {
+    let empty = t.layout.mask() & !(own | opp);
+    let s = side.index();
+    for sq in Bits(own) {
+        if t.step_mask[s][sq] & empty != 0 {
+            return true;
+        }
+        for d in 0..2 {
+            let over = t.step[s][d][sq];
+            let to = t.jump[s][d][sq];
+            if to != NONE && opp & bit(over as usize) != 0 && empty & bit(to as usize) != 0 {
                 return true;
             }
-            for d in 0..2 {
-                let over = t.step[s][d][sq];
-                let to = t.jump[s][d][sq];
-                if to != NONE && opp & bit(over as usize) != 0 && empty & bit(to as usize) != 0 {
-                    return true;
-                }
-            }
         }
-        false
     }
+    false
+}
 
+impl Oska {
     /// Calls `f` for every piece move of the side to move.
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Move)) {
@@ -206,33 +241,7 @@ impl Game for Oska {
 
     fn board_outcome(&self) -> Option<Outcome> {
         let (white, black) = self.0.own_opp(Side::White);
-        if white == 0 {
-            return Some(Outcome::Win(Side::Black, Reason::NoPieces));
-        }
-        if black == 0 {
-            return Some(Outcome::Win(Side::White, Reason::NoPieces));
-        }
-        let t = tables(self.0.size());
-        let white_home = white & !t.home[1] == 0;
-        let black_home = black & !t.home[0] == 0;
-        match (white_home, black_home) {
-            (true, true) => {
-                let (w, b) = (white.count_ones(), black.count_ones());
-                Some(match w.cmp(&b) {
-                    std::cmp::Ordering::Greater => {
-                        Outcome::Win(Side::White, Reason::BothHomeMorePieces)
-                    }
-                    std::cmp::Ordering::Less => {
-                        Outcome::Win(Side::Black, Reason::BothHomeMorePieces)
-                    }
-                    std::cmp::Ordering::Equal => Outcome::Draw(Reason::BothHomeEqual),
-                })
-            }
-            (true, false) => Some(Outcome::Win(Side::White, Reason::AllHome)),
-            (false, true) => Some(Outcome::Win(Side::Black, Reason::AllHome)),
-            (false, false) => (!self.has_move(Side::White) && !self.has_move(Side::Black))
-                .then_some(Outcome::Draw(Reason::BothStuck)),
-        }
+        Oska::outcome_of_bits(self.0.size(), white, black)
     }
 
     fn generate(&self, moves: &mut MoveList) {

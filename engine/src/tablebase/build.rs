@@ -811,14 +811,17 @@ impl<G: Retro> Pair<'_, G> {
             let btm_col = s.rankers.rank(in_btm, white_mirrored);
             let wtm_col = s.rankers.rank(in_wtm, white);
             let (btm_at, wtm_at) = (btm_row + btm_col, wtm_row + wtm_col);
-            let pos = G::from_sets(self.size, wide, black);
-            let black_pos = pos.with_side(Side::Black);
-            let outcome = pos.board_outcome();
+            // The positions are made only where the rare cases below need them.
+            let pos = || G::from_sets(self.size, wide, black);
+            let black_pos = || pos().with_side(Side::Black);
+            let outcome = G::outcome_of_sets(self.size, wide, black, Side::White);
             let black_outcome = if G::OUTCOME_IGNORES_SIDE {
                 outcome
             } else {
-                black_pos.board_outcome()
+                G::outcome_of_sets(self.size, wide, black, Side::Black)
             };
+            debug_assert_eq!(outcome, pos().board_outcome());
+            debug_assert_eq!(black_outcome, black_pos().board_outcome());
             // Black to move (`None`: Black must pass, done below).
             let black_value = if let Some(o) = black_outcome {
                 Some(value::of_outcome(o, Side::Black))
@@ -854,11 +857,12 @@ impl<G: Retro> Pair<'_, G> {
                         .iter()
                         .filter(|m| wide & m.require == m.require && wide & m.forbid == 0)
                         .count(),
-                    Self::count_moves(&black_pos, &mut s.list),
-                    "the move templates match the game's moves in {black_pos:?}"
+                    Self::count_moves(&black_pos(), &mut s.list),
+                    "the move templates match the game's moves in {:?}",
+                    black_pos()
                 );
                 if count == 0 {
-                    Self::no_move(&black_pos, &mut s.list)
+                    Self::no_move(&black_pos(), &mut s.list)
                 } else {
                     Some(value::of_key(best))
                 }
@@ -904,12 +908,13 @@ impl<G: Retro> Pair<'_, G> {
                 }
                 debug_assert_eq!(
                     count,
-                    Self::count_moves(&pos, &mut s.list),
-                    "the move templates match the game's moves in {pos:?}"
+                    Self::count_moves(&pos(), &mut s.list),
+                    "the move templates match the game's moves in {:?}",
+                    pos()
                 );
                 if count == 0 {
                     // A pass: Black has a move here (else the game is over), so its value is in.
-                    Self::no_move(&pos, &mut s.list)
+                    Self::no_move(&pos(), &mut s.list)
                         .unwrap_or_else(|| self.before(self.btm[btm_at].load(Ordering::Relaxed)))
                 } else {
                     value::of_key(best)

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Side};
+use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Outcome, Side};
 use crate::score::Score;
 use crate::search::Probe;
 use index::Geometry;
@@ -45,6 +45,10 @@ pub trait Retro: Game {
     /// Whether [`Game::board_outcome`] is the same whichever side is to move (the builder then
     /// asks once a board).
     const OUTCOME_IGNORES_SIDE: bool;
+
+    /// [`Game::board_outcome`] of the board with White on `white` and Black on `black`, `side`
+    /// to move, without making the position (as [`Retro::from_sets`] does).
+    fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome>;
 }
 
 impl Retro for Oska {
@@ -56,6 +60,10 @@ impl Retro for Oska {
 
     fn sets(&self) -> (u128, u128) {
         (self.bits(Side::White), self.bits(Side::Black))
+    }
+
+    fn outcome_of_sets(size: usize, white: u128, black: u128, _side: Side) -> Option<Outcome> {
+        Oska::outcome_of_bits(size, white, black)
     }
 }
 
@@ -69,6 +77,10 @@ impl Retro for Hexapawn {
 
     fn sets(&self) -> (u128, u128) {
         (self.bits(Side::White), self.bits(Side::Black))
+    }
+
+    fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome> {
+        Hexapawn::outcome_of_bits(size, white, black, side)
     }
 }
 
@@ -273,13 +285,7 @@ impl Tablebase {
         size: usize,
         (white, black): (usize, usize),
     ) -> Result<Vec<u8>, TablebaseError> {
-        let path = dir.join(file::file_name(G::KIND, size, white, black));
-        if std::fs::symlink_metadata(&path).is_err() {
-            return Err(TablebaseError::BadFile {
-                path,
-                why: format!("missing: the table of w{white}b{black} is not built yet"),
-            });
-        }
+        let path = Tablebase::check_input::<G>(dir, size, (white, black))?;
         let tb = Tablebase::empty::<G>(size);
         let (header, table) = tb.load(&path, u64::MAX)?;
         if (header.white, header.black) != (white, black) {
@@ -297,6 +303,37 @@ impl Tablebase {
                 "a table read whole was left on disk".into(),
             )),
         }
+    }
+
+    /// Checks that the table of material `(white, black)` of `G` at `size` is in `dir` with a
+    /// sound header (the checks of [`Tablebase::read_input`] but the checksum, which needs every
+    /// value read); returns its path.
+    pub fn check_input<G: Retro>(
+        dir: &Path,
+        size: usize,
+        (white, black): (usize, usize),
+    ) -> Result<PathBuf, TablebaseError> {
+        let path = dir.join(file::file_name(G::KIND, size, white, black));
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!("missing: the table of w{white}b{black} is not built yet"),
+            });
+        }
+        let (header, _) = file::read_header(&path)?;
+        Tablebase::empty::<G>(size).check_header(&header, &path)?;
+        if (header.white, header.black) != (white, black) {
+            return Err(TablebaseError::BadFile {
+                path,
+                why: format!(
+                    "holds material w{}b{}, so it should be named {}",
+                    header.white,
+                    header.black,
+                    file::file_name(G::KIND, size, header.white, header.black)
+                ),
+            });
+        }
+        Ok(path)
     }
 
     /// Tables built in memory (see [`build::build`]), for probing without files.

@@ -11,7 +11,7 @@ use engine::tablebase::build::{
     memory,
 };
 use engine::tablebase::index::Geometry;
-use engine::tablebase::{Retro, Tablebase, file};
+use engine::tablebase::{Retro, Tablebase, TablebaseError, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{dir_of, table_game};
@@ -174,17 +174,18 @@ fn build_one<G: Retro>(
     let (w, b) = (w.min(b), w.max(b));
     let shape = Geometry::new(G::layout_of(size));
     let kind = G::KIND;
-    // Every input is read and checked before the work starts, so a bad one stops the job at
-    // once; they are read again when needed (once each, then dropped) to keep memory low.
-    for (x, y) in inputs(w, b) {
-        Tablebase::read_input::<G>(dir, size, (x, y)).with_context(|| {
-            format!(
-                "material w{w}b{b} needs the table of w{x}b{y}, written by `engine tablebase build {kind} {size} --material {},{} --dir {}`",
-                x.min(y),
-                x.max(y),
-                dir.display()
-            )
-        })?;
+    // Every input is there with a sound header before any is read, and each is read whole
+    // (its checksum checked) before the work starts; a bad one names the job that writes it.
+    let needs = |(x, y): (usize, usize)| {
+        format!(
+            "material w{w}b{b} needs the table of w{x}b{y}, written by `engine tablebase build {kind} {size} --material {},{} --dir {}`",
+            x.min(y),
+            x.max(y),
+            dir.display()
+        )
+    };
+    for m in inputs(w, b) {
+        Tablebase::check_input::<G>(dir, size, m).with_context(|| needs(m))?;
     }
     eprintln!(
         "building {kind} {size} material w{w}b{b}{}: {} positions to compute (up to {:.1} MiB of tables in memory), {threads} threads",
@@ -202,7 +203,19 @@ fn build_one<G: Retro>(
         size,
         (w, b),
         threads,
-        &mut |x, y| Tablebase::read_input::<G>(dir, size, (x, y)),
+        &mut |x, y| {
+            Tablebase::read_input::<G>(dir, size, (x, y)).map_err(|e| match e {
+                TablebaseError::BadFile { path, why } => TablebaseError::BadFile {
+                    path,
+                    why: format!("{why}; {}", needs((x, y))),
+                },
+                TablebaseError::Io { path, error } => TablebaseError::Io {
+                    path,
+                    error: format!("{error}; {}", needs((x, y))),
+                },
+                other => other,
+            })
+        },
         &|_| {},
         &mut |header, values| {
             let path = file::write(dir, header, values)?;
