@@ -82,6 +82,31 @@ fn whole_number(value: &str) -> Option<i64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// The value of the spin option `name` (default, least, greatest in `range`), read from
+/// `value`: refused unless all digits and in range. `unit` follows "a whole number" in the
+/// message (" of MiB"), `range_unit` the range (" (MiB)").
+fn spin(
+    name: &str,
+    value: &str,
+    (_, lo, hi): (i64, i64, i64),
+    unit: &str,
+    range_unit: &str,
+) -> Result<i64, ProtocolError> {
+    let n = whole_number(value).ok_or_else(|| {
+        error(
+            ErrorCode::BadValue,
+            format!("{name} '{value}' is not a whole number{unit} (digits only); unchanged"),
+        )
+    })?;
+    if !(lo..=hi).contains(&n) {
+        return Err(error(
+            ErrorCode::BadValue,
+            format!("{name} {n} is out of range {lo} to {hi}{range_unit}; unchanged"),
+        ));
+    }
+    Ok(n)
+}
+
 /// The new value of one option, read from a `setoption`.
 #[derive(Clone, Debug)]
 pub(super) enum Setting {
@@ -127,21 +152,7 @@ impl Setting {
         }
         Ok(match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let (_, lo, hi) = HASH_MIB;
-                let mib = whole_number(value).ok_or_else(|| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!(
-                            "Hash '{value}' is not a whole number of MiB (digits only); unchanged"
-                        ),
-                    )
-                })?;
-                if !(lo..=hi).contains(&mib) {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("Hash {mib} is out of range {lo} to {hi} (MiB); unchanged"),
-                    ));
-                }
+                let mib = spin("Hash", value, HASH_MIB, " of MiB", " (MiB)")?;
                 crate::search::check_hash(mib as usize)
                     .map_err(|why| error(ErrorCode::BadValue, format!("Hash {why}; unchanged")))?;
                 Setting::Hash(mib as usize)
@@ -173,35 +184,11 @@ impl Setting {
                 Setting::Evaluator(kind)
             }
             "multipv" => {
-                let (_, lo, hi) = MULTI_PV;
-                let n = whole_number(value).ok_or_else(|| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!("MultiPV '{value}' is not a whole number (digits only); unchanged"),
-                    )
-                })?;
-                if !(lo..=hi).contains(&n) {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("MultiPV {n} is out of range {lo} to {hi}; unchanged"),
-                    ));
-                }
+                let n = spin("MultiPV", value, MULTI_PV, "", "")?;
                 Setting::MultiPv(n as usize)
             }
             "threads" => {
-                let (_, lo, hi) = THREADS;
-                let n = whole_number(value).ok_or_else(|| {
-                    error(
-                        ErrorCode::BadValue,
-                        format!("Threads '{value}' is not a whole number (digits only); unchanged"),
-                    )
-                })?;
-                if !(lo..=hi).contains(&n) {
-                    return Err(error(
-                        ErrorCode::BadValue,
-                        format!("Threads {n} is out of range {lo} to {hi}; unchanged"),
-                    ));
-                }
+                let n = spin("Threads", value, THREADS, "", "")?;
                 Setting::Threads(n as usize)
             }
             "tablebasepath" => {
