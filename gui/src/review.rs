@@ -1,20 +1,24 @@
 //! The game review: every move's value before and after it, exact where the tablebases cover
-//! the position (Oska and Hexapawn; [`crate::tablebase::probe`]) and estimated by a search of
-//! our engine elsewhere, then a mark for each move (`??`, `?`, `!`) and an accuracy for each
+//! the position (Oska and Hexapawn; [`crate::tablebase::probe`]) or the solver proves it within
+//! [`SOLVE_NODES`], and estimated by a search of our engine elsewhere, then a mark for each move (`??`, `?`, `!`) and an accuracy for each
 //! side.
 //!
-//! The tables are read on a thread of their own; the searches run on an engine process started
+//! The tables are read, and then the solver runs, on a thread of their own; the searches run on an engine process started
 //! through the engine hub, one position after the other. Nothing here waits: [`Review::poll`]
 //! reads what has arrived. [`judge`] and [`accuracy`] are the UI-free rules (thresholds in
 //! docs/gui.md).
 
 use std::path::Path;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
 use eframe::egui::{self, RichText};
-use engine::games::Side;
+use engine::eval::Evaluate;
+use engine::games::{GameKind, Hexapawn, Line, Oska, Side};
 use engine::protocol::Go;
 use engine::score::Score;
+use engine::search::{Limits, Searcher};
+use engine::tablebase::{MEMORY_LIMIT, Retro, probe_for};
 
 use crate::controller::{EngineEvent, EngineHandle, Request, Search};
 use crate::game::GameState;
@@ -178,6 +182,100 @@ pub fn exact_values(dir: &Path, game: &GameState) -> Vec<Option<Value>> {
         .collect()
 }
 
+/// Nodes the exact solver may spend on one position that no table covers: enough to prove the
+/// positions of a game's last moves (and more with tables as leaves), little enough that a
+/// review of a whole game takes seconds. A position that needs more is estimated by a search.
+pub const SOLVE_NODES: u64 = 200_000;
+
+/// What the thread of exact values finds: first the tables' (and the game's end's) values of
+/// every position, then, one by one, the values the solver proves of the others.
+enum Found {
+    /// The values from the tables and the game's end (`None` where neither gives one).
+    Tables(Vec<Option<Value>>),
+    /// The solver's exact value of the position after this many moves.
+    Solved(usize, Value),
+}
+
+/// The exact values of every position of `game` on `tx`: the tables' first ([`exact_values`]),
+/// then those the solver proves within [`SOLVE_NODES`] nodes (Oska and Hexapawn, with the
+/// tables as leaves; the last positions first, which are the quickest). Ends when done or when
+/// the review no longer listens.
+fn find_values(dir: &Path, game: &GameState, tx: &Sender<Found>) {
+    let values = exact_values(dir, game);
+    let open: Vec<usize> = (0..values.len())
+        .rev()
+        .filter(|&p| values[p].is_none())
+        .collect();
+    if tx.send(Found::Tables(values)).is_err() {
+        return;
+    }
+    match game.kind() {
+        GameKind::Oska => solve_each::<Oska>(dir, game, &open, tx),
+        GameKind::Hexapawn => solve_each::<Hexapawn>(dir, game, &open, tx),
+        // Its values depend on the history: the search's estimate stands.
+        GameKind::Ctf => {}
+    }
+}
+
+/// Every exact value [`Review::start`] finds for `game` (the tables' in `dir`, the game's end,
+/// the solver's), found here on the calling thread: for tests and tools.
+pub fn all_exact_values(dir: &Path, game: &GameState) -> Vec<Option<Value>> {
+    let (tx, rx) = channel();
+    find_values(dir, game, &tx);
+    drop(tx);
+    let mut values = Vec::new();
+    for found in rx {
+        match found {
+            Found::Tables(v) => values = v,
+            Found::Solved(ply, v) => values[ply] = Some(v),
+        }
+    }
+    values
+}
+
+/// [`find_values`]' solver part for the positions after `plies` moves of `game` of `G`.
+fn solve_each<G: Retro + Evaluate>(
+    dir: &Path,
+    game: &GameState,
+    plies: &[usize],
+    tx: &Sender<Found>,
+) {
+    // Tables that fail to open only leave the solver without leaves (the page says why).
+    let probe = probe_for::<G>(dir, game.size(), MEMORY_LIMIT)
+        .ok()
+        .flatten();
+    let mut searcher = Searcher::<G>::new(16);
+    searcher.set_probe(probe);
+    let limits = Limits {
+        solve: true,
+        nodes: Some(SOLVE_NODES),
+        ..Limits::default()
+    };
+    for &ply in plies {
+        let side = game.side_to_move(ply);
+        let Ok(pos) = G::from_cells(game.size(), &game.pieces(ply), side) else {
+            continue;
+        };
+        let r = searcher.search(
+            &Line::new(pos),
+            &limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        if !r.exact {
+            continue;
+        }
+        let value = Value {
+            score: seen_by(r.score, side),
+            exact: true,
+            keeping: None,
+        };
+        if tx.send(Found::Solved(ply, value)).is_err() {
+            return;
+        }
+    }
+}
+
 /// The review of each move from the values of the positions (`values[k]` before move `k`) and
 /// the searches' best and played moves' scores (`scores[k]`, the mover's view; see [`judge`]).
 pub fn moves_of(
@@ -223,8 +321,10 @@ pub struct Review {
     lines: Vec<(String, Score)>,
     /// The `MultiPV` value sent (every legal move), once the engine declared the option.
     multipv: Option<i64>,
-    /// The tables' answer, while they are read.
-    tables: Option<Receiver<Vec<Option<Value>>>>,
+    /// The exact values' thread ([`find_values`]), while it runs.
+    tables: Option<Receiver<Found>>,
+    /// Whether the tables' values have come (the searches start after them).
+    tables_read: bool,
     /// The engine for the positions no table covers, and the position it searches.
     engine: Option<EngineHandle>,
     searching: Option<usize>,
@@ -259,10 +359,9 @@ impl Review {
         self.error = None;
         let (tx, rx) = channel();
         let (game, dir) = (game.clone(), dir.to_path_buf());
-        std::thread::spawn(move || {
-            let _ = tx.send(exact_values(&dir, &game));
-        });
+        std::thread::spawn(move || find_values(&dir, &game, &tx));
         self.tables = Some(rx);
+        self.tables_read = false;
         old
     }
 
@@ -314,21 +413,31 @@ impl Review {
         spawn: impl FnOnce() -> Option<EngineHandle>,
     ) -> (Option<EngineHandle>, bool) {
         let mut changed = false;
-        if let Some(rx) = &self.tables {
+        while let Some(rx) = &self.tables {
             match rx.try_recv() {
-                Ok(values) => {
+                Ok(Found::Tables(values)) => {
                     for (slot, v) in self.values.iter_mut().zip(values) {
                         if slot.is_none() {
                             *slot = v;
                         }
                     }
-                    self.tables = None;
+                    self.tables_read = true;
                     changed = true;
                 }
-                Err(TryRecvError::Empty) => return (None, false),
+                // An exact value replaces an estimate the search may have given meanwhile.
+                Ok(Found::Solved(ply, value)) => {
+                    if let Some(slot) = self.values.get_mut(ply) {
+                        *slot = Some(value);
+                        changed = true;
+                    }
+                }
+                Err(TryRecvError::Empty) if !self.tables_read => return (None, changed),
+                Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
+                    if !self.tables_read {
+                        self.error = Some("reading the tables failed".into());
+                    }
                     self.tables = None;
-                    self.error = Some("reading the tables failed".into());
                 }
             }
         }
@@ -455,7 +564,7 @@ impl Review {
             };
             if ui
                 .add_enabled(!table.is_empty(), egui::Button::new(label))
-                .on_hover_text("every move's value before and after it: exact from the tables where they cover the position, else a search")
+                .on_hover_text("every move's value before and after it: exact from the tables where they cover the position or from the solver where it proves it quickly, else a search")
                 .clicked()
             {
                 action = Some(ReviewAction::Start);
@@ -487,7 +596,7 @@ impl Review {
         let estimated = self.values.iter().flatten().count() - exact;
         ui.label(
             RichText::new(format!(
-                "{exact} positions exact (tables, or the game's end), {estimated} estimated (depth {DEPTH})"
+                "{exact} positions exact (tables, the solver or the game's end), {estimated} estimated (depth {DEPTH})"
             ))
             .weak(),
         );

@@ -478,9 +478,9 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
 }
 
 /// Builds every Oska 4 table into a fresh temporary directory (seconds).
-fn oska4_tables() -> std::path::PathBuf {
+fn oska4_tables(tag: &str) -> std::path::PathBuf {
     use engine::tablebase::build::{Plan, build};
-    let dir = std::env::temp_dir().join(format!("gui-review-{}-tables", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("gui-review-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let plan = Plan {
@@ -495,13 +495,53 @@ fn oska4_tables() -> std::path::PathBuf {
     dir
 }
 
+/// Without tables the review's exact values come from the solver (within its node budget):
+/// on a whole Oska 4 game every position is proven, and each value equals the tables'.
+#[test]
+fn the_review_without_tables_gets_exact_values_from_the_solver_equal_to_the_tables() {
+    use engine::games::{Game, Oska};
+    use engine::tablebase::Tablebase;
+    let dir = oska4_tables("solver");
+    let empty = dir.with_extension("empty");
+    std::fs::create_dir_all(&empty).expect("an empty directory");
+    let mut game = gui::game::GameState::new(GameKind::Oska, 4).expect("oska 4");
+    while game.outcome(game.len()).is_none() {
+        let ply = game.len();
+        let mv = *game.legal_moves(ply).first().expect("a move");
+        game.play(ply, mv).expect("legal");
+    }
+    let solved = gui::review::all_exact_values(&empty, &game);
+    let tb = Tablebase::open::<Oska>(&dir, 4, 0).expect("tables");
+    assert_eq!(solved.len(), game.len() + 1);
+    for (ply, v) in solved.iter().enumerate() {
+        let v = v.unwrap_or_else(|| panic!("not proven after {ply} moves"));
+        assert!(v.exact, "after {ply} moves");
+        if game.outcome(ply).is_none() {
+            let side = game.side_to_move(ply);
+            let pos = Oska::from_cells(4, &game.pieces(ply), side).expect("position");
+            let want = gui::model::white_view(tb.probe(&pos).expect("covered"), side);
+            assert_eq!(v.score, want, "after {ply} moves");
+        }
+    }
+    // With the tables, the same scores (the tables answer first, the solver is not needed).
+    let scores = |v: &[Option<gui::review::Value>]| -> Vec<_> {
+        v.iter().map(|v| v.map(|v| v.score)).collect()
+    };
+    assert_eq!(
+        scores(&gui::review::all_exact_values(&dir, &game)),
+        scores(&solved)
+    );
+    std::fs::remove_dir_all(&empty).ok();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_as_comments() {
     use engine::games::{Game, Oska, Side};
     use engine::score::Score;
     use engine::tablebase::Tablebase;
     use gui::panels::dock::Tool;
-    let dir = oska4_tables();
+    let dir = oska4_tables("tables");
     let mut h = harness(
         GameKind::Oska,
         4,
