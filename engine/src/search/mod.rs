@@ -292,8 +292,9 @@ pub struct Searcher<G: Game> {
     // The exact solver (see `solve`).
     /// Nonzero in helper threads: perturbs their move ordering.
     skew: u64,
-    /// The nodes of a depth-limited search's helper threads, shared with the thread that
-    /// reports: each helper adds its nodes as it goes (see [`Searcher::poll`]).
+    /// The nodes of a depth-limited search on several threads, all threads' together: each
+    /// adds its nodes as it goes (1024 at each [`Searcher::poll`]), and each stops at the
+    /// node limit by this count.
     peers: Option<Arc<AtomicU64>>,
     root_best: Option<Move>,
     root_done: usize,
@@ -415,12 +416,10 @@ impl<G: Game + Evaluate> Searcher<G> {
     ) -> SearchResult {
         let done = AtomicBool::new(false);
         let peers = Arc::new(AtomicU64::new(0));
-        // Helpers find one line each and have no node limit of their own: the reporting
-        // thread counts everyone's nodes against the limit and ends them all.
+        // Helpers find one line each; every thread stops at the node limit, counted over all.
         let helper_limits = Limits {
             threads: 1,
             multipv: 1,
-            nodes: None,
             target_time: None,
             ..limits.clone()
         };
@@ -443,19 +442,19 @@ impl<G: Game + Evaluate> Searcher<G> {
             done.store(true, Ordering::Relaxed);
             r
         });
+        // Every helper has added its last nodes (the scope joined them); this thread's since
+        // its last poll are added here.
+        let nodes = peers.load(Ordering::Relaxed) + (result.nodes & 1023);
         self.peers = None;
-        SearchResult {
-            nodes: result.nodes + peers.load(Ordering::Relaxed),
-            ..result
-        }
+        SearchResult { nodes, ..result }
     }
 
-    /// The nodes searched so far by this thread and, for the reporting thread of a search on
-    /// several threads, by its helpers.
+    /// The nodes searched so far: by this thread alone, or on several threads by all of them
+    /// (the shared count, and this thread's nodes since its last poll).
     fn total_nodes(&self) -> u64 {
         match &self.peers {
-            Some(p) if self.skew == 0 => self.nodes + p.load(Ordering::Relaxed),
-            _ => self.nodes,
+            Some(p) => p.load(Ordering::Relaxed) + (self.nodes & 1023),
+            None => self.nodes,
         }
     }
 
@@ -608,9 +607,7 @@ impl<G: Game + Evaluate> Searcher<G> {
     /// Checks the stop flag and the limits.
     #[cold]
     fn poll(&mut self, ctx: &Ctx<'_, '_>) {
-        if self.skew != 0
-            && let Some(p) = &self.peers
-        {
+        if let Some(p) = &self.peers {
             p.fetch_add(1024, Ordering::Relaxed);
         }
         if ctx.stop.load(Ordering::Relaxed)
