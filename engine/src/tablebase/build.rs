@@ -34,7 +34,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
-use super::index::{Geometry, Set, subsets};
+use super::index::{Geometry, MAX_PIECES, Set, subsets};
 use super::value::{self, UNSET};
 use super::{Retro, TablebaseError};
 use crate::games::{Bits, MoveList, Side, bit};
@@ -963,9 +963,22 @@ impl<G: Retro> Pair<'_, G> {
     }
 }
 
-/// Copies the table of `(w, b)` between its two orders, a row of White sets at a time on
-/// `threads` threads: `black_first` into `file` (White set first) when `to_file`, else the other
-/// way.
+/// White sets per block of [`transpose`]: the block's rows of the file order are written a
+/// little at a time while every Black set goes by, so they stay in the cache (64 rows of at most
+/// a few tens of kilobytes, one cache line of each at a time), and each Black set's row of the other order is touched in the few
+/// cache lines where these White sets fall.
+const TRANSPOSE_BLOCK: usize = 1024;
+
+/// Copies the table of `(w, b)` between its two orders on `threads` threads: `black_first` into
+/// `file` (White set first) when `to_file`, else the other way.
+///
+/// The work goes by blocks of [`TRANSPOSE_BLOCK`] consecutive White sets; for each Black set in
+/// turn, each White set of the block that it leaves free takes the next column of its row of the
+/// file order (the Black sets among the free squares come in the same order as among all
+/// squares), and its column in the Black set's row is ranked from the squares. Taking one White
+/// set at a time instead reads (or writes) one byte of a different row of the other order for
+/// every entry, a cache miss each in a large table: a third of the time of the job of Oska 5
+/// 4 against 5.
 fn transpose(
     shape: &Geometry,
     (w, b): (usize, usize),
@@ -976,40 +989,66 @@ fn transpose(
 ) {
     let squares = shape.squares();
     let row_len = shape.choose(squares - w, b) as usize;
+    let from_row_len = shape.choose(squares - b, w) as usize;
     let whites: Vec<u128> = subsets(squares, w).collect();
-    // Colex ranks among all squares, for sets of up to max(w, b) squares.
+    let blacks: Vec<u128> = subsets(squares, b).collect();
+    // Colex ranks among all squares, for sets of up to w squares.
     let mut all = Rankers::default();
     all.clear(shape);
-    let colex = all.add(shape, 0, w.max(b));
-    let from_row_len = shape.choose(squares - b, w) as usize;
+    let colex = all.add(shape, 0, w.max(1));
+    let blocks = whites.len().div_ceil(TRANSPOSE_BLOCK);
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                let mut free = Vec::with_capacity(squares);
-                let mut white_squares = Vec::with_capacity(w);
+                let mut squares_of = vec![[0usize; MAX_PIECES]; TRANSPOSE_BLOCK];
+                let mut cols = [0usize; TRANSPOSE_BLOCK];
+                let mut share = vec![0usize; w * squares];
                 loop {
-                    let row = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&white) = whites.get(row) else {
+                    let block = next.fetch_add(1, Ordering::Relaxed);
+                    if block >= blocks {
                         break;
-                    };
-                    free.clear();
-                    free.extend((0..squares).filter(|&sq| white & bit(sq) == 0).map(bit));
-                    white_squares.clear();
-                    white_squares.extend(Bits(white));
-                    for (col, c) in subsets(squares - w, b).enumerate() {
-                        let black = Bits(c).fold(0, |set, j| set | free[j]);
-                        // The White squares numbered among the squares the Black set leaves
-                        // free: their numbers less the Black squares below them.
-                        let mut rank = 0;
-                        for (j, &sq) in white_squares.iter().enumerate() {
-                            let among = sq - (black & (bit(sq) - 1)).count_ones() as usize;
-                            rank += all.parts[colex + j * squares + among] as usize;
+                    }
+                    let first = block * TRANSPOSE_BLOCK;
+                    let mine = &whites[first..(first + TRANSPOSE_BLOCK).min(whites.len())];
+                    let union = mine.iter().fold(0, |u, &white| u | white);
+                    for (j, &white) in mine.iter().enumerate() {
+                        for (k, sq) in Bits(white).enumerate() {
+                            squares_of[j][k] = sq;
                         }
-                        let at = all.rank(colex, black) * from_row_len + rank;
-                        let (from, to) = (&black_first[at], &file[row * row_len + col]);
-                        let (from, to) = if to_file { (from, to) } else { (to, from) };
-                        to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+                        cols[j] = 0;
+                    }
+                    for (rank_black, &black) in blacks.iter().enumerate() {
+                        let base = rank_black * from_row_len;
+                        let clear = black & union == 0;
+                        // `share[k * squares + sq]`: what a White square `sq` adds to the rank
+                        // as the set's k-th lowest, numbered among the squares the Black set
+                        // leaves free (its number less the Black squares below it).
+                        let mut among = 0;
+                        for sq in 0..squares {
+                            if black & bit(sq) == 0 {
+                                for k in 0..w {
+                                    share[k * squares + sq] = all.part(colex, k, among);
+                                }
+                                among += 1;
+                            }
+                        }
+                        for (j, &white) in mine.iter().enumerate() {
+                            if !clear && black & white != 0 {
+                                continue;
+                            }
+                            let mut rank = 0;
+                            for (k, &sq) in squares_of[j][..w].iter().enumerate() {
+                                rank += share[k * squares + sq];
+                            }
+                            let (from, to) = (
+                                &black_first[base + rank],
+                                &file[(first + j) * row_len + cols[j]],
+                            );
+                            cols[j] += 1;
+                            let (from, to) = if to_file { (from, to) } else { (to, from) };
+                            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+                        }
                     }
                 }
             });
@@ -1047,6 +1086,44 @@ mod tests {
         };
         let err = build::<crate::games::Oska>(plan, &|_| {}, &mut |_, _| Ok(())).unwrap_err();
         assert!(err.to_string().contains("too large to build"), "{err}");
+    }
+
+    #[test]
+    fn transpose_moves_every_entry_to_its_place_and_back() {
+        use crate::games::{Game, Hexapawn, Oska};
+        // More White sets than a block (C(26, 3) = 2 600 for Oska 5), so that blocks and a
+        // partial last block are crossed; and a board with both orders of other lengths.
+        for (layout, (w, b)) in [
+            (Oska::layout_of(5), (3, 2)),
+            (Oska::layout_of(5), (2, 3)),
+            (Hexapawn::layout_of(4), (3, 4)),
+        ] {
+            let shape = Geometry::new(layout);
+            let squares = shape.squares();
+            let len = shape.len(w, b) as usize;
+            // Each entry's own value, from its place in the Black-first order.
+            let value = |at: u64| (at.wrapping_mul(2_654_435_761) >> 7) as u8;
+            let black_first: Values = (0..len as u64).map(|at| AtomicU8::new(value(at))).collect();
+            let file = unset(len);
+            transpose(&shape, (w, b), &black_first, &file, true, 2);
+            for white in subsets(squares, w) {
+                for black in subsets(squares, b).filter(|&black| black & white == 0) {
+                    let (there, here) = (shape.index(black, white), shape.index(white, black));
+                    assert_eq!(
+                        file[here as usize].load(Ordering::Relaxed),
+                        value(there),
+                        "{white:b} {black:b}"
+                    );
+                }
+            }
+            let back = unset(len);
+            transpose(&shape, (w, b), &back, &file, false, 3);
+            assert!(
+                back.iter()
+                    .zip(&black_first)
+                    .all(|(x, y)| x.load(Ordering::Relaxed) == y.load(Ordering::Relaxed))
+            );
+        }
     }
 
     #[test]
