@@ -1,13 +1,18 @@
 //! One engine process, driven on the tokio runtime of the engine hub ([`crate::hub`]), never on
 //! the UI thread.
 //!
-//! Each engine process has one task (an "actor") that owns its [`Engine`]. The UI sends it
-//! [`Request`]s through a tokio channel and receives [`EngineEvent`]s through a std channel; every
-//! event also asks the UI for a repaint. When the UI changes its mind while an engine thinks
-//! (new position, pause, new game), the actor sends `stop` and waits for the `bestmove`, which
-//! it discards, before it sends anything else. On [`Request::Quit`], or when the UI side of the
-//! channel is dropped, the actor sends `quit`, waits a short grace, then kills and reaps the
-//! process.
+//! Each engine process has one task (an "actor") that owns its [`SimpleEngine`], the
+//! position-level client that the arena and the conformance suite use too, set to
+//! [`Strictness::Lenient`]: the GUI drives whatever engine its user chose, so `newgame` and
+//! `position` go without an `isready` check, and an option the engine did not declare is sent
+//! all the same, so that the engine's own refusal is what the user reads. The UI sends the
+//! actor [`Request`]s through a tokio channel and receives [`EngineEvent`]s through a std
+//! channel; every event also asks the UI for a repaint. A search is the client's
+//! [`engine::client::Analysis`], whose `info` lines become events as they come. When the UI
+//! changes its mind while an engine thinks (new position, pause, new game), the actor stops the
+//! search and waits for the `bestmove`, which it discards, before it sends anything else. On
+//! [`Request::Quit`], or when the UI side of the channel is dropped, the actor sends `quit`,
+//! waits a short grace, then kills and reaps the process.
 //!
 //! Every line sent to and received from an engine is appended to its [`SharedLog`] (the engine
 //! console), from the engine's task: a short lock, never held by the UI while it waits.
@@ -19,7 +24,10 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::client::{ClientError, Direction, Engine, EngineInfo, Tap};
+use engine::client::{
+    Analysis, ClientError, Direction, Engine, EngineError, EngineInfo, Limit, Position,
+    SimpleEngine, Strictness, Tap,
+};
 use engine::games::GameKind;
 use engine::games::notation::MoveText;
 use engine::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
@@ -298,9 +306,6 @@ impl Outbox {
     }
 }
 
-/// The last thing the engine was told, so that `newgame` is sent only when needed.
-type Current = Option<(GameKind, u32)>;
-
 /// How long a search may run before the engine is deemed stalled. Searches that only end on
 /// `stop` (`go infinite`, and `go solve`, which may take as long as it takes) have no limit; a
 /// search on the clock may take the longer of the two times left (the GUI's own clock ends a
@@ -333,9 +338,9 @@ async fn actor(
     shown.extend(launch.args.iter().cloned());
     note(format!("starting {}", shown.join(" ")));
     let tap = log.clone().map(tap_into);
-    let mut engine = match Engine::start_tapped(&launch.program, &launch.args, HANDSHAKE, tap).await
-    {
-        Ok(e) => e,
+    let started = Engine::start_tapped(&launch.program, &launch.args, HANDSHAKE, tap).await;
+    let mut engine = match started {
+        Ok(e) => SimpleEngine::from_engine(e, HANDSHAKE),
         Err(e) => {
             let why = e.to_string();
             note(format!("failed: {why}"));
@@ -344,6 +349,7 @@ async fn actor(
             return;
         }
     };
+    engine.set_strictness(Strictness::Lenient);
     let out = Outbox {
         tx: out.tx,
         waker: out.waker,
@@ -359,7 +365,6 @@ async fn actor(
         info.name = program.clone();
     }
     out.send(EngineEvent::Ready(info));
-    let mut current: Current = None;
     let mut next: Option<Request> = None;
     loop {
         let request = match next.take() {
@@ -377,89 +382,87 @@ async fn actor(
                     return fail(engine, &out, why).await;
                 }
             }
-            Request::Typed(text) => {
-                match Command::parse(&text) {
-                    Ok(Command::Go(_) | Command::Stop | Command::Quit) => note(format!(
-                        "not sent: '{text}': the GUI sends go, stop and quit itself \
-                         (Analyse, Move now, closing)"
-                    )),
-                    Ok(command) => {
-                        if let Err(e) = engine.send(&command).await {
-                            return fail(engine, &out, e.to_string()).await;
-                        }
-                        if let Err(e) = engine.ping(HANDSHAKE).await {
-                            return fail(engine, &out, e.to_string()).await;
-                        }
-                        // The engine's position or game may have changed: the next search
-                        // starts with `newgame`.
-                        current = None;
+            Request::Typed(text) => match Command::parse(&text) {
+                Ok(Command::Go(_) | Command::Stop | Command::Quit) => note(format!(
+                    "not sent: '{text}': the GUI sends go, stop and quit itself \
+                     (Analyse, Move now, closing)"
+                )),
+                // The answers (an `error` too) pass through the console's tap; the next
+                // search starts with `newgame`, as the engine's game may have changed.
+                Ok(command) => {
+                    if let Err(e) = engine.command(&command).await {
+                        return fail(engine, &out, e.to_string()).await;
                     }
-                    Err(e) => note(format!("not sent: '{text}': {e}")),
                 }
-            }
+                Err(e) => note(format!("not sent: '{text}': {e}")),
+            },
             Request::Think(search) => {
-                let result = think(
-                    &mut engine,
-                    &mut current,
-                    &mut requests,
-                    &out,
-                    search,
-                    launch.patience,
-                )
-                .await;
+                let result = think(&mut engine, &mut requests, &out, search, launch.patience).await;
                 match result {
                     Ok(Some(interrupt)) => next = Some(interrupt),
                     Ok(None) => {}
-                    Err(message) => {
-                        out.send(EngineEvent::Failed(message));
-                        let _ = engine.shutdown(GRACE).await;
-                        out.send(EngineEvent::Ended);
-                        return;
-                    }
+                    Err(message) => return fail(engine, &out, message).await,
                 }
             }
         }
     }
-    let _ = engine.shutdown(GRACE).await;
+    let _ = engine.quit_within(GRACE).await;
     out.send(EngineEvent::Ended);
 }
 
-/// Sends `setoption name NAME value VALUE` and synchronises with `isready`; a refusal (an
-/// `error` reply) is reported as [`EngineEvent::Refused`] and is no failure. `Err` is a failure that
-/// ends the engine, in plain words.
+/// Sets an option (`setoption name NAME value VALUE`, synchronised with `isready`); a refusal
+/// (an `error` reply) is reported as [`EngineEvent::Refused`] and is no failure. `Err` is a
+/// failure that ends the engine, in plain words.
 async fn set_option(
-    engine: &mut Engine,
+    engine: &mut SimpleEngine,
     out: &Outbox,
     (name, value): (&str, &str),
 ) -> Result<(), String> {
-    let command = Command::SetOption {
-        name: name.to_string(),
-        value: value.to_string(),
-    };
-    engine.send(&command).await.map_err(|e| e.to_string())?;
-    let replies = engine.ping(HANDSHAKE).await.map_err(|e| e.to_string())?;
-    for reply in replies {
-        if let Reply::Error { code, message } = reply {
+    match engine.configure(&[(name, value)]).await {
+        Ok(()) => Ok(()),
+        Err(EngineError::Refused { code, message, .. }) => {
             out.send(EngineEvent::Refused(format!(
                 "the engine refused 'setoption name {name} value {value}': {code} {message}"
             )));
+            Ok(())
         }
+        Err(e) => Err(e.to_string()),
     }
-    Ok(())
 }
 
 /// Reports a failure, ends the engine and says it has ended.
-async fn fail(engine: Engine, out: &Outbox, why: String) {
+async fn fail(engine: SimpleEngine, out: &Outbox, why: String) {
     out.send(EngineEvent::Failed(why));
-    let _ = engine.shutdown(GRACE).await;
+    let _ = engine.quit_within(GRACE).await;
     out.send(EngineEvent::Ended);
+}
+
+/// A failure of a search in plain words: the engine's `error` (the position's or the `go`'s,
+/// as the position is not checked apart), or what went wrong with the engine.
+fn search_failure(e: EngineError) -> String {
+    match e {
+        EngineError::Refused { code, message, .. } => {
+            format!("the engine refused the position: {code} {message}")
+        }
+        e => e.to_string(),
+    }
+}
+
+/// Passes one `info` line of search `id` on to the UI.
+fn report(out: &Outbox, id: u64, info: Info) {
+    match info {
+        Info::Search(info) => out.send(EngineEvent::Search { id, info }),
+        Info::Trace(text) => out.send(EngineEvent::Trace { id, text }),
+        Info::String(text) => out.send(EngineEvent::Said { id, text }),
+        Info::Progress(info) => out.send(EngineEvent::Progress { id, info }),
+        Info::Other(_) => {}
+    }
 }
 
 /// Runs one search. Returns the request that interrupted it, if any (after the interrupted
 /// search's `bestmove` has been read and discarded), or a plain-words failure.
 async fn think(
-    engine: &mut Engine,
-    current: &mut Current,
+    engine: &mut SimpleEngine,
     requests: &mut mpsc::UnboundedReceiver<Request>,
     out: &Outbox,
     search: Search,
@@ -473,24 +476,21 @@ async fn think(
         moves,
         go,
     } = search;
-    let fail = |e: ClientError| e.to_string();
-    if *current != Some((game, size)) {
-        engine
-            .send(&Command::NewGame { game, size })
-            .await
-            .map_err(fail)?;
-        *current = Some((game, size));
-    }
     let moves = moves
         .iter()
         .map(|m| MoveText::parse(m))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    engine
-        .send(&Command::Position { setup, moves })
+    let position = Position {
+        game,
+        size,
+        setup,
+        moves,
+    };
+    let mut analysis = engine
+        .analysis(&position, &Limit::from(go))
         .await
-        .map_err(fail)?;
-    engine.send(&Command::Go(go)).await.map_err(fail)?;
+        .map_err(search_failure)?;
     out.send(EngineEvent::Thinking(id));
     let mut deadline = tokio::time::Instant::now() + limit_time(go, patience);
     // A depth or nodes search has no time of its own, so a long one cannot be told from a hung
@@ -498,63 +498,72 @@ async fn think(
     // searching engine answers at once (protocol.md), and it is given up only when that answer
     // does not come within `patience` either.
     let pings = matches!(go, Go::Depth(_) | Go::Nodes(_));
-    let mut ping_out = false;
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         tokio::select! {
-            reply = engine.recv(left) => {
-                let reply = match reply {
-                    Err(ClientError::Stalled { .. }) if pings && !ping_out => {
-                        engine.send(&Command::IsReady).await.map_err(fail)?;
-                        ping_out = true;
-                        deadline = tokio::time::Instant::now() + patience;
-                        continue;
-                    }
-                    other => other,
-                };
-                match reply.map_err(fail)? {
-                    Reply::ReadyOk if ping_out => {
-                        ping_out = false;
-                        deadline = tokio::time::Instant::now() + patience;
-                    }
-                    Reply::BestMove(best) => {
-                        let best = best.map(|m| m.to_string());
-                        out.send(EngineEvent::BestMove { id, best });
-                        return Ok(None);
-                    }
-                    Reply::Info(Info::Search(info)) => out.send(EngineEvent::Search { id, info }),
-                    Reply::Info(Info::Trace(text)) => out.send(EngineEvent::Trace { id, text }),
-                    Reply::Info(Info::String(text)) => out.send(EngineEvent::Said { id, text }),
-                    Reply::Info(Info::Progress(info)) => out.send(EngineEvent::Progress { id, info }),
-                    Reply::Error { code, message } => {
-                        // The position or go was refused: no bestmove will come.
-                        *current = None;
-                        return Err(format!("the engine refused the position: {code} {message}"));
-                    }
-                    _ => {}
+            next = analysis.next(left) => match next {
+                Ok(Some(info)) => report(out, id, info),
+                Ok(None) => {
+                    let result = analysis.stop().await.map_err(search_failure)?;
+                    let best = result.best.map(|m| m.to_string());
+                    out.send(EngineEvent::BestMove { id, best });
+                    return Ok(None);
                 }
-            }
-            request = requests.recv() => {
-                let request = request.unwrap_or(Request::Quit);
-                // `quit` stops the search itself; anything else waits for the discarded answer.
-                if !matches!(request, Request::Quit) {
-                    let stopped = engine.stop(STOP_WAIT).await.map_err(fail)?;
-                    for reply in stopped.replies {
-                        match reply {
-                            Reply::Info(Info::Search(info)) => out.send(EngineEvent::Search { id, info }),
-                            Reply::Info(Info::String(text)) => out.send(EngineEvent::Said { id, text }),
-                            _ => {}
+                Err(EngineError::Client(ClientError::Stalled { .. })) if pings => {
+                    tokio::select! {
+                        answered = analysis.ping(patience) => {
+                            for info in answered.map_err(search_failure)? {
+                                report(out, id, info);
+                            }
+                            deadline = tokio::time::Instant::now() + patience;
+                        }
+                        request = requests.recv() => {
+                            return interrupt(analysis, out, id, request).await;
                         }
                     }
-                    out.send(EngineEvent::Stopped {
-                        id,
-                        best: stopped.best.map(|m| m.to_string()),
-                    });
                 }
-                return Ok(Some(request));
-            }
+                Err(e) => return Err(search_failure(e)),
+            },
+            request = requests.recv() => return interrupt(analysis, out, id, request).await,
         }
     }
+}
+
+/// Ends search `id` for `request` (`None`: the UI is gone, which is [`Request::Quit`]) and
+/// returns the request. `quit` stops the search itself; anything else stops it and waits for
+/// its discarded answer, passing on the lines that came with it.
+async fn interrupt(
+    analysis: Analysis<'_>,
+    out: &Outbox,
+    id: u64,
+    request: Option<Request>,
+) -> Result<Option<Request>, String> {
+    let request = request.unwrap_or(Request::Quit);
+    if !matches!(request, Request::Quit) {
+        let seen = analysis.replies().len();
+        let stopped = analysis
+            .stop_within(STOP_WAIT)
+            .await
+            .map_err(search_failure)?;
+        for reply in stopped.replies.iter().skip(seen) {
+            match reply {
+                Reply::Info(Info::Search(info)) => out.send(EngineEvent::Search {
+                    id,
+                    info: info.clone(),
+                }),
+                Reply::Info(Info::String(text)) => out.send(EngineEvent::Said {
+                    id,
+                    text: text.clone(),
+                }),
+                _ => {}
+            }
+        }
+        out.send(EngineEvent::Stopped {
+            id,
+            best: stopped.best.map(|m| m.to_string()),
+        });
+    }
+    Ok(Some(request))
 }
 
 #[cfg(test)]
@@ -638,5 +647,16 @@ mod tests {
             "{event:?}"
         );
         assert!(took < Duration::from_secs(10), "{took:?}");
+    }
+
+    #[test]
+    fn a_search_the_engine_refuses_is_a_failure_in_its_words() {
+        let refusing = script("refusing", "echo 'error illegal-move a1a5 is not legal'");
+        let (event, _) = think(refusing, Duration::from_secs(5));
+        assert!(
+            matches!(&event, EngineEvent::Failed(why)
+                if why == "the engine refused the position: illegal-move a1a5 is not legal"),
+            "{event:?}"
+        );
     }
 }

@@ -11,7 +11,7 @@ use crate::client::{ClientError, EngineError, Limit, Position, SimpleEngine};
 use crate::clock::{SideClock, go_clock};
 use crate::games::notation::{MoveText, legal_move, move_name};
 use crate::games::{Game, GameKind, Line, Side};
-use crate::protocol::{Go, Info, Reply};
+use crate::protocol::{Info, Reply};
 use crate::record::{GameRecord, RecordResult};
 
 /// A finished game.
@@ -244,7 +244,7 @@ pub(super) async fn play<G: Game>(
                 Limit::Clock(go_clock(side == Side::White, c, other.as_ref())),
                 c.left + spec.timemargin,
             ),
-            None => (limit_of(spec.limit), spec.go_budget()),
+            None => (Limit::from(spec.limit), spec.go_budget()),
         };
         // The position is set up and checked (`isready`) before the clock starts with the `go`.
         let started = Instant::now();
@@ -314,17 +314,5 @@ pub(super) async fn play<G: Game>(
                 );
             }
         }
-    }
-}
-
-/// The [`Limit`] of a `go` that is not on a clock.
-fn limit_of(go: Go) -> Limit {
-    match go {
-        Go::Depth(d) => Limit::Depth(d),
-        Go::Nodes(n) => Limit::Nodes(n),
-        Go::MoveTime(ms) => Limit::MoveTime(Duration::from_millis(ms)),
-        Go::Clock(c) => Limit::Clock(c),
-        // An engine spec gives one of the limits above; the others never reach a game.
-        Go::Infinite | Go::Solve | Go::Perft(_) => Limit::Infinite,
     }
 }

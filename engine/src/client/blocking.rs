@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::runtime::{Builder, Runtime};
 
-use super::simple::{self, EngineError, Limit, PlayResult, Position};
+use super::simple::{self, EngineError, Limit, PlayResult, Position, Strictness};
 use super::{ClientError, DEFAULT_TIMEOUT, EngineInfo};
 use crate::protocol::{Info, SearchInfo};
 
@@ -77,6 +77,11 @@ impl SimpleEngine {
     /// Sets the longest any answer may take.
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.inner().set_timeout(timeout);
+    }
+
+    /// [`simple::SimpleEngine::set_strictness`].
+    pub fn set_strictness(&mut self, strictness: Strictness) {
+        self.inner().set_strictness(strictness);
     }
 
     /// [`simple::SimpleEngine::configure`].
@@ -146,8 +151,18 @@ impl Analysis<'_> {
         self.runtime.block_on(self.running.next(within))
     }
 
+    /// [`simple::Analysis::ping`].
+    pub fn ping(&mut self, within: Duration) -> Result<Vec<Info>, EngineError> {
+        self.runtime.block_on(self.running.ping(within))
+    }
+
     /// [`simple::Analysis::stop`].
     pub fn stop(self) -> Result<PlayResult, EngineError> {
         self.runtime.block_on(self.running.stop())
+    }
+
+    /// [`simple::Analysis::stop_within`].
+    pub fn stop_within(self, within: Duration) -> Result<PlayResult, EngineError> {
+        self.runtime.block_on(self.running.stop_within(within))
     }
 }

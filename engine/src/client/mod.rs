@@ -25,7 +25,8 @@
 //! **By position.** [`simple::SimpleEngine`] drives an engine by position rather than by line:
 //! `play`, `analyse`, `analysis` and `configure`, with `newgame` sent only when the game or the
 //! size changes and every `error` reply typed; [`blocking::SimpleEngine`] is the same for
-//! callers without tokio.
+//! callers without tokio. The arena, the conformance suite and the GUI all drive their engines
+//! with it (the GUI with [`Strictness::Lenient`]).
 
 use std::collections::VecDeque;
 use std::ffi::OsStr;
@@ -49,7 +50,9 @@ use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
 pub mod blocking;
 pub mod simple;
 
-pub use simple::{Analysis, EngineError, Limit, PlayResult, Position, SimpleEngine, pv_moves};
+pub use simple::{
+    Analysis, EngineError, Limit, PlayResult, Position, SimpleEngine, Strictness, pv_moves,
+};
 
 /// The margin added to an engine's own time limit before it counts as stalled, unless the user
 /// says otherwise (`arena`'s `timeout=`, the GUI's engine settings). It also bounds the

@@ -86,6 +86,28 @@ pub enum Limit {
     Clock(Clock),
     /// Until stopped (only for [`SimpleEngine::analysis`]).
     Infinite,
+    /// Until the game-theoretic value is proven, or stopped (`go solve`). It has no time of its
+    /// own: [`SimpleEngine::play`] waits the engine's timeout for it, so a long one belongs to
+    /// [`SimpleEngine::analysis`] or [`SimpleEngine::play_within`].
+    Solve,
+    /// Count the move sequences of this many plies (`go perft N`): the `perft` and `nodes`
+    /// lines are in [`PlayResult::replies`], and the `bestmove` is `none`.
+    Perft(u32),
+}
+
+impl From<Go> for Limit {
+    /// The limit of a protocol `go` (the inverse of [`Limit::go`]).
+    fn from(go: Go) -> Limit {
+        match go {
+            Go::Depth(d) => Limit::Depth(d),
+            Go::Nodes(n) => Limit::Nodes(n),
+            Go::MoveTime(ms) => Limit::MoveTime(Duration::from_millis(ms)),
+            Go::Clock(c) => Limit::Clock(c),
+            Go::Infinite => Limit::Infinite,
+            Go::Solve => Limit::Solve,
+            Go::Perft(n) => Limit::Perft(n),
+        }
+    }
 }
 
 impl Limit {
@@ -97,6 +119,8 @@ impl Limit {
             Limit::MoveTime(t) => Go::MoveTime(u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
             Limit::Clock(c) => Go::Clock(c),
             Limit::Infinite => Go::Infinite,
+            Limit::Solve => Go::Solve,
+            Limit::Perft(n) => Go::Perft(n),
         }
     }
 
@@ -161,6 +185,26 @@ pub fn pv_moves(info: &SearchInfo) -> Vec<MoveText> {
         .collect()
 }
 
+/// How strictly a [`SimpleEngine`] holds its engine to the protocol
+/// ([`SimpleEngine::set_strictness`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// Every `newgame` and `position` is checked with `isready` before the `go`, so that a
+    /// refused position is told from a refused search; an option the engine did not declare is
+    /// [`EngineError::NoSuchOption`] and is not sent; any reply but `info` or `error` to a
+    /// command that has none is a protocol violation. For referees and scripts.
+    #[default]
+    Strict,
+    /// For a GUI, which drives whatever engine its user chose and shows what the engine says:
+    /// `newgame` and `position` are sent without `isready` (an engine that never answers it can
+    /// still play; a refusal then comes during the search, as the [`EngineError::Refused`] of
+    /// the `go`, and the next search sends `newgame` again); an option the engine did not
+    /// declare is sent all the same, so that the engine's own answer decides (an `error` is
+    /// [`EngineError::Refused`] with its words, silence is success); and of the replies to a
+    /// `setoption` only an `error` counts. `setoption` is still checked with `isready`.
+    Lenient,
+}
+
 /// An engine driven by position ([`Position`], [`Limit`]), with one timeout for every answer.
 pub struct SimpleEngine {
     engine: Engine,
@@ -171,6 +215,11 @@ pub struct SimpleEngine {
     multipv: u32,
     /// Whether a `go` of [`SimpleEngine::analysis`] is still running.
     searching: bool,
+    /// How strictly the engine is held to the protocol.
+    strictness: Strictness,
+    /// How many `isready` of [`Analysis::ping`] are still to be answered: the next this many
+    /// `readyok` are theirs, and are dropped wherever they come.
+    owed: usize,
 }
 
 impl SimpleEngine {
@@ -210,7 +259,19 @@ impl SimpleEngine {
             current: None,
             multipv,
             searching: false,
+            strictness: Strictness::Strict,
+            owed: 0,
         }
+    }
+
+    /// How strictly the engine is held to the protocol ([`Strictness::Strict`] unless set).
+    pub fn strictness(&self) -> Strictness {
+        self.strictness
+    }
+
+    /// Sets how strictly the engine is held to the protocol, from the next call on.
+    pub fn set_strictness(&mut self, strictness: Strictness) {
+        self.strictness = strictness;
     }
 
     /// What the engine said in the handshake.
@@ -245,12 +306,53 @@ impl SimpleEngine {
         self.current = None;
     }
 
+    /// Whether `reply` is the answer to an owed `isready` of [`Analysis::ping`] (then it is
+    /// counted off and is to be dropped).
+    fn owed_answer(&mut self, reply: &Reply) -> bool {
+        let owed = *reply == Reply::ReadyOk && self.owed > 0;
+        if owed {
+            self.owed -= 1;
+        }
+        owed
+    }
+
+    /// Sends `isready` and waits for its `readyok` (those owed to earlier pings come first);
+    /// returns the other replies that came before it.
+    async fn sync(&mut self) -> Result<Vec<Reply>, EngineError> {
+        self.engine.send(&Command::IsReady).await?;
+        let mut seen = Vec::new();
+        loop {
+            let mut replies = self
+                .engine
+                .recv_until(self.timeout, "readyok", |r| *r == Reply::ReadyOk)
+                .await?;
+            let ours = replies.pop().is_some_and(|r| !self.owed_answer(&r));
+            seen.append(&mut replies);
+            if ours {
+                return Ok(seen);
+            }
+        }
+    }
+
+    /// The replies of a search, less the `readyok` owed to pings.
+    fn search_replies(&mut self, mut replies: Vec<Reply>) -> Vec<Reply> {
+        replies.retain(|r| !self.owed_answer(r));
+        replies
+    }
+
     /// Sends `command`, which gives no reply on success, then `isready`: the engine's `error`
-    /// answer is a [`EngineError::Refused`], any other reply but `info` a protocol violation.
+    /// answer is a [`EngineError::Refused`], any other reply but `info` a protocol violation
+    /// (ignored when [`Strictness::Lenient`]).
     async fn checked(&mut self, command: &Command) -> Result<(), EngineError> {
         self.engine.send(command).await?;
-        let seen = self.engine.ping(self.timeout).await?;
-        match seen.into_iter().find(|r| !matches!(r, Reply::Info(_))) {
+        let seen = self.sync().await?;
+        let lenient = self.strictness == Strictness::Lenient;
+        let telling = |r: &Reply| match r {
+            Reply::Info(_) => false,
+            Reply::Error { .. } => true,
+            _ => !lenient,
+        };
+        match seen.into_iter().find(telling) {
             Some(Reply::Error { code, message }) => Err(EngineError::Refused {
                 command: command.to_string(),
                 code,
@@ -264,26 +366,55 @@ impl SimpleEngine {
         }
     }
 
+    /// Sends `command`, which is checked in [`Strictness::Strict`] only: `newgame` and
+    /// `position`.
+    async fn set_up(&mut self, command: &Command) -> Result<(), EngineError> {
+        match self.strictness {
+            Strictness::Strict => self.checked(command).await,
+            Strictness::Lenient => Ok(self.engine.send(command).await?),
+        }
+    }
+
     /// Ends a search left running by [`SimpleEngine::analysis`].
     async fn settle(&mut self) -> Result<(), EngineError> {
         if self.searching {
             self.searching = false;
-            self.engine.stop(self.timeout).await?;
+            let r = self.engine.stop(self.timeout).await?;
+            self.search_replies(r.replies);
         }
         Ok(())
     }
 
+    /// Sends a command that no other call sends (`show`, `legal`, a `position` or `newgame` of
+    /// the caller's own, as typed in a console), then `isready`, and returns the replies that
+    /// came before its `readyok`, an `error` among them. The next search sends `newgame`, as
+    /// the engine's game may have changed. `go`, `stop` and `quit` are refused
+    /// ([`EngineError::Usage`]): [`SimpleEngine::play`], [`Analysis::stop`] and
+    /// [`SimpleEngine::quit`] send them.
+    pub async fn command(&mut self, command: &Command) -> Result<Vec<Reply>, EngineError> {
+        if matches!(command, Command::Go(_) | Command::Stop | Command::Quit) {
+            return Err(EngineError::Usage(format!(
+                "'{command}' is sent by play, analysis, stop and quit, not by command"
+            )));
+        }
+        self.settle().await?;
+        self.current = None;
+        self.engine.send(command).await?;
+        self.sync().await
+    }
+
     /// Sets `options` (name, value) in order. Fails at the first that the engine does not
-    /// declare ([`EngineError::NoSuchOption`]) or refuses ([`EngineError::Refused`]); those
-    /// before it are set.
+    /// declare ([`EngineError::NoSuchOption`], not sent; when [`Strictness::Lenient`] it is
+    /// sent all the same) or refuses ([`EngineError::Refused`]); those before it are set.
     pub async fn configure(&mut self, options: &[(&str, &str)]) -> Result<(), EngineError> {
         self.settle().await?;
         for &(name, value) in options {
-            let declared = self
-                .info()
-                .options
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(name));
+            let declared = self.strictness == Strictness::Lenient
+                || self
+                    .info()
+                    .options
+                    .iter()
+                    .any(|o| o.name.eq_ignore_ascii_case(name));
             if !declared {
                 return Err(EngineError::NoSuchOption { name: name.into() });
             }
@@ -300,20 +431,33 @@ impl SimpleEngine {
     }
 
     /// Sets up `position`: `newgame` when its game or size is not the current one, then
-    /// `position`.
+    /// `position` (each checked unless [`Strictness::Lenient`]).
     async fn set_position(&mut self, position: &Position) -> Result<(), EngineError> {
         self.settle().await?;
         let game = (position.game, position.size);
         if self.current != Some(game) {
             self.current = None;
-            self.checked(&Command::NewGame {
+            self.set_up(&Command::NewGame {
                 game: game.0,
                 size: game.1,
             })
             .await?;
             self.current = Some(game);
         }
-        self.checked(&position.command()).await
+        self.set_up(&position.command()).await
+    }
+
+    /// The [`EngineError::Refused`] of the `go` of a search; when the position was not checked
+    /// the refusal may be its, so the next search sends `newgame` again.
+    fn refused_search(&mut self, command: String, code: ErrorCode, message: String) -> EngineError {
+        if self.strictness == Strictness::Lenient {
+            self.current = None;
+        }
+        EngineError::Refused {
+            command,
+            code,
+            message,
+        }
     }
 
     /// Sends the `go` of `limit` and waits for its `bestmove` (an `error` instead is refused)
@@ -338,13 +482,13 @@ impl SimpleEngine {
                 matches!(r, Reply::BestMove(_) | Reply::Error { .. })
             })
             .await?;
-        match replies.pop() {
+        let last = replies.pop();
+        let replies = self.search_replies(replies);
+        match last {
             Some(Reply::BestMove(best)) => Ok(GoResult { replies, best }),
-            Some(Reply::Error { code, message }) => Err(EngineError::Refused {
-                command: go.to_string(),
-                code,
-                message,
-            }),
+            Some(Reply::Error { code, message }) => {
+                Err(self.refused_search(go.to_string(), code, message))
+            }
             _ => unreachable!("recv_until ends with the reply asked for"),
         }
     }
@@ -386,11 +530,12 @@ impl SimpleEngine {
     }
 
     /// Starts a new game of `game` at `size`: `newgame` (which also clears what the engine has
-    /// learnt) whatever the game before, checked with `isready`.
+    /// learnt) whatever the game before, checked with `isready` unless
+    /// [`Strictness::Lenient`].
     pub async fn new_game(&mut self, game: GameKind, size: u32) -> Result<(), EngineError> {
         self.settle().await?;
         self.current = None;
-        self.checked(&Command::NewGame { game, size }).await?;
+        self.set_up(&Command::NewGame { game, size }).await?;
         self.current = Some((game, size));
         Ok(())
     }
@@ -508,48 +653,111 @@ pub struct Analysis<'a> {
 }
 
 impl Analysis<'_> {
-    /// The next `info` line, waiting up to `within`; `None` once the search has ended by
-    /// itself (its result is then [`Analysis::stop`]'s). A stall here is no failure of the
-    /// engine when the search simply goes on: the error says how long was waited.
-    pub async fn next(&mut self, within: Duration) -> Result<Option<Info>, EngineError> {
-        if self.best.is_some() {
-            return Ok(None);
-        }
-        loop {
-            match self.engine.engine.recv(within).await? {
-                Reply::Info(i) => {
-                    self.replies.push(Reply::Info(i.clone()));
-                    return Ok(Some(i));
-                }
-                Reply::BestMove(best) => {
-                    self.engine.searching = false;
-                    let replies = std::mem::take(&mut self.replies);
-                    self.best = Some(play_result(GoResult { replies, best }));
-                    return Ok(None);
-                }
-                Reply::Error { code, message } => {
-                    self.engine.searching = false;
-                    return Err(EngineError::Refused {
-                        command: "go".into(),
-                        code,
-                        message,
-                    });
-                }
-                other => self.replies.push(other),
+    /// Files one reply of the search: an `info` is kept and returned, `bestmove` ends the
+    /// search, `error` is its refusal, a `readyok` (the answer to a ping) is dropped, anything
+    /// else is kept.
+    fn file(&mut self, reply: Reply) -> Result<Option<Info>, EngineError> {
+        match reply {
+            Reply::Info(i) => {
+                self.replies.push(Reply::Info(i.clone()));
+                Ok(Some(i))
+            }
+            Reply::BestMove(best) => {
+                self.engine.searching = false;
+                let replies = std::mem::take(&mut self.replies);
+                self.best = Some(play_result(GoResult { replies, best }));
+                Ok(None)
+            }
+            Reply::Error { code, message } => {
+                self.engine.searching = false;
+                Err(self.engine.refused_search("go".into(), code, message))
+            }
+            Reply::ReadyOk => {
+                self.engine.owed = self.engine.owed.saturating_sub(1);
+                Ok(None)
+            }
+            other => {
+                self.replies.push(other);
+                Ok(None)
             }
         }
     }
 
-    /// Stops the search (if it still runs) and returns its result, the `bestmove` consumed.
-    pub async fn stop(mut self) -> Result<PlayResult, EngineError> {
+    /// The next `info` line, waiting up to `within`; `None` once the search has ended by
+    /// itself (its result is then [`Analysis::stop`]'s). A stall here is no failure of the
+    /// engine when the search simply goes on: the error says how long was waited.
+    pub async fn next(&mut self, within: Duration) -> Result<Option<Info>, EngineError> {
+        loop {
+            if self.best.is_some() {
+                return Ok(None);
+            }
+            let reply = self.engine.engine.recv(within).await?;
+            if let Some(i) = self.file(reply)? {
+                return Ok(Some(i));
+            }
+        }
+    }
+
+    /// Asks the engine `isready` and waits up to `within` for its `readyok`, which a searching
+    /// engine gives at once: tells a long silent search (a deep `go depth`) from a hung engine,
+    /// whose silence is a [`ClientError::Stalled`]. Returns the `info` lines that came before
+    /// the answer, which [`Analysis::next`] does not give again. A `bestmove` before it ends the
+    /// search and the wait (the `readyok`, when it comes, is dropped): [`Analysis::next`] then
+    /// says `None`. Dropped while it waits (in a `select!`), the `readyok` is dropped too
+    /// whenever it comes, and the lines read so far are in the result of [`Analysis::stop`].
+    pub async fn ping(&mut self, within: Duration) -> Result<Vec<Info>, EngineError> {
+        self.engine.engine.send(&Command::IsReady).await?;
+        let before = self.engine.owed;
+        self.engine.owed += 1;
+        let deadline = tokio::time::Instant::now() + within;
+        let mut infos = Vec::new();
+        while self.engine.owed > before && self.best.is_none() {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let reply = self
+                .engine
+                .engine
+                .recv_within(left, "readyok")
+                .await
+                .map_err(|e| match e {
+                    ClientError::Stalled { waiting_for, .. } => ClientError::Stalled {
+                        waiting_for,
+                        after: within,
+                    },
+                    e => e,
+                })?;
+            if let Some(i) = self.file(reply)? {
+                infos.push(i);
+            }
+        }
+        Ok(infos)
+    }
+
+    /// Every reply of the search so far, in order (the `info` lines given by
+    /// [`Analysis::next`] and [`Analysis::ping`] among them); those of [`Analysis::stop`]'s
+    /// result that come after them arrived with the `stop`.
+    pub fn replies(&self) -> &[Reply] {
+        match &self.best {
+            Some(r) => &r.replies,
+            None => &self.replies,
+        }
+    }
+
+    /// Stops the search (if it still runs) and returns its result, the `bestmove` consumed,
+    /// waiting the engine's timeout for it.
+    pub async fn stop(self) -> Result<PlayResult, EngineError> {
+        let timeout = self.engine.timeout;
+        self.stop_within(timeout).await
+    }
+
+    /// [`Analysis::stop`], waiting `within` for the `bestmove`.
+    pub async fn stop_within(mut self, within: Duration) -> Result<PlayResult, EngineError> {
         if let Some(r) = self.best.take() {
             return Ok(r);
         }
-        let timeout = self.engine.timeout;
         self.engine.searching = false;
-        let mut r = self.engine.engine.stop(timeout).await?;
+        let r = self.engine.engine.stop(within).await?;
         let mut replies = std::mem::take(&mut self.replies);
-        replies.append(&mut r.replies);
+        replies.append(&mut self.engine.search_replies(r.replies));
         Ok(play_result(GoResult {
             replies,
             best: r.best,

@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use engine::client::blocking;
 use engine::client::{
-    ClientError, Direction, Engine, EngineError, Limit, Position, SimpleEngine, pv_moves,
+    ClientError, Direction, Engine, EngineError, Limit, Position, SimpleEngine, Strictness,
+    pv_moves,
 };
 use engine::games::GameKind;
 use engine::games::notation::MoveText;
-use engine::protocol::{ErrorCode, Info};
+use engine::protocol::{Clock, Command, ErrorCode, Go, Info, Reply};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 const NO_ARGS: [&str; 0] = [];
@@ -353,4 +354,289 @@ fn the_scripting_page_shows_this_example() {
         .map(|l| l + "\n")
         .collect();
     assert_eq!(block, code);
+}
+
+/// A fake engine of the `case` arms `arms` (each ending in `;;`): a shell script that does the
+/// handshake for Hexapawn 3 to 5 (and declares the option Hash), and quits on `quit`.
+fn scripted(name: &str, arms: &str) -> (tempfile_dir::Dir, String) {
+    let dir = tempfile_dir::Dir::new(name);
+    let script = format!(
+        "while read -r l; do case \"$l\" in\n\
+         uci) printf 'id name fake\\ngame hexapawn 3 5\\n\
+         option name Hash type spin default 16 min 1 max 64\\nuciok\\n';;\n\
+         {arms}\n\
+         quit) exit 0;;\n\
+         esac; done\n"
+    );
+    let path = dir.0.join("fake.sh");
+    std::fs::write(&path, script).unwrap();
+    let p = path.display().to_string();
+    (dir, p)
+}
+
+/// The lines sent to an engine, and a tap that records them.
+fn sent_lines() -> (Arc<Mutex<Vec<String>>>, engine::client::Tap) {
+    let sent = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = Arc::clone(&sent);
+    let tap = Arc::new(move |d: Direction, l: &str| {
+        if d == Direction::Sent {
+            log.lock().unwrap().push(l.to_string());
+        }
+    });
+    (sent, tap)
+}
+
+#[tokio::test]
+async fn a_lenient_client_plays_with_an_engine_that_never_answers_isready() {
+    let (_dir, script) = scripted(
+        "no-isready",
+        "go*) echo 'info depth 1 score cp 5 nodes 3 nps 300 time 10 pv a1a2'; echo 'bestmove a1a2';;",
+    );
+    let start = Position::start(GameKind::Hexapawn, 3);
+    // Strict: the position's check is never answered.
+    let mut e = SimpleEngine::start_with("sh", &[&script], Duration::from_millis(300))
+        .await
+        .unwrap();
+    let r = e.play(&start, &Limit::Depth(2)).await;
+    assert!(
+        matches!(r, Err(EngineError::Client(ClientError::Stalled { .. }))),
+        "{r:?}"
+    );
+    let _ = e.quit().await;
+    // Lenient: `newgame` and `position` go unchecked, and the engine plays.
+    let (sent, tap) = sent_lines();
+    let engine = Engine::start_tapped("sh", &[&script], Duration::from_secs(10), Some(tap))
+        .await
+        .unwrap();
+    let mut e = SimpleEngine::from_engine(engine, Duration::from_millis(300));
+    e.set_strictness(Strictness::Lenient);
+    assert_eq!(e.strictness(), Strictness::Lenient);
+    let r = e.play(&start, &Limit::Depth(2)).await.unwrap();
+    assert_eq!(r.best, Some(mv("a1a2")));
+    assert_eq!(r.info.map(|i| i.depth), Some(1));
+    let r = e.play(&start.then(mv("a1a2")), &Limit::Depth(2)).await;
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(
+        *sent.lock().unwrap(),
+        [
+            "uci",
+            "newgame hexapawn 3",
+            "position startpos",
+            "go depth 2",
+            "position startpos moves a1a2",
+            "go depth 2",
+        ]
+    );
+    e.quit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_lenient_client_sends_undeclared_options_and_the_engine_decides() {
+    let (_dir, script) = scripted(
+        "options",
+        "'setoption name Bad'*) echo 'error unsupported there is no option Bad';;\n\
+         isready) echo readyok;;",
+    );
+    let (sent, tap) = sent_lines();
+    let engine = Engine::start_tapped("sh", &[&script], Duration::from_secs(10), Some(tap))
+        .await
+        .unwrap();
+    let mut e = SimpleEngine::from_engine(engine, Duration::from_secs(10));
+    // Strict: refused here, never sent.
+    match e.configure(&[("Bad", "1")]).await {
+        Err(EngineError::NoSuchOption { name }) => assert_eq!(name, "Bad"),
+        other => panic!("{other:?}"),
+    }
+    assert!(!sent.lock().unwrap().iter().any(|l| l.contains("Bad")));
+    // Lenient: sent, and the engine's own refusal is the error.
+    e.set_strictness(Strictness::Lenient);
+    match e.configure(&[("Bad", "1")]).await {
+        Err(EngineError::Refused {
+            command,
+            code,
+            message,
+        }) => {
+            assert_eq!(command, "setoption name Bad value 1");
+            assert_eq!(code, ErrorCode::Unsupported);
+            assert_eq!(message, "there is no option Bad");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An undeclared option the engine takes in silence is set.
+    e.configure(&[("Quiet", "true"), ("Hash", "32")])
+        .await
+        .unwrap();
+    assert!(
+        sent.lock()
+            .unwrap()
+            .iter()
+            .any(|l| l == "setoption name Quiet value true")
+    );
+    e.quit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_ping_tells_a_long_silent_search_from_a_hung_engine() {
+    // The move comes after a second of silence; the engine keeps reading meanwhile.
+    let (_dir, script) = scripted(
+        "silent",
+        "go*) (sleep 1; echo 'bestmove a1a2') &;;\n\
+         isready) echo readyok;;",
+    );
+    let mut e = SimpleEngine::start("sh", &[&script]).await.unwrap();
+    let start = Position::start(GameKind::Hexapawn, 3);
+    let mut a = e.analysis(&start, &Limit::Depth(30)).await.unwrap();
+    let r = a.next(Duration::from_millis(200)).await;
+    assert!(
+        matches!(r, Err(EngineError::Client(ClientError::Stalled { .. }))),
+        "{r:?}"
+    );
+    assert_eq!(a.ping(Duration::from_secs(5)).await.unwrap(), Vec::new());
+    assert_eq!(a.next(Duration::from_secs(5)).await.unwrap(), None);
+    assert_eq!(a.stop().await.unwrap().best, Some(mv("a1a2")));
+    e.quit().await.unwrap();
+    // An engine that stops reading does not answer the ping.
+    let (_dir, script) = scripted("hung-ping", "go*) sleep 3600;;\nisready) echo readyok;;");
+    let mut e = SimpleEngine::start("sh", &[&script]).await.unwrap();
+    let mut a = e.analysis(&start, &Limit::Depth(30)).await.unwrap();
+    let r = a.ping(Duration::from_millis(300)).await;
+    match r {
+        Err(EngineError::Client(ClientError::Stalled { waiting_for, after })) => {
+            assert_eq!(waiting_for, "readyok");
+            assert_eq!(after, Duration::from_millis(300));
+        }
+        other => panic!("{other:?}"),
+    }
+    drop(a);
+    let pid = e.id().unwrap();
+    let _ = e.quit_within(Duration::from_millis(100)).await;
+    assert!(gone(pid));
+}
+
+#[tokio::test]
+async fn a_search_that_ends_during_a_ping_leaves_no_readyok_behind() {
+    // The engine reads one line at a time and takes half a second over `isready`; the move
+    // comes first. Then a `setoption` is refused: its `error` comes after the first `readyok`,
+    // which must not be taken for the answer to the `setoption`'s own `isready`.
+    let (_dir, script) = scripted(
+        "late-readyok",
+        "go*) (sleep 0.2; echo 'bestmove a1a2') &;;\n\
+         isready) sleep 0.5; echo readyok;;\n\
+         'setoption name Hash'*) echo 'error bad-value not now';;",
+    );
+    let engine = Engine::start("sh", &[&script], Duration::from_secs(10))
+        .await
+        .unwrap();
+    let mut e = SimpleEngine::from_engine(engine, Duration::from_secs(10));
+    e.set_strictness(Strictness::Lenient);
+    let start = Position::start(GameKind::Hexapawn, 3);
+    let mut a = e.analysis(&start, &Limit::Depth(30)).await.unwrap();
+    let t0 = std::time::Instant::now();
+    assert_eq!(a.ping(Duration::from_secs(5)).await.unwrap(), Vec::new());
+    assert!(
+        t0.elapsed() < Duration::from_millis(450),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(a.next(Duration::from_secs(5)).await.unwrap(), None);
+    assert_eq!(a.stop().await.unwrap().best, Some(mv("a1a2")));
+    match e.configure(&[("Hash", "32")]).await {
+        Err(EngineError::Refused { code, message, .. }) => {
+            assert_eq!(code, ErrorCode::BadValue);
+            assert_eq!(message, "not now");
+        }
+        other => panic!("{other:?}"),
+    }
+    e.quit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_stopped_analysis_keeps_the_lines_seen_before_the_stop_first() {
+    let mut e = SimpleEngine::start(ENGINE, &NO_ARGS).await.unwrap();
+    let mut a = e
+        .analysis(&Position::start(GameKind::Ctf, 7), &Limit::Infinite)
+        .await
+        .unwrap();
+    while a.replies().len() < 2 {
+        a.next(Duration::from_secs(10)).await.unwrap();
+    }
+    let seen = a.replies().to_vec();
+    let r = a.stop_within(Duration::from_secs(10)).await.unwrap();
+    assert!(r.best.is_some());
+    assert_eq!(r.replies[..seen.len()], seen[..]);
+    e.quit().await.unwrap();
+}
+
+#[tokio::test]
+async fn solve_and_perft_are_limits_too() {
+    for go in [
+        Go::Depth(3),
+        Go::Nodes(100),
+        Go::MoveTime(20),
+        Go::Infinite,
+        Go::Solve,
+        Go::Perft(2),
+        Go::Clock(Clock {
+            wtime: 1000,
+            btime: 2000,
+            winc: 10,
+            binc: 20,
+            movestogo: Some(5),
+        }),
+    ] {
+        assert_eq!(Limit::from(go).go(), go);
+    }
+    let mut e = SimpleEngine::start(ENGINE, &NO_ARGS).await.unwrap();
+    let start = Position::start(GameKind::Hexapawn, 3);
+    let r = e.play(&start, &Limit::Perft(2)).await.unwrap();
+    assert_eq!(r.best, None);
+    let counted: u64 = r
+        .replies
+        .iter()
+        .filter_map(|x| match x {
+            Reply::Perft { nodes, .. } => Some(*nodes),
+            _ => None,
+        })
+        .sum();
+    assert!(
+        r.replies.contains(&Reply::Nodes(counted)),
+        "{:?}",
+        r.replies
+    );
+    assert!(counted > 0);
+    let r = e.play(&start, &Limit::Solve).await.unwrap();
+    assert!(r.best.is_some());
+    e.quit().await.unwrap();
+}
+
+#[tokio::test]
+async fn command_sends_what_no_other_call_does() {
+    let mut e = SimpleEngine::start(ENGINE, &NO_ARGS).await.unwrap();
+    assert!(matches!(
+        e.command(&Command::Go(Go::Depth(1))).await,
+        Err(EngineError::Usage(_))
+    ));
+    e.command(&Command::NewGame {
+        game: GameKind::Hexapawn,
+        size: 3,
+    })
+    .await
+    .unwrap();
+    e.command(&Position::start(GameKind::Hexapawn, 3).command())
+        .await
+        .unwrap();
+    let replies = e.command(&Command::Legal).await.unwrap();
+    assert!(
+        replies
+            .iter()
+            .any(|r| matches!(r, Reply::Legal(m) if m.len() == 3)),
+        "{replies:?}"
+    );
+    // The engine's game may have changed: the next search starts a new one.
+    let r = e
+        .play(&Position::start(GameKind::Oska, 4), &Limit::Depth(1))
+        .await
+        .unwrap();
+    assert!(r.best.is_some());
+    e.quit().await.unwrap();
 }
