@@ -111,6 +111,23 @@ impl Oska {
     /// `size` (the same whichever side is to move), without making the position (the
     /// tablebase builder asks it of every board).
     pub fn outcome_of_bits(size: usize, white: u128, black: u128) -> Option<Outcome> {
+        Oska::outcome_by_placement(size, white, black).or_else(|| {
+            let t = tables(size);
+            (!has_move_bits(t, white, black, Side::White)
+                && !has_move_bits(t, black, white, Side::Black))
+            .then_some(Oska::STUCK)
+        })
+    }
+
+    /// The outcome when neither side has a piece move and [`Oska::outcome_by_placement`] says
+    /// the game goes on: a draw.
+    pub const STUCK: Outcome = Outcome::Draw(Reason::BothStuck);
+
+    /// The rules of [`Oska::outcome_of_bits`] that look only at where the pieces stand (no
+    /// pieces left, all home): `None` when the game goes on unless neither side can move
+    /// ([`Oska::STUCK`]). The tablebase builder counts the moves itself.
+    #[inline]
+    pub fn outcome_by_placement(size: usize, white: u128, black: u128) -> Option<Outcome> {
         if white == 0 {
             return Some(Outcome::Win(Side::Black, Reason::NoPieces));
         }
@@ -135,9 +152,7 @@ impl Oska {
             }
             (true, false) => Some(Outcome::Win(Side::White, Reason::AllHome)),
             (false, true) => Some(Outcome::Win(Side::Black, Reason::AllHome)),
-            (false, false) => (!has_move_bits(t, white, black, Side::White)
-                && !has_move_bits(t, black, white, Side::Black))
-            .then_some(Outcome::Draw(Reason::BothStuck)),
+            (false, false) => None,
         }
     }
 }

@@ -671,8 +671,10 @@ struct BlackMove {
     forbid: u128,
     /// The captured square's bit, or 0.
     cap: u128,
-    /// The squares strictly between where the piece goes and where it was.
-    between: u128,
+    /// The squares below where the piece was.
+    below_from: u128,
+    /// The squares up to where the piece goes.
+    below_to: u128,
     base: usize,
     ranker: usize,
 }
@@ -684,6 +686,8 @@ struct Scratch {
     black_moves: Vec<BlackMove>,
     /// `capture[sq]`: the row and ranker after White captures the Black piece on `sq`.
     capture: Vec<(usize, usize)>,
+    /// Where the row of Black to move starts in `btm`.
+    btm_row: usize,
     list: MoveList,
 }
 
@@ -754,6 +758,7 @@ impl<G: Retro> Pair<'_, G> {
         let (w, b) = (self.w, self.b);
         let mirrored = shape.mirror(black);
         let btm_row = shape.rank(mirrored) as usize * self.row_len;
+        s.btm_row = btm_row;
         let wtm_row = shape.rank(black) as usize * self.row_len;
         s.rankers.clear(shape);
         // Rankers: the row of `btm` (the mirrored White sets among the mirrored Black set's
@@ -793,16 +798,15 @@ impl<G: Retro> Pair<'_, G> {
                     require: cap,
                     forbid,
                     cap,
-                    between: (bit(from) - 1) & !((bit(t.to) << 1) - 1),
+                    below_from: bit(from) - 1,
+                    below_to: (bit(t.to) << 1) - 1,
                     base: shape.rank(after) as usize * row_len,
                     ranker,
                 });
             }
         }
 
-        let white_moves = &self.moves[Side::White.index()];
         let narrow = S::of(black);
-        let mirror_bit = |sq: usize| S::of(self.mirror_bit[sq]);
         for &(wide, wide_mirrored) in self.whites {
             if wide & black != 0 {
                 continue;
@@ -814,111 +818,77 @@ impl<G: Retro> Pair<'_, G> {
             // The positions are made only where the rare cases below need them.
             let pos = || G::from_sets(self.size, wide, black);
             let black_pos = || pos().with_side(Side::Black);
-            let outcome = G::outcome_of_sets(self.size, wide, black, Side::White);
+            let outcome = G::outcome_by_placement(self.size, wide, black, Side::White);
             let black_outcome = if G::OUTCOME_IGNORES_SIDE {
                 outcome
             } else {
-                G::outcome_of_sets(self.size, wide, black, Side::Black)
+                G::outcome_by_placement(self.size, wide, black, Side::Black)
+            };
+            // Black's and White's moves: the best key and how many (`None` when the game is over
+            // before the moves are looked at).
+            let black_moves = black_outcome
+                .is_none()
+                .then(|| self.black_best(s, shift, white, wtm_col));
+            let white_moves = outcome
+                .is_none()
+                .then(|| self.white_best(s, in_btm, (white, white_mirrored), narrow, btm_col));
+            // Neither side can move: the game's rule for that (Oska's draw), if it has one.
+            let stuck = match (black_moves, white_moves) {
+                (Some((_, 0)), Some((_, 0))) => G::outcome_when_stuck(self.size, wide, black),
+                _ => None,
+            };
+            let (outcome, black_outcome) = match stuck {
+                Some(o) => (Some(o), Some(o)),
+                None => (outcome, black_outcome),
             };
             debug_assert_eq!(outcome, pos().board_outcome());
             debug_assert_eq!(black_outcome, black_pos().board_outcome());
             // Black to move (`None`: Black must pass, done below).
-            let black_value = if let Some(o) = black_outcome {
-                Some(value::of_outcome(o, Side::Black))
-            } else {
-                let (mut best, mut count) = (0, 0);
-                for m in &s.black_moves {
-                    let (require, forbid) = (S::of(m.require), S::of(m.forbid));
-                    if white & require != require || white & forbid != S::EMPTY {
-                        continue;
-                    }
-                    let child = if m.cap == 0 {
-                        // Black's piece leaves `from` and lands on a lower square: the White
-                        // squares between are numbered one lower among the free squares.
-                        let mut less = 0;
-                        let mut rest = white & S::of(m.between);
-                        while rest != S::EMPTY {
-                            let sq = rest.lowest();
-                            rest = rest.without_lowest();
-                            less += s.rankers.part(shift, (white & S::below(sq)).count(), sq);
-                        }
-                        self.wtm[m.base + wtm_col - less].load(Ordering::Relaxed)
-                    } else if w == 1 {
-                        value::loss(0)
+            let black_value = match (black_outcome, black_moves) {
+                (Some(o), _) => Some(value::of_outcome(o, Side::Black)),
+                (None, Some((best, count))) => {
+                    debug_assert_eq!(
+                        s.black_moves
+                            .iter()
+                            .filter(|m| wide & m.require == m.require && wide & m.forbid == 0)
+                            .count(),
+                        Self::count_moves(&black_pos(), &mut s.list),
+                        "the move templates match the game's moves in {:?}",
+                        black_pos()
+                    );
+                    if count == 0 {
+                        Self::no_move(&black_pos(), &mut s.list)
                     } else {
-                        self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !S::of(m.cap))]
-                            .load(Ordering::Relaxed)
-                    };
-                    best = best.max(self.key(child));
-                    count += 1;
+                        Some(value::of_key(best))
+                    }
                 }
-                debug_assert_eq!(
-                    s.black_moves
-                        .iter()
-                        .filter(|m| wide & m.require == m.require && wide & m.forbid == 0)
-                        .count(),
-                    Self::count_moves(&black_pos(), &mut s.list),
-                    "the move templates match the game's moves in {:?}",
-                    black_pos()
-                );
-                if count == 0 {
-                    Self::no_move(&black_pos(), &mut s.list)
-                } else {
-                    Some(value::of_key(best))
-                }
+                (None, None) => unreachable!("Black's moves are counted unless the game is over"),
             };
             if let Some(v) = black_value {
                 self.btm[btm_at].store(v, Ordering::Relaxed);
             }
             // White to move: every move leads to a White set of higher progress (done) or to a
             // smaller material.
-            let white_value = if let Some(o) = outcome {
-                value::of_outcome(o, Side::White)
-            } else {
-                let occupied = white | narrow;
-                let (mut best, mut count) = (0, 0);
-                let mut rest = white;
-                while rest != S::EMPTY {
-                    let from = rest.lowest();
-                    rest = rest.without_lowest();
-                    for t in &white_moves[from] {
-                        let child = match t.cap {
-                            None if occupied & S::bit(t.to) == S::EMPTY => self.btm[btm_row
-                                + self.moved_rank(s, in_btm, white_mirrored, btm_col, from, t.to)]
-                            .load(Ordering::Relaxed),
-                            Some(cap)
-                                if narrow & S::bit(cap) != S::EMPTY
-                                    && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
-                            {
-                                if b == 1 {
-                                    value::loss(0)
-                                } else {
-                                    let (base, r) = s.capture[cap];
-                                    let moved =
-                                        white_mirrored ^ mirror_bit(from) ^ mirror_bit(t.to);
-                                    self.btm_less[base + s.rankers.rank(r, moved)]
-                                        .load(Ordering::Relaxed)
-                                }
-                            }
-                            _ => continue,
-                        };
-                        count += 1;
-                        best = best.max(self.key(child));
+            let white_value = match (outcome, white_moves) {
+                (Some(o), _) => value::of_outcome(o, Side::White),
+                (None, Some((best, count))) => {
+                    debug_assert_eq!(
+                        count,
+                        Self::count_moves(&pos(), &mut s.list) as u32,
+                        "the move templates match the game's moves in {:?}",
+                        pos()
+                    );
+                    if count == 0 {
+                        // A pass: Black has a move here (else the game is over), so its value
+                        // is in.
+                        Self::no_move(&pos(), &mut s.list).unwrap_or_else(|| {
+                            self.before(self.btm[btm_at].load(Ordering::Relaxed))
+                        })
+                    } else {
+                        value::of_key(best)
                     }
                 }
-                debug_assert_eq!(
-                    count,
-                    Self::count_moves(&pos(), &mut s.list),
-                    "the move templates match the game's moves in {:?}",
-                    pos()
-                );
-                if count == 0 {
-                    // A pass: Black has a move here (else the game is over), so its value is in.
-                    Self::no_move(&pos(), &mut s.list)
-                        .unwrap_or_else(|| self.before(self.btm[btm_at].load(Ordering::Relaxed)))
-                } else {
-                    value::of_key(best)
-                }
+                (None, None) => unreachable!("White's moves are counted unless the game is over"),
             };
             self.wtm[wtm_at].store(white_value, Ordering::Relaxed);
             if black_value.is_none() {
@@ -927,32 +897,130 @@ impl<G: Retro> Pair<'_, G> {
         }
     }
 
+    /// The best key of Black's moves (see [`value::move_key`]) on the White set `white`, of
+    /// rank `wtm_col` in this Black set's row, and how many moves there are: `shift` is the
+    /// ranker of the changes of rank of [`Pair::row`].
+    #[inline(always)]
+    fn black_best<S: Set>(&self, s: &Scratch, shift: usize, white: S, wtm_col: usize) -> (u8, u32) {
+        // `change[i]`: how much lower the rank is when the i lowest White squares are each
+        // numbered one lower (their sum of `add_shift` parts).
+        let mut change = [0usize; MAX_PIECES + 1];
+        let mut rest = white;
+        let mut j = 0;
+        while rest != S::EMPTY {
+            change[j + 1] = change[j] + s.rankers.part(shift, j, rest.lowest());
+            rest = rest.without_lowest();
+            j += 1;
+        }
+        let (mut best, mut count) = (0, 0);
+        for m in &s.black_moves {
+            let (require, forbid) = (S::of(m.require), S::of(m.forbid));
+            if white & require != require || white & forbid != S::EMPTY {
+                continue;
+            }
+            let child = if m.cap == 0 {
+                // Black's piece leaves `from` and lands on a lower square: the White squares
+                // between are numbered one lower among the free squares, those of indices
+                // from the count below `to` to the count below `from`.
+                let less = change[(white & S::of(m.below_from)).count()]
+                    - change[(white & S::of(m.below_to)).count()];
+                self.wtm[m.base + wtm_col - less].load(Ordering::Relaxed)
+            } else if self.w == 1 {
+                value::loss(0)
+            } else {
+                self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !S::of(m.cap))]
+                    .load(Ordering::Relaxed)
+            };
+            best = best.max(self.key(child));
+            count += 1;
+        }
+        (best, count)
+    }
+
+    /// The best key of White's moves on the White set `white` (and its mirror), the Black set
+    /// being `narrow`, and how many moves there are: `in_btm` ranks the mirrored White sets in
+    /// the row of Black to move, where `btm_col` is this one's.
+    #[inline(always)]
+    fn white_best<S: Set>(
+        &self,
+        s: &Scratch,
+        in_btm: usize,
+        (white, white_mirrored): (S, S),
+        narrow: S,
+        btm_col: usize,
+    ) -> (u8, u32) {
+        let btm_row = s.btm_row;
+        // `rise[i]`: how much the rank grows when the i lowest mirrored White squares each
+        // become one later in the set (see [`Pair::moved_rank`]).
+        let mut rise = [0usize; MAX_PIECES + 1];
+        let mut rest = white_mirrored;
+        let mut j = 0;
+        while j + 1 < self.w {
+            let sq = rest.lowest();
+            rest = rest.without_lowest();
+            rise[j + 1] = rise[j]
+                .wrapping_add(s.rankers.part(in_btm, j + 1, sq))
+                .wrapping_sub(s.rankers.part(in_btm, j, sq));
+            j += 1;
+        }
+        let occupied = white | narrow;
+        let (mut best, mut count) = (0, 0);
+        let mut rest = white;
+        while rest != S::EMPTY {
+            let from = rest.lowest();
+            rest = rest.without_lowest();
+            for t in &self.moves[Side::White.index()][from] {
+                let child = match t.cap {
+                    None if occupied & S::bit(t.to) == S::EMPTY => self.btm[btm_row
+                        + self.moved_rank(s, in_btm, (white_mirrored, &rise), btm_col, from, t.to)]
+                    .load(Ordering::Relaxed),
+                    Some(cap)
+                        if narrow & S::bit(cap) != S::EMPTY
+                            && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
+                    {
+                        if self.b == 1 {
+                            value::loss(0)
+                        } else {
+                            let (base, r) = s.capture[cap];
+                            let moved = white_mirrored
+                                ^ S::of(self.mirror_bit[from])
+                                ^ S::of(self.mirror_bit[t.to]);
+                            self.btm_less[base + s.rankers.rank(r, moved)].load(Ordering::Relaxed)
+                        }
+                    }
+                    _ => continue,
+                };
+                count += 1;
+                best = best.max(self.key(child));
+            }
+        }
+        (best, count)
+    }
+
     /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after
     /// White's piece goes from `from` to `to`. The mirror turns the move downwards: the piece
     /// leaves square f and lands on square t below it, and the squares of the set between t
-    /// and f come one later in the set.
+    /// and f come one later in the set, which adds `rise[j_f] - rise[j_t]` (j: the number of
+    /// squares of the set below).
     #[inline(always)]
     fn moved_rank<S: Set>(
         &self,
         s: &Scratch,
         r: usize,
-        mirrored: S,
+        (mirrored, rise): (S, &[usize; MAX_PIECES + 1]),
         rank: usize,
         from: usize,
         to: usize,
     ) -> usize {
         let (f, t) = (self.shape.mirror_square(from), self.shape.mirror_square(to));
-        let mut plus = s.rankers.part(r, (mirrored & S::below(t)).count(), t);
-        let mut minus = s.rankers.part(r, (mirrored & S::below(f)).count(), f);
-        let mut rest = mirrored & S::below(f) & !S::below(t + 1);
-        while rest != S::EMPTY {
-            let sq = rest.lowest();
-            rest = rest.without_lowest();
-            let j = (mirrored & S::below(sq)).count();
-            plus += s.rankers.part(r, j + 1, sq);
-            minus += s.rankers.part(r, j, sq);
-        }
-        rank + plus - minus
+        let (j_f, j_t) = (
+            (mirrored & S::below(f)).count(),
+            (mirrored & S::below(t)).count(),
+        );
+        rank.wrapping_add(s.rankers.part(r, j_t, t))
+            .wrapping_sub(s.rankers.part(r, j_f, f))
+            .wrapping_add(rise[j_f])
+            .wrapping_sub(rise[j_t])
     }
 
     /// The number of piece moves (passes left out) of `pos`.

@@ -49,6 +49,17 @@ pub trait Retro: Game {
     /// [`Game::board_outcome`] of the board with White on `white` and Black on `black`, `side`
     /// to move, without making the position (as [`Retro::from_sets`] does).
     fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome>;
+
+    /// The part of [`Retro::outcome_of_sets`] decided by where the pieces stand, leaving out a
+    /// rule that needs both sides' moves counted (Oska's draw when neither side can move): the
+    /// builder counts the moves anyway and asks [`Retro::outcome_when_stuck`] when there are
+    /// none.
+    fn outcome_by_placement(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome>;
+
+    /// The outcome of a board where neither side has a piece move and
+    /// [`Retro::outcome_by_placement`] finds none (`None`: the game's rule for a side without a
+    /// move applies, as [`Game::generate`] gives it).
+    fn outcome_when_stuck(size: usize, white: u128, black: u128) -> Option<Outcome>;
 }
 
 impl Retro for Oska {
@@ -64,6 +75,14 @@ impl Retro for Oska {
 
     fn outcome_of_sets(size: usize, white: u128, black: u128, _side: Side) -> Option<Outcome> {
         Oska::outcome_of_bits(size, white, black)
+    }
+
+    fn outcome_by_placement(size: usize, white: u128, black: u128, _side: Side) -> Option<Outcome> {
+        Oska::outcome_by_placement(size, white, black)
+    }
+
+    fn outcome_when_stuck(_size: usize, _white: u128, _black: u128) -> Option<Outcome> {
+        Some(Oska::STUCK)
     }
 }
 
@@ -81,6 +100,15 @@ impl Retro for Hexapawn {
 
     fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome> {
         Hexapawn::outcome_of_bits(size, white, black, side)
+    }
+
+    fn outcome_by_placement(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome> {
+        Hexapawn::outcome_of_bits(size, white, black, side)
+    }
+
+    // A side without a move has lost, as `generate` says.
+    fn outcome_when_stuck(_size: usize, _white: u128, _black: u128) -> Option<Outcome> {
+        None
     }
 }
 
