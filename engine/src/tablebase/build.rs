@@ -401,8 +401,12 @@ struct Setup {
     size: usize,
     moves: [Vec<Vec<Template>>; 2],
     mirror_bit: Vec<u128>,
-    /// `black_sets[n][p]`: the sets of n squares of Black progress p.
-    black_sets: Vec<Vec<Vec<u128>>>,
+    /// `reflect_bit[sq]`: the square at the other end of its row (left and right swapped), if
+    /// the game's rules are the same on the board so turned; else empty.
+    reflect_bit: Vec<u128>,
+    /// `black_sets[n][p]`: the sets of n squares of Black progress p, each with its reflection
+    /// (itself when the board is not reflected).
+    black_sets: Vec<Vec<Vec<(u128, u128)>>>,
     /// `white_sets[n]`: the sets of n squares and their mirrors, by falling White progress.
     white_sets: Vec<Vec<(u128, u128)>>,
 }
@@ -425,7 +429,23 @@ impl Setup {
         let mirror_bit = (0..squares)
             .map(|sq| bit(shape.mirror_square(sq)))
             .collect();
-        let black_sets = (0..=k).map(|n| shape.sets_by_progress(n, false)).collect();
+        let reflect_bit = reflection::<G>(size, &moves)?;
+        let reflect = |set: u128| {
+            if reflect_bit.is_empty() {
+                set
+            } else {
+                Bits(set).fold(0, |r, sq| r | reflect_bit[sq])
+            }
+        };
+        let black_sets = (0..=k)
+            .map(|n| {
+                let by_progress = shape.sets_by_progress(n, false);
+                by_progress
+                    .into_iter()
+                    .map(|sets| sets.into_iter().map(|set| (set, reflect(set))).collect())
+                    .collect()
+            })
+            .collect();
         let white_sets = (0..=k)
             .map(|n| {
                 shape
@@ -442,6 +462,7 @@ impl Setup {
             size,
             moves,
             mirror_bit,
+            reflect_bit,
             black_sets,
             white_sets,
         })
@@ -465,6 +486,7 @@ impl Setup {
             b,
             moves: &self.moves,
             mirror_bit: &self.mirror_bit,
+            reflect_bit: &self.reflect_bit,
             whites: &self.white_sets[w],
             row_len: shape.choose(squares - b, w) as usize,
             btm: t.btm,
@@ -482,6 +504,13 @@ impl Setup {
         // mirror, made in both orders).
         let per_set = pair.row_len as u64 * if w == b { 1 } else { 2 };
         for (step, sets) in stages.iter().rev().enumerate() {
+            // A Black set and its reflection have the same progress: the row of the first of
+            // the two is computed, the other's is the same values turned left to right.
+            let computed: Vec<(u128, u128)> = sets
+                .iter()
+                .copied()
+                .filter(|&(black, reflected)| black <= reflected)
+                .collect();
             let next = AtomicUsize::new(0);
             std::thread::scope(|s| {
                 for _ in 0..threads.max(1) {
@@ -489,13 +518,20 @@ impl Setup {
                         let mut scratch = Scratch::default();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&black) = sets.get(i) else {
+                            let Some(&(black, reflected)) = computed.get(i) else {
                                 break;
                             };
                             if squares <= 64 {
                                 pair.row::<u64>(black, &mut scratch);
                             } else {
                                 pair.row::<u128>(black, &mut scratch);
+                            }
+                            if reflected != black {
+                                if squares <= 64 {
+                                    pair.reflect_row::<u64>(black, reflected, &mut scratch);
+                                } else {
+                                    pair.reflect_row::<u128>(black, reflected, &mut scratch);
+                                }
                             }
                         }
                     });
@@ -582,6 +618,44 @@ fn templates<G: Retro>(
         }
     }
     Ok(out)
+}
+
+/// The left-right reflection of the squares of `G` at `size`, one bit a square, when the game's
+/// move templates are the same on the board turned left to right (both games: the rows are
+/// symmetric, the moves go straight or diagonally forward, and the outcomes look only at rows
+/// and counts); empty when they are not, so that the builder computes every row.
+fn reflection<G: Retro>(
+    size: usize,
+    moves: &[Vec<Vec<Template>>; 2],
+) -> Result<Vec<u128>, TablebaseError> {
+    if !G::REFLECTS {
+        return Ok(Vec::new());
+    }
+    let layout = G::layout_of(size);
+    let turn = |sq: usize| {
+        let (r, c) = layout.coords(sq);
+        layout
+            .square_at(r, layout.row_len(r) - 1 - c)
+            .expect("a row's squares turned left to right are in the row")
+    };
+    for side in moves {
+        for (from, templates) in side.iter().enumerate() {
+            let turned = &side[turn(from)];
+            let same = templates.len() == turned.len()
+                && templates.iter().all(|t| {
+                    turned
+                        .iter()
+                        .any(|u| u.to == turn(t.to) && u.cap == t.cap.map(turn))
+                });
+            if !same {
+                return Err(TablebaseError::Internal(format!(
+                    "{} {size}: the moves from square {from} are not those of its reflection",
+                    G::KIND
+                )));
+            }
+        }
+    }
+    Ok((0..layout.squares()).map(|sq| bit(turn(sq))).collect())
 }
 
 /// The colex ranks of sets among the squares not in a fixed set (see [`super::index`]), for
@@ -699,6 +773,8 @@ struct Pair<'a, G> {
     b: usize,
     moves: &'a [Vec<Vec<Template>>; 2],
     mirror_bit: &'a [u128],
+    /// The squares turned left to right (see [`Setup`]).
+    reflect_bit: &'a [u128],
     /// Every set of w squares and its mirror, by falling White progress.
     whites: &'a [(u128, u128)],
     /// Entries in a row of `btm` and of `wtm`: C(squares - b, w).
@@ -995,6 +1071,44 @@ impl<G: Retro> Pair<'_, G> {
             }
         }
         (best, count)
+    }
+
+    /// Fills the rows of the Black set `reflected`, the reflection of `black` (left and right
+    /// swapped), from the finished rows of `black`: the board turned left to right has the same
+    /// value, both sides to move.
+    fn reflect_row<S: Set>(&self, black: u128, reflected: u128, s: &mut Scratch) {
+        let shape = self.shape;
+        let (mirrored, mirrored_reflected) = (shape.mirror(black), shape.mirror(reflected));
+        let row = |set: u128| shape.rank(set) as usize * self.row_len;
+        let (btm_from, btm_to) = (row(mirrored), row(mirrored_reflected));
+        let (wtm_from, wtm_to) = (row(black), row(reflected));
+        s.rankers.clear(shape);
+        let in_btm = s.rankers.add(shape, mirrored, self.w);
+        let in_wtm = s.rankers.add(shape, black, self.w);
+        let out_btm = s.rankers.add(shape, mirrored_reflected, self.w);
+        let out_wtm = s.rankers.add(shape, reflected, self.w);
+        let reflect = |set: u128| {
+            let mut out = 0;
+            let mut rest = S::of(set);
+            while rest != S::EMPTY {
+                out |= self.reflect_bit[rest.lowest()];
+                rest = rest.without_lowest();
+            }
+            S::of(out)
+        };
+        for &(wide, wide_mirrored) in self.whites {
+            if wide & black != 0 {
+                continue;
+            }
+            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
+            let (turned, turned_mirrored) = (reflect(wide), reflect(wide_mirrored));
+            let wtm = self.wtm[wtm_from + s.rankers.rank(in_wtm, white)].load(Ordering::Relaxed);
+            self.wtm[wtm_to + s.rankers.rank(out_wtm, turned)].store(wtm, Ordering::Relaxed);
+            let btm =
+                self.btm[btm_from + s.rankers.rank(in_btm, white_mirrored)].load(Ordering::Relaxed);
+            self.btm[btm_to + s.rankers.rank(out_btm, turned_mirrored)]
+                .store(btm, Ordering::Relaxed);
+        }
     }
 
     /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after

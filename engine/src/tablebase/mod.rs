@@ -46,6 +46,11 @@ pub trait Retro: Game {
     /// asks once a board).
     const OUTCOME_IGNORES_SIDE: bool;
 
+    /// Whether the rules are the same on the board turned left to right (every square to the
+    /// other end of its row): the builder then computes one of each such pair of Black sets and
+    /// copies the other (it checks the move templates agree).
+    const REFLECTS: bool;
+
     /// [`Game::board_outcome`] of the board with White on `white` and Black on `black`, `side`
     /// to move, without making the position (as [`Retro::from_sets`] does).
     fn outcome_of_sets(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome>;
@@ -64,6 +69,7 @@ pub trait Retro: Game {
 
 impl Retro for Oska {
     const OUTCOME_IGNORES_SIDE: bool = true;
+    const REFLECTS: bool = true;
 
     fn from_sets(size: usize, white: u128, black: u128) -> Self {
         Oska::from_bits(size, white, black, Side::White)
@@ -89,6 +95,7 @@ impl Retro for Oska {
 impl Retro for Hexapawn {
     // The side that has just moved is judged first.
     const OUTCOME_IGNORES_SIDE: bool = false;
+    const REFLECTS: bool = true;
 
     fn from_sets(size: usize, white: u128, black: u128) -> Self {
         Hexapawn::from_bits(size, white, black, Side::White)
