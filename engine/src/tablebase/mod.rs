@@ -83,6 +83,7 @@ impl Retro for Oska {
         Oska::outcome_of_bits(size, white, black)
     }
 
+    #[inline]
     fn outcome_by_placement(size: usize, white: u128, black: u128, _side: Side) -> Option<Outcome> {
         Oska::outcome_by_placement(size, white, black)
     }
@@ -109,6 +110,7 @@ impl Retro for Hexapawn {
         Hexapawn::outcome_of_bits(size, white, black, side)
     }
 
+    #[inline]
     fn outcome_by_placement(size: usize, white: u128, black: u128, side: Side) -> Option<Outcome> {
         Hexapawn::outcome_of_bits(size, white, black, side)
     }
