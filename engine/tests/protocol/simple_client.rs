@@ -43,15 +43,23 @@ fn gone(pid: u32) -> bool {
 /// A fake engine: a shell script that does the handshake for Hexapawn 3 to 5 and answers
 /// `isready`, and on `go` runs `on_go`.
 fn fake(name: &str, on_go: &str) -> (tempfile_dir::Dir, String) {
+    write_script(
+        name,
+        format!(
+            "while read -r l; do case \"$l\" in\n\
+             uci) printf 'id name fake\\nid author nobody\\ngame hexapawn 3 5\\nuciok\\n';;\n\
+             isready) echo readyok;;\n\
+             go*) {on_go};;\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        ),
+    )
+}
+
+/// Writes `script` as `fake.sh` in a new scratch directory named after `name`: the directory
+/// and the script's path.
+fn write_script(name: &str, script: String) -> (tempfile_dir::Dir, String) {
     let dir = tempfile_dir::Dir::new(name);
-    let script = format!(
-        "while read -r l; do case \"$l\" in\n\
-         uci) printf 'id name fake\\nid author nobody\\ngame hexapawn 3 5\\nuciok\\n';;\n\
-         isready) echo readyok;;\n\
-         go*) {on_go};;\n\
-         quit) exit 0;;\n\
-         esac; done\n"
-    );
     let path = dir.0.join("fake.sh");
     std::fs::write(&path, script).unwrap();
     let p = path.display().to_string();
@@ -359,19 +367,17 @@ fn the_scripting_page_shows_this_example() {
 /// A fake engine of the `case` arms `arms` (each ending in `;;`): a shell script that does the
 /// handshake for Hexapawn 3 to 5 (and declares the option Hash), and quits on `quit`.
 fn scripted(name: &str, arms: &str) -> (tempfile_dir::Dir, String) {
-    let dir = tempfile_dir::Dir::new(name);
-    let script = format!(
-        "while read -r l; do case \"$l\" in\n\
-         uci) printf 'id name fake\\ngame hexapawn 3 5\\n\
-         option name Hash type spin default 16 min 1 max 64\\nuciok\\n';;\n\
-         {arms}\n\
-         quit) exit 0;;\n\
-         esac; done\n"
-    );
-    let path = dir.0.join("fake.sh");
-    std::fs::write(&path, script).unwrap();
-    let p = path.display().to_string();
-    (dir, p)
+    write_script(
+        name,
+        format!(
+            "while read -r l; do case \"$l\" in\n\
+             uci) printf 'id name fake\\ngame hexapawn 3 5\\n\
+             option name Hash type spin default 16 min 1 max 64\\nuciok\\n';;\n\
+             {arms}\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        ),
+    )
 }
 
 /// The lines sent to an engine, and a tap that records them.
