@@ -25,13 +25,15 @@
 //! Black sets of one progress are independent and shared out among the threads. At the end of a
 //! pair, the B-major copy of `(w, b)` is turned into the file's order (White set first); it is
 //! kept while the next total is built, whose Black captures read it. A material with as many
-//! pieces a side is its own mirror: it is computed in both orders (twice the work of one).
+//! pieces a side is its own mirror: it is computed once, by sums of progress
+//! (`Setup::self_mirror`), where the game's [`Retro::SELF_MIRROR_ONCE`] says so, else in both
+//! orders (twice the work of one).
 //!
 //! [`build_material`] builds one pair alone from the files of the two materials it reads (one
 //! job of a cluster build, see [`super::jobs`]): the table after Black captures is turned Black
 //! set first when read.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use super::file::{Header, checksum};
 use super::index::{Geometry, MAX_PIECES, Set, subsets};
@@ -409,6 +411,9 @@ struct Setup {
     black_sets: Vec<Vec<Vec<(u128, u128)>>>,
     /// `white_sets[n]`: the sets of n squares and their mirrors, by falling White progress.
     white_sets: Vec<Vec<(u128, u128)>>,
+    /// `white_groups[n][p]`: the sets of n squares of White progress p, in colex order, each
+    /// with its mirror and its colex rank among all squares (for [`Setup::self_mirror`]).
+    white_groups: Vec<Vec<Vec<(u128, u128, usize)>>>,
 }
 
 impl Setup {
@@ -457,6 +462,19 @@ impl Setup {
                     .collect()
             })
             .collect();
+        let white_groups = (0..=k)
+            .map(|n| {
+                shape
+                    .sets_by_progress(n, true)
+                    .into_iter()
+                    .map(|sets| {
+                        sets.into_iter()
+                            .map(|set| (set, shape.mirror(set), shape.rank(set) as usize))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Setup {
             shape,
             size,
@@ -465,6 +483,7 @@ impl Setup {
             reflect_bit,
             black_sets,
             white_sets,
+            white_groups,
         })
     }
 
@@ -498,6 +517,9 @@ impl Setup {
             overflow: AtomicBool::new(false),
             _game: std::marker::PhantomData,
         };
+        if w == b && G::SELF_MIRROR_ONCE {
+            return self.self_mirror(&pair, threads, progress);
+        }
         let stages = &self.black_sets[b];
         let levels = stages.len();
         // Each position of the pair is computed once (twice for w == b: the table is its own
@@ -546,6 +568,134 @@ impl Setup {
         }
         Ok(())
     }
+
+    /// Computes a material that is its own colour mirror, `(k, k)`: one table T (White to
+    /// move; Black to move is T at the mirrored sets), each value once. The value of Black to
+    /// move on (W, B), T(m(B), m(W)) (m: the mirror), is the best of Black's moves, each to
+    /// T(W, B') with B' of one more Black progress; so T is computed by falling "sum" (White
+    /// progress plus Black progress), and the values of a sum read only those of the sum above.
+    /// Every other sum is computed row by row of the Black sets ([`Pair::mirror_row`]: reads
+    /// the rows of the order Black set first, `pair.wtm`, writes a row of the file's order,
+    /// `pair.btm`), the sums between them column by column of the White sets
+    /// ([`Pair::mirror_column`]: reads a row of the file's order, writes one of the order Black
+    /// set first), so that each sum reads the order the sum above wrote and no sum is turned
+    /// from one order into the other; at the end the values in the order Black set first are
+    /// turned into the file's order. Before, both orders were computed in full: twice the work.
+    fn self_mirror<G: Retro>(
+        &self,
+        pair: &Pair<'_, G>,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize, u64),
+    ) -> Result<(), TablebaseError> {
+        let k = pair.w;
+        let squares = self.shape.squares();
+        let whites = &self.white_groups[k];
+        let blacks = &self.black_sets[k];
+        let levels = whites.len() + blacks.len() - 1;
+        let reflect = |set: u128| {
+            if self.reflect_bit.is_empty() {
+                set
+            } else {
+                Bits(set).fold(0, |r, sq| r | self.reflect_bit[sq])
+            }
+        };
+        for (step, sum) in (0..levels).rev().enumerate() {
+            let by_rows = step % 2 == 0;
+            // By rows: the Black sets of each progress with the White progress that makes the
+            // sum; by columns, the White sets likewise (one of each pair of reflections).
+            let items: Vec<(usize, u128, u128)> = if by_rows {
+                blacks
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| c <= sum && sum - c < whites.len())
+                    .flat_map(|(c, sets)| {
+                        sets.iter()
+                            .filter(|&&(black, reflected)| black <= reflected)
+                            .map(move |&(black, reflected)| (sum - c, black, reflected))
+                    })
+                    .collect()
+            } else {
+                whites
+                    .iter()
+                    .enumerate()
+                    .filter(|&(a, _)| a <= sum && sum - a < blacks.len())
+                    .flat_map(|(a, sets)| {
+                        sets.iter()
+                            .map(|&(white, _, _)| (white, reflect(white)))
+                            .filter(|&(white, reflected)| white <= reflected)
+                            .map(move |(white, reflected)| (sum - a, white, reflected))
+                    })
+                    .collect()
+            };
+            let next = AtomicUsize::new(0);
+            let filled = AtomicU64::new(0);
+            let passes = std::sync::Mutex::new(Vec::new());
+            std::thread::scope(|s| {
+                for _ in 0..threads.max(1) {
+                    s.spawn(|| {
+                        let mut scratch = Scratch::default();
+                        let mut mine = Vec::new();
+                        let mut count = 0;
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&(other, set, reflected)) = items.get(i) else {
+                                break;
+                            };
+                            let (s, m) = (&mut scratch, &mut mine);
+                            count += match (by_rows, squares <= 64) {
+                                (true, true) => {
+                                    pair.mirror_row::<u64>(set, reflected, &whites[other], s, m)
+                                }
+                                (true, false) => {
+                                    pair.mirror_row::<u128>(set, reflected, &whites[other], s, m)
+                                }
+                                (false, true) => {
+                                    pair.mirror_column::<u64>(set, reflected, &blacks[other], s, m)
+                                }
+                                (false, false) => {
+                                    pair.mirror_column::<u128>(set, reflected, &blacks[other], s, m)
+                                }
+                            };
+                        }
+                        filled.fetch_add(count, Ordering::Relaxed);
+                        passes
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .append(&mut mine);
+                    });
+                }
+            });
+            // Black passes: the value of the same board with White to move, of the same sum
+            // and computed above (White has a move, else the game is over), in the same order.
+            let table = if by_rows { pair.btm } else { pair.wtm };
+            for pass in passes.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                let v = pair.before(table[pass.source].load(Ordering::Relaxed));
+                for at in [Some(pass.at), pass.reflected].into_iter().flatten() {
+                    table[at].store(v, Ordering::Relaxed);
+                }
+            }
+            if pair.overflow.load(Ordering::Relaxed) {
+                return Err(TablebaseError::TooLong {
+                    max: value::MAX_DISTANCE,
+                });
+            }
+            progress(step + 1, levels, filled.into_inner());
+        }
+        // The sums computed by columns, into the file's order (the others are unset there).
+        transpose(&self.shape, (k, k), pair.wtm, pair.btm, true, threads);
+        Ok(())
+    }
+}
+
+/// A Black pass found by [`Pair::mirror_row`] or [`Pair::mirror_column`], settled when the
+/// sum is computed, in the order that the sum writes.
+struct Pass {
+    /// Where its value goes.
+    at: usize,
+    /// Where the same value goes on the board turned left to right, if that is another board.
+    reflected: Option<usize>,
+    /// The same board with White to move.
+    source: usize,
 }
 
 /// One kind of move of one side from one square, the same on every board: to `to`, over or
@@ -850,37 +1000,7 @@ impl<G: Retro> Pair<'_, G> {
                 s.capture[c] = (shape.rank(after) as usize * self.btm_less_row_len, r);
             }
         }
-        s.black_moves.clear();
-        for from in Bits(black) {
-            for t in &self.moves[Side::Black.index()][from] {
-                if black & bit(t.to) != 0 {
-                    continue;
-                }
-                let after = black & !bit(from) | bit(t.to);
-                let (cap, forbid, row_len) = match t.cap {
-                    None => (0, bit(t.to), self.row_len),
-                    Some(c) => (
-                        bit(c),
-                        if c == t.to { 0 } else { bit(t.to) },
-                        self.wtm_less_row_len,
-                    ),
-                };
-                let ranker = if cap == 0 {
-                    0
-                } else {
-                    s.rankers.add(shape, after, w)
-                };
-                s.black_moves.push(BlackMove {
-                    require: cap,
-                    forbid,
-                    cap,
-                    below_from: bit(from) - 1,
-                    below_to: (bit(t.to) << 1) - 1,
-                    base: shape.rank(after) as usize * row_len,
-                    ranker,
-                });
-            }
-        }
+        self.black_moves(black, s);
 
         let narrow = S::of(black);
         for &(wide, wide_mirrored) in self.whites {
@@ -1073,6 +1193,289 @@ impl<G: Retro> Pair<'_, G> {
         (best, count)
     }
 
+    /// Fills `s.black_moves` with Black's moves from the Black set `black` (see [`BlackMove`]),
+    /// adding a ranker for each capture.
+    fn black_moves(&self, black: u128, s: &mut Scratch) {
+        let shape = self.shape;
+        let w = self.w;
+        s.black_moves.clear();
+        for from in Bits(black) {
+            for t in &self.moves[Side::Black.index()][from] {
+                if black & bit(t.to) != 0 {
+                    continue;
+                }
+                let after = black & !bit(from) | bit(t.to);
+                let (cap, forbid, row_len) = match t.cap {
+                    None => (0, bit(t.to), self.row_len),
+                    Some(c) => (
+                        bit(c),
+                        if c == t.to { 0 } else { bit(t.to) },
+                        self.wtm_less_row_len,
+                    ),
+                };
+                let ranker = if cap == 0 {
+                    0
+                } else {
+                    s.rankers.add(shape, after, w)
+                };
+                s.black_moves.push(BlackMove {
+                    require: cap,
+                    forbid,
+                    cap,
+                    below_from: bit(from) - 1,
+                    below_to: (bit(t.to) << 1) - 1,
+                    base: shape.rank(after) as usize * row_len,
+                    ranker,
+                });
+            }
+        }
+    }
+
+    /// Computes T (see [`Setup::self_mirror`]) at the mirrored sets of the boards with Black on
+    /// `black` and White on a set of `group` (those of one progress), Black to move: a part of
+    /// the row of m(`black`) in the file's order (`btm`), from Black's moves to rows of Black
+    /// sets of higher progress numbered Black set first (`wtm`); and the same values on the
+    /// board turned left to right into the row of m(`reflected`) when it is another set. Black
+    /// passes are left to `passes`. Returns the number of values set or left to `passes`.
+    fn mirror_row<S: Set>(
+        &self,
+        black: u128,
+        reflected: u128,
+        group: &[(u128, u128, usize)],
+        s: &mut Scratch,
+        passes: &mut Vec<Pass>,
+    ) -> u64 {
+        let shape = self.shape;
+        let w = self.w;
+        let mirrored = shape.mirror(black);
+        let btm_row = shape.rank(mirrored) as usize * self.row_len;
+        let turned_row = shape.rank(shape.mirror(reflected)) as usize * self.row_len;
+        s.rankers.clear(shape);
+        let in_btm = s.rankers.add(shape, mirrored, w);
+        let in_wtm = s.rankers.add(shape, black, w);
+        let shift = s.rankers.add_shift(shape, black, w);
+        let in_turned = s.rankers.add(shape, shape.mirror(reflected), w);
+        self.black_moves(black, s);
+        let mut count = 0;
+        for &(wide, wide_mirrored, _) in group {
+            if wide & black != 0 {
+                continue;
+            }
+            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
+            let at = btm_row + s.rankers.rank(in_btm, white_mirrored);
+            let turned = (reflected != black).then(|| {
+                let mut out = 0;
+                for sq in Bits(wide_mirrored) {
+                    out |= self.reflect_bit[sq];
+                }
+                turned_row + s.rankers.rank(in_turned, S::of(out))
+            });
+            count += 1 + u64::from(turned.is_some());
+            let black_pos = || G::from_sets(self.size, wide, black).with_side(Side::Black);
+            let value = match G::outcome_by_placement(self.size, wide, black, Side::Black) {
+                Some(o) => Some(value::of_outcome(o, Side::Black)),
+                None => {
+                    let wtm_col = s.rankers.rank(in_wtm, white);
+                    let (best, moves) = self.black_best(s, shift, white, wtm_col);
+                    debug_assert_eq!(
+                        moves,
+                        Self::count_moves(&black_pos(), &mut s.list) as u32,
+                        "the move templates match the game's moves in {:?}",
+                        black_pos()
+                    );
+                    if moves > 0 {
+                        Some(value::of_key(best))
+                    } else {
+                        // No move: the game may be over (Oska: neither side can move), else
+                        // the game's rule, else a pass.
+                        match G::outcome_of_sets(self.size, wide, black, Side::Black) {
+                            Some(o) => Some(value::of_outcome(o, Side::Black)),
+                            None => Self::no_move(&black_pos(), &mut s.list),
+                        }
+                    }
+                }
+            };
+            debug_assert!(
+                value.is_none()
+                    || G::outcome_of_sets(self.size, wide, black, Side::Black)
+                        == black_pos().board_outcome()
+            );
+            match value {
+                Some(v) => {
+                    self.btm[at].store(v, Ordering::Relaxed);
+                    if let Some(t) = turned {
+                        self.btm[t].store(v, Ordering::Relaxed);
+                    }
+                }
+                // The value of the same board with White to move: T there, of the same sum.
+                None => passes.push(Pass {
+                    at,
+                    reflected: turned,
+                    source: shape.index(wide, black) as usize,
+                }),
+            }
+        }
+        count
+    }
+
+    /// Computes T (see [`Setup::self_mirror`]) at the mirrored sets of the boards with White on
+    /// `white` and Black on a set of `group` (those of one progress), Black to move: a part of
+    /// the row of m(`white`) in the order Black set first (`wtm`), from Black's moves to the
+    /// row of `white` in the file's order (`btm`), whose values of one more Black progress are
+    /// in; and the same values on the board turned left to right into the row of
+    /// m(`reflected`) when it is another set. Black passes are left to `passes`. Returns the
+    /// number of values set or left to `passes`.
+    fn mirror_column<S: Set>(
+        &self,
+        white: u128,
+        reflected: u128,
+        group: &[(u128, u128)],
+        s: &mut Scratch,
+        passes: &mut Vec<Pass>,
+    ) -> u64 {
+        let shape = self.shape;
+        let k = self.b;
+        let (mirrored, turned) = (shape.mirror(white), shape.mirror(reflected));
+        let file_row = shape.rank(white) as usize * self.row_len;
+        let out_row = shape.rank(mirrored) as usize * self.row_len;
+        let turned_row = shape.rank(turned) as usize * self.row_len;
+        s.rankers.clear(shape);
+        // The Black sets among the squares White leaves free (the file's columns), the
+        // mirrored ones among the mirrored White set's (the columns written).
+        let in_file = s.rankers.add(shape, white, k);
+        let in_out = s.rankers.add(shape, mirrored, k);
+        let in_turned = s.rankers.add(shape, turned, k);
+        let narrow = S::of(white);
+        // The colex rank among the squares not in `skip` of a set of the given squares.
+        let rank_among = |squares: S, skip: S| {
+            let mut rank = 0;
+            let mut rest = squares;
+            let mut j = 0;
+            while rest != S::EMPTY {
+                let sq = rest.lowest();
+                rest = rest.without_lowest();
+                rank += shape.choose(sq - (skip & S::below(sq)).count(), j + 1) as usize;
+                j += 1;
+            }
+            rank
+        };
+        let mut count = 0;
+        for &(wide, _) in group {
+            if wide & white != 0 {
+                continue;
+            }
+            let black = S::of(wide);
+            let mirrored_black = S::of(shape.mirror(wide));
+            let at = out_row + s.rankers.rank(in_out, mirrored_black);
+            let turned_at = (reflected != white).then(|| {
+                let mut out = 0;
+                let mut rest = mirrored_black;
+                while rest != S::EMPTY {
+                    out |= self.reflect_bit[rest.lowest()];
+                    rest = rest.without_lowest();
+                }
+                turned_row + s.rankers.rank(in_turned, S::of(out))
+            });
+            count += 1 + u64::from(turned_at.is_some());
+            let black_pos = || G::from_sets(self.size, white, wide).with_side(Side::Black);
+            let value = match G::outcome_by_placement(self.size, white, wide, Side::Black) {
+                Some(o) => Some(value::of_outcome(o, Side::Black)),
+                None => {
+                    let col = s.rankers.rank(in_file, black);
+                    // `rise[i]`: how much the rank grows when the i lowest Black squares each
+                    // become one later in the set (as in [`Pair::moved_rank`]).
+                    let mut rise = [0usize; MAX_PIECES + 1];
+                    let mut rest = black;
+                    for j in 0..k - 1 {
+                        let sq = rest.lowest();
+                        rest = rest.without_lowest();
+                        rise[j + 1] = rise[j]
+                            .wrapping_add(s.rankers.part(in_file, j + 1, sq))
+                            .wrapping_sub(s.rankers.part(in_file, j, sq));
+                    }
+                    let occupied = black | narrow;
+                    let (mut best, mut moves) = (0, 0);
+                    let mut rest = black;
+                    while rest != S::EMPTY {
+                        let from = rest.lowest();
+                        rest = rest.without_lowest();
+                        for t in &self.moves[Side::Black.index()][from] {
+                            let child = match t.cap {
+                                None if occupied & S::bit(t.to) == S::EMPTY => {
+                                    // The piece goes down from `from` to `to`: the Black squares
+                                    // between come one later in the set.
+                                    let (j_f, j_t) = (
+                                        (black & S::below(from)).count(),
+                                        (black & S::below(t.to)).count(),
+                                    );
+                                    let rank = col
+                                        .wrapping_add(s.rankers.part(in_file, j_t, t.to))
+                                        .wrapping_sub(s.rankers.part(in_file, j_f, from))
+                                        .wrapping_add(rise[j_f])
+                                        .wrapping_sub(rise[j_t]);
+                                    self.btm[file_row + rank].load(Ordering::Relaxed)
+                                }
+                                Some(cap)
+                                    if narrow & S::bit(cap) != S::EMPTY
+                                        && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
+                                {
+                                    if self.w == 1 {
+                                        value::loss(0)
+                                    } else {
+                                        // White to move with a piece fewer, numbered Black set
+                                        // first.
+                                        let after_wide = wide ^ bit(from) ^ bit(t.to);
+                                        let after = S::of(after_wide);
+                                        let left = narrow ^ S::bit(cap);
+                                        let row =
+                                            shape.rank(after_wide) as usize * self.wtm_less_row_len;
+                                        self.wtm_less[row + rank_among(left, after)]
+                                            .load(Ordering::Relaxed)
+                                    }
+                                }
+                                _ => continue,
+                            };
+                            moves += 1;
+                            best = best.max(self.key(child));
+                        }
+                    }
+                    debug_assert_eq!(
+                        moves,
+                        Self::count_moves(&black_pos(), &mut s.list),
+                        "the move templates match the game's moves in {:?}",
+                        black_pos()
+                    );
+                    if moves > 0 {
+                        Some(value::of_key(best))
+                    } else {
+                        // No move: the game may be over (Oska: neither side can move), else
+                        // the game's rule, else a pass.
+                        match G::outcome_of_sets(self.size, white, wide, Side::Black) {
+                            Some(o) => Some(value::of_outcome(o, Side::Black)),
+                            None => Self::no_move(&black_pos(), &mut s.list),
+                        }
+                    }
+                }
+            };
+            match value {
+                Some(v) => {
+                    self.wtm[at].store(v, Ordering::Relaxed);
+                    if let Some(t) = turned_at {
+                        self.wtm[t].store(v, Ordering::Relaxed);
+                    }
+                }
+                // The value of the same board with White to move: T there, of the same sum,
+                // in the order Black set first.
+                None => passes.push(Pass {
+                    at,
+                    reflected: turned_at,
+                    source: shape.index(wide, white) as usize,
+                }),
+            }
+        }
+        count
+    }
+
     /// Fills the rows of the Black set `reflected`, the reflection of `black` (left and right
     /// swapped), from the finished rows of `black`: the board turned left to right has the same
     /// value, both sides to move.
@@ -1152,7 +1555,7 @@ impl<G: Retro> Pair<'_, G> {
 const TRANSPOSE_BLOCK: usize = 1024;
 
 /// Copies the table of `(w, b)` between its two orders on `threads` threads: `black_first` into
-/// `file` (White set first) when `to_file`, else the other way.
+/// `file` (White set first) when `to_file`, else the other way; unset values are not copied.
 ///
 /// The work goes by blocks of [`TRANSPOSE_BLOCK`] consecutive White sets; for each Black set in
 /// turn, each White set of the block that it leaves free takes the next column of its row of the
@@ -1229,7 +1632,11 @@ fn transpose(
                             );
                             cols[j] += 1;
                             let (from, to) = if to_file { (from, to) } else { (to, from) };
-                            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+                            // Unset: a value this copy does not hold (see `self_mirror`).
+                            let v = from.load(Ordering::Relaxed);
+                            if v != UNSET {
+                                to.store(v, Ordering::Relaxed);
+                            }
                         }
                     }
                 }

@@ -81,10 +81,10 @@ pub fn ns_per_position(game: GameKind) -> f64 {
     }
 }
 
-/// [`ns_per_position`] of Oska: Oska 5 whole, 171.4 CPU seconds (docs/tablebases.md) for
+/// [`ns_per_position`] of Oska: Oska 5 whole, 148 CPU seconds (docs/tablebases.md; two runs) for
 /// 3.953 x 10^9 positions computed (counting a material that is its own mirror twice and a row
 /// turned from its reflection as computed, as [`estimate`] counts them).
-const OSKA_NS: f64 = 43.0;
+const OSKA_NS: f64 = 37.0;
 /// [`ns_per_position`] of Hexapawn: Hexapawn 5 whole, 52.7 CPU seconds for 2.505 x 10^9.
 const HEXAPAWN_NS: f64 = 21.0;
 
