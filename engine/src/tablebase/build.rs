@@ -687,6 +687,30 @@ impl Setup {
     }
 }
 
+/// Stores a value computed by [`Pair::mirror_row`] or [`Pair::mirror_column`] in `table` at
+/// `at` and at the board turned left to right, or, for a pass (`None`), leaves it to `passes`
+/// with the place of the value it takes (`source`).
+fn settle(
+    table: &[AtomicU8],
+    value: Option<u8>,
+    (at, reflected): (usize, Option<usize>),
+    passes: &mut Vec<Pass>,
+    source: impl FnOnce() -> usize,
+) {
+    match value {
+        Some(v) => {
+            for at in [Some(at), reflected].into_iter().flatten() {
+                table[at].store(v, Ordering::Relaxed);
+            }
+        }
+        None => passes.push(Pass {
+            at,
+            reflected,
+            source: source(),
+        }),
+    }
+}
+
 /// A Black pass found by [`Pair::mirror_row`] or [`Pair::mirror_column`], settled when the
 /// sum is computed, in the order that the sum writes.
 struct Pass {
@@ -1231,6 +1255,19 @@ impl<G: Retro> Pair<'_, G> {
         }
     }
 
+    /// The value for Black to move on `white` and `black` when Black has no piece move: the
+    /// game may be over (Oska: neither side can move), else the game's rule for no move, else a
+    /// pass (`None`).
+    fn black_without_move(&self, white: u128, black: u128, list: &mut MoveList) -> Option<u8> {
+        match G::outcome_of_sets(self.size, white, black, Side::Black) {
+            Some(o) => Some(value::of_outcome(o, Side::Black)),
+            None => Self::no_move(
+                &G::from_sets(self.size, white, black).with_side(Side::Black),
+                list,
+            ),
+        }
+    }
+
     /// Computes T (see [`Setup::self_mirror`]) at the mirrored sets of the boards with Black on
     /// `black` and White on a set of `group` (those of one progress), Black to move: a part of
     /// the row of m(`black`) in the file's order (`btm`), from Black's moves to rows of Black
@@ -1286,12 +1323,7 @@ impl<G: Retro> Pair<'_, G> {
                     if moves > 0 {
                         Some(value::of_key(best))
                     } else {
-                        // No move: the game may be over (Oska: neither side can move), else
-                        // the game's rule, else a pass.
-                        match G::outcome_of_sets(self.size, wide, black, Side::Black) {
-                            Some(o) => Some(value::of_outcome(o, Side::Black)),
-                            None => Self::no_move(&black_pos(), &mut s.list),
-                        }
+                        self.black_without_move(wide, black, &mut s.list)
                     }
                 }
             };
@@ -1300,20 +1332,10 @@ impl<G: Retro> Pair<'_, G> {
                     || G::outcome_of_sets(self.size, wide, black, Side::Black)
                         == black_pos().board_outcome()
             );
-            match value {
-                Some(v) => {
-                    self.btm[at].store(v, Ordering::Relaxed);
-                    if let Some(t) = turned {
-                        self.btm[t].store(v, Ordering::Relaxed);
-                    }
-                }
-                // The value of the same board with White to move: T there, of the same sum.
-                None => passes.push(Pass {
-                    at,
-                    reflected: turned,
-                    source: shape.index(wide, black) as usize,
-                }),
-            }
+            // A pass: the value of the same board with White to move, T there, of the same sum.
+            settle(self.btm, value, (at, turned), passes, || {
+                shape.index(wide, black) as usize
+            });
         }
         count
     }
@@ -1448,30 +1470,15 @@ impl<G: Retro> Pair<'_, G> {
                     if moves > 0 {
                         Some(value::of_key(best))
                     } else {
-                        // No move: the game may be over (Oska: neither side can move), else
-                        // the game's rule, else a pass.
-                        match G::outcome_of_sets(self.size, white, wide, Side::Black) {
-                            Some(o) => Some(value::of_outcome(o, Side::Black)),
-                            None => Self::no_move(&black_pos(), &mut s.list),
-                        }
+                        self.black_without_move(white, wide, &mut s.list)
                     }
                 }
             };
-            match value {
-                Some(v) => {
-                    self.wtm[at].store(v, Ordering::Relaxed);
-                    if let Some(t) = turned_at {
-                        self.wtm[t].store(v, Ordering::Relaxed);
-                    }
-                }
-                // The value of the same board with White to move: T there, of the same sum,
-                // in the order Black set first.
-                None => passes.push(Pass {
-                    at,
-                    reflected: turned_at,
-                    source: shape.index(wide, white) as usize,
-                }),
-            }
+            // A pass: the value of the same board with White to move, T there, of the same sum,
+            // in the order Black set first.
+            settle(self.wtm, value, (at, turned_at), passes, || {
+                shape.index(wide, white) as usize
+            });
         }
         count
     }
