@@ -175,16 +175,7 @@ pub fn build_measured<G: Retro>(
                 },
                 btm_less: if b > 1 { &file[slot(b - 1, w)] } else { empty },
             },
-            &mut |level, levels, positions| {
-                done += positions;
-                report(&BuildProgress {
-                    material: (w, b),
-                    level,
-                    levels,
-                    done,
-                    total,
-                });
-            },
+            &mut progress_of(report, (w, b), &mut done, total),
         )?;
         if w != b {
             file[slot(w, b)] = held.table(len);
@@ -300,7 +291,8 @@ pub fn build_material<G: Retro>(
     let len = shape.len(w, b) as usize;
     let mut btm = held.table(len);
     let mut wtm = held.table(len);
-    let total = 2 * len as u64;
+    // Positions of the pair: a material that is its own mirror is one table.
+    let total = if w == b { len as u64 } else { 2 * len as u64 };
     let mut done = 0;
     setup.pair::<G>(
         (w, b),
@@ -311,16 +303,7 @@ pub fn build_material<G: Retro>(
             wtm_less: &wtm_less,
             btm_less: &btm_less,
         },
-        &mut |level, levels, positions| {
-            done += positions;
-            report(&BuildProgress {
-                material: (w, b),
-                level,
-                levels,
-                done,
-                total,
-            });
-        },
+        &mut progress_of(report, (w, b), &mut done, total),
     )?;
     held.drop(&mut wtm_less);
     held.drop(&mut btm_less);
@@ -334,6 +317,26 @@ pub fn build_material<G: Retro>(
     }
     finish::<G>(size, (b, w), std::mem::take(&mut btm), finished)?;
     Ok(held.peak)
+}
+
+/// The progress callback of [`Setup::pair`] for material `material`: adds each stage's positions
+/// to `done` (out of `total`) and reports them.
+fn progress_of<'a>(
+    report: &'a (dyn Fn(&BuildProgress) + Sync),
+    material: (usize, usize),
+    done: &'a mut u64,
+    total: u64,
+) -> impl FnMut(usize, usize, u64) + 'a {
+    move |level, levels, positions| {
+        *done += positions;
+        report(&BuildProgress {
+            material,
+            level,
+            levels,
+            done: *done,
+            total,
+        });
+    }
 }
 
 /// Hands a finished table to `finished` (refusing one with a position never reached) and gives

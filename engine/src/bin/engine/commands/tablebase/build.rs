@@ -188,13 +188,14 @@ fn build_one<G: Retro>(
         Tablebase::check_input::<G>(dir, size, m).with_context(|| needs(m))?;
     }
     eprintln!(
-        "building {kind} {size} material w{w}b{b}{}: {} positions to compute (up to {:.1} MiB of tables in memory), {threads} threads",
+        "building {kind} {size} material w{w}b{b}{}: {} positions (up to {:.1} MiB of tables in memory), {threads} threads",
         if w == b {
             String::new()
         } else {
             format!(" with w{b}b{w}")
         },
-        2 * shape.len(w, b),
+        // A material that is its own mirror is one table.
+        if w == b { 1 } else { 2 } * shape.len(w, b),
         material_memory(&shape, (w, b)) as f64 / (1u64 << 20) as f64,
     );
     let started = Instant::now();
