@@ -185,6 +185,7 @@ pub fn build_measured<G: Retro>(
                 &black_first[slot(w, b)],
                 &file[slot(w, b)],
                 true,
+                None,
                 plan.threads,
             );
         } else {
@@ -280,7 +281,7 @@ pub fn build_material<G: Retro>(
     if w > 1 {
         let mut in_file = loaded(&mut held, (w - 1, b))?;
         wtm_less = held.table(in_file.len());
-        transpose(shape, (w - 1, b), &wtm_less, &in_file, false, threads);
+        transpose(shape, (w - 1, b), &wtm_less, &in_file, false, None, threads);
         held.drop(&mut in_file);
     }
     let mut btm_less = if b > 1 {
@@ -309,7 +310,7 @@ pub fn build_material<G: Retro>(
     held.drop(&mut btm_less);
     if w != b {
         let white_first = held.table(len);
-        transpose(shape, (w, b), &wtm, &white_first, true, threads);
+        transpose(shape, (w, b), &wtm, &white_first, true, None, threads);
         held.drop(&mut wtm);
         finish::<G>(size, (w, b), white_first, finished)?;
     } else {
@@ -684,8 +685,18 @@ impl Setup {
             }
             progress(step + 1, levels, filled.into_inner());
         }
-        // The sums computed by columns, into the file's order (the others are unset there).
-        transpose(&self.shape, (k, k), pair.wtm, pair.btm, true, threads);
+        // The sums computed by columns (those of the parity of `levels`: the first sum, of
+        // `levels - 1`, is by rows), into the file's order; the others are not looked at.
+        let by_columns = Some(levels % 2);
+        transpose(
+            &self.shape,
+            (k, k),
+            pair.wtm,
+            pair.btm,
+            true,
+            by_columns,
+            threads,
+        );
         Ok(())
     }
 }
@@ -1360,6 +1371,7 @@ impl<G: Retro> Pair<'_, G> {
     ) -> u64 {
         let shape = self.shape;
         let k = self.b;
+        debug_assert_eq!(self.w, k, "columns are for a material its own mirror");
         let (mirrored, turned) = (shape.mirror(white), shape.mirror(reflected));
         let file_row = shape.rank(white) as usize * self.row_len;
         let out_row = shape.rank(mirrored) as usize * self.row_len;
@@ -1371,19 +1383,18 @@ impl<G: Retro> Pair<'_, G> {
         let in_out = s.rankers.add(shape, mirrored, k);
         let in_turned = s.rankers.add(shape, turned, k);
         let narrow = S::of(white);
-        // The colex rank among the squares not in `skip` of a set of the given squares.
-        let rank_among = |squares: S, skip: S| {
-            let mut rank = 0;
-            let mut rest = squares;
-            let mut j = 0;
-            while rest != S::EMPTY {
-                let sq = rest.lowest();
-                rest = rest.without_lowest();
-                rank += shape.choose(sq - (skip & S::below(sq)).count(), j + 1) as usize;
-                j += 1;
+        // After Black captures the White piece on `c`: the row of White's other pieces in the
+        // file table of (k - 1, k), which for a material its own mirror is `btm_less` (the
+        // same values as `wtm_less`, in the order whose rows are White sets: a few rows per
+        // column, where `wtm_less` would be a row per Black set), and its ranker.
+        s.capture.resize(shape.squares(), (0, 0));
+        if self.w > 1 {
+            for c in Bits(white) {
+                let left = white & !bit(c);
+                let r = s.rankers.add(shape, left, k);
+                s.capture[c] = (shape.rank(left) as usize * self.btm_less_row_len, r);
             }
-            rank
-        };
+        }
         let mut count = 0;
         for &(wide, _) in group {
             if wide & white != 0 {
@@ -1447,14 +1458,10 @@ impl<G: Retro> Pair<'_, G> {
                                     if self.w == 1 {
                                         value::loss(0)
                                     } else {
-                                        // White to move with a piece fewer, numbered Black set
-                                        // first.
-                                        let after_wide = wide ^ bit(from) ^ bit(t.to);
-                                        let after = S::of(after_wide);
-                                        let left = narrow ^ S::bit(cap);
-                                        let row =
-                                            shape.rank(after_wide) as usize * self.wtm_less_row_len;
-                                        self.wtm_less[row + rank_among(left, after)]
+                                        // White to move with a piece fewer.
+                                        let (row, r) = s.capture[cap];
+                                        let after = black ^ S::bit(from) ^ S::bit(t.to);
+                                        self.btm_less[row + s.rankers.rank(r, after)]
                                             .load(Ordering::Relaxed)
                                     }
                                 }
@@ -1558,14 +1565,19 @@ impl<G: Retro> Pair<'_, G> {
     }
 }
 
-/// White sets per block of [`transpose`]: the block's rows of the file order are written a
-/// little at a time while every Black set goes by, so they stay in the cache (64 rows of at most
-/// a few tens of kilobytes, one cache line of each at a time), and each Black set's row of the other order is touched in the few
-/// cache lines where these White sets fall.
+/// White sets per block of [`transpose`] (a multiple of 64): the block's rows of the file order
+/// are written a little at a time while every Black set goes by, so they stay in the cache (one
+/// cache line of each at a time), and each Black set's row of the other order is touched in the
+/// few cache lines where these White sets fall.
 const TRANSPOSE_BLOCK: usize = 1024;
 
+/// Words of the bit masks over the White sets of a block of [`transpose`].
+const BLOCK_WORDS: usize = TRANSPOSE_BLOCK / 64;
+
 /// Copies the table of `(w, b)` between its two orders on `threads` threads: `black_first` into
-/// `file` (White set first) when `to_file`, else the other way; unset values are not copied.
+/// `file` (White set first) when `to_file`, else the other way; unset values are not copied, nor
+/// the boards whose White progress plus Black progress is not of the parity `sum_parity`, if
+/// given (those are not looked at).
 ///
 /// The work goes by blocks of [`TRANSPOSE_BLOCK`] consecutive White sets; for each Black set in
 /// turn, each White set of the block that it leaves free takes the next column of its row of the
@@ -1573,13 +1585,16 @@ const TRANSPOSE_BLOCK: usize = 1024;
 /// squares), and its column in the Black set's row is ranked from the squares. Taking one White
 /// set at a time instead reads (or writes) one byte of a different row of the other order for
 /// every entry, a cache miss each in a large table: a third of the time of the job of Oska 5
-/// 4 against 5.
+/// 4 against 5. The White sets of the block that a Black set leaves free are found as a bit
+/// mask (those holding none of its squares), so the pairs that overlap (two thirds of them for
+/// Oska 5's 5 against 5) cost nothing: testing each pair instead took a fifth of that job.
 fn transpose(
     shape: &Geometry,
     (w, b): (usize, usize),
     black_first: &[AtomicU8],
     file: &[AtomicU8],
     to_file: bool,
+    sum_parity: Option<usize>,
     threads: usize,
 ) {
     let squares = shape.squares();
@@ -1599,6 +1614,8 @@ fn transpose(
                 let mut squares_of = vec![[0usize; MAX_PIECES]; TRANSPOSE_BLOCK];
                 let mut cols = [0usize; TRANSPOSE_BLOCK];
                 let mut share = vec![0usize; w * squares];
+                // `holds[sq]`: the White sets of the block that hold `sq`, a bit each.
+                let mut holds = vec![[0u64; BLOCK_WORDS]; squares];
                 loop {
                     let block = next.fetch_add(1, Ordering::Relaxed);
                     if block >= blocks {
@@ -1606,16 +1623,48 @@ fn transpose(
                     }
                     let first = block * TRANSPOSE_BLOCK;
                     let mine = &whites[first..(first + TRANSPOSE_BLOCK).min(whites.len())];
-                    let union = mine.iter().fold(0, |u, &white| u | white);
+                    // `present[p]`: the White sets of the block of progress parity p.
+                    let mut present = [[0u64; BLOCK_WORDS]; 2];
+                    holds.iter_mut().for_each(|h| *h = [0; BLOCK_WORDS]);
                     for (j, &white) in mine.iter().enumerate() {
                         for (k, sq) in Bits(white).enumerate() {
                             squares_of[j][k] = sq;
+                            holds[sq][j / 64] |= 1 << (j % 64);
                         }
+                        let parity = sum_parity.map_or(0, |_| shape.progress(white, true) % 2);
+                        present[parity][j / 64] |= 1 << (j % 64);
                         cols[j] = 0;
                     }
                     for (rank_black, &black) in blacks.iter().enumerate() {
+                        // Every White set of the block takes its column, looked at or not.
+                        let (mut free, mut skipped) = match sum_parity {
+                            None => (present[0], [0; BLOCK_WORDS]),
+                            Some(parity) => {
+                                let wanted = (parity + shape.progress(black, false)) % 2;
+                                (present[wanted], present[1 - wanted])
+                            }
+                        };
+                        for sq in Bits(black) {
+                            for ((f, x), h) in free.iter_mut().zip(&mut skipped).zip(&holds[sq]) {
+                                *f &= !h;
+                                *x &= !h;
+                            }
+                        }
+                        for (word, mut rest) in skipped.into_iter().enumerate() {
+                            while rest != 0 {
+                                cols[word * 64 + rest.trailing_zeros() as usize] += 1;
+                                rest &= rest - 1;
+                            }
+                        }
+                        for sq in Bits(black) {
+                            for (f, h) in free.iter_mut().zip(&holds[sq]) {
+                                *f &= !h;
+                            }
+                        }
+                        if free.iter().all(|&f| f == 0) {
+                            continue;
+                        }
                         let base = rank_black * from_row_len;
-                        let clear = black & union == 0;
                         // `share[k * squares + sq]`: what a White square `sq` adds to the rank
                         // as the set's k-th lowest, numbered among the squares the Black set
                         // leaves free (its number less the Black squares below it).
@@ -1628,24 +1677,25 @@ fn transpose(
                                 among += 1;
                             }
                         }
-                        for (j, &white) in mine.iter().enumerate() {
-                            if !clear && black & white != 0 {
-                                continue;
-                            }
-                            let mut rank = 0;
-                            for (k, &sq) in squares_of[j][..w].iter().enumerate() {
-                                rank += share[k * squares + sq];
-                            }
-                            let (from, to) = (
-                                &black_first[base + rank],
-                                &file[(first + j) * row_len + cols[j]],
-                            );
-                            cols[j] += 1;
-                            let (from, to) = if to_file { (from, to) } else { (to, from) };
-                            // Unset: a value this copy does not hold (see `self_mirror`).
-                            let v = from.load(Ordering::Relaxed);
-                            if v != UNSET {
-                                to.store(v, Ordering::Relaxed);
+                        for (word, mut rest) in free.into_iter().enumerate() {
+                            while rest != 0 {
+                                let j = word * 64 + rest.trailing_zeros() as usize;
+                                rest &= rest - 1;
+                                let mut rank = 0;
+                                for (k, &sq) in squares_of[j][..w].iter().enumerate() {
+                                    rank += share[k * squares + sq];
+                                }
+                                let (from, to) = (
+                                    &black_first[base + rank],
+                                    &file[(first + j) * row_len + cols[j]],
+                                );
+                                cols[j] += 1;
+                                let (from, to) = if to_file { (from, to) } else { (to, from) };
+                                // Unset: a value this copy does not hold (see `self_mirror`).
+                                let v = from.load(Ordering::Relaxed);
+                                if v != UNSET {
+                                    to.store(v, Ordering::Relaxed);
+                                }
                             }
                         }
                     }
@@ -1704,7 +1754,7 @@ mod tests {
             let value = |at: u64| (at.wrapping_mul(2_654_435_761) >> 7) as u8;
             let black_first: Values = (0..len as u64).map(|at| AtomicU8::new(value(at))).collect();
             let file = unset(len);
-            transpose(&shape, (w, b), &black_first, &file, true, 2);
+            transpose(&shape, (w, b), &black_first, &file, true, None, 2);
             for white in subsets(squares, w) {
                 for black in subsets(squares, b).filter(|&black| black & white == 0) {
                     let (there, here) = (shape.index(black, white), shape.index(white, black));
@@ -1716,12 +1766,31 @@ mod tests {
                 }
             }
             let back = unset(len);
-            transpose(&shape, (w, b), &back, &file, false, 3);
+            transpose(&shape, (w, b), &back, &file, false, None, 3);
             assert!(
                 back.iter()
                     .zip(&black_first)
                     .all(|(x, y)| x.load(Ordering::Relaxed) == y.load(Ordering::Relaxed))
             );
+            // Only the boards of one parity of White progress plus Black progress.
+            for parity in [0, 1] {
+                let some = unset(len);
+                transpose(&shape, (w, b), &black_first, &some, true, Some(parity), 2);
+                let mut copied = 0;
+                for white in subsets(squares, w) {
+                    for black in subsets(squares, b).filter(|&black| black & white == 0) {
+                        let sum = shape.progress(white, true) + shape.progress(black, false);
+                        let here = some[shape.index(white, black) as usize].load(Ordering::Relaxed);
+                        if sum % 2 == parity {
+                            assert_eq!(here, value(shape.index(black, white)));
+                            copied += 1;
+                        } else {
+                            assert_eq!(here, UNSET, "{white:b} {black:b}");
+                        }
+                    }
+                }
+                assert!(copied > 0 && copied < len, "{copied} of {len}");
+            }
         }
     }
 
