@@ -603,6 +603,14 @@ impl Setup {
                 Bits(set).fold(0, |r, sq| r | self.reflect_bit[sq])
             }
         };
+        let white_groups: Vec<Group> = whites
+            .iter()
+            .map(|sets| Group::new(sets.iter().map(|&(set, _, _)| set), &self.shape, reflect))
+            .collect();
+        let black_groups: Vec<Group> = blacks
+            .iter()
+            .map(|sets| Group::new(sets.iter().map(|&(set, _)| set), &self.shape, reflect))
+            .collect();
         for (step, sum) in (0..levels).rev().enumerate() {
             let by_rows = step % 2 == 0;
             // By rows: the Black sets of each progress with the White progress that makes the
@@ -647,18 +655,34 @@ impl Setup {
                             };
                             let (s, m) = (&mut scratch, &mut mine);
                             count += match (by_rows, squares <= 64) {
-                                (true, true) => {
-                                    pair.mirror_row::<u64>(set, reflected, &whites[other], s, m)
-                                }
-                                (true, false) => {
-                                    pair.mirror_row::<u128>(set, reflected, &whites[other], s, m)
-                                }
-                                (false, true) => {
-                                    pair.mirror_column::<u64>(set, reflected, &blacks[other], s, m)
-                                }
-                                (false, false) => {
-                                    pair.mirror_column::<u128>(set, reflected, &blacks[other], s, m)
-                                }
+                                (true, true) => pair.mirror_row::<u64>(
+                                    set,
+                                    reflected,
+                                    &white_groups[other],
+                                    s,
+                                    m,
+                                ),
+                                (true, false) => pair.mirror_row::<u128>(
+                                    set,
+                                    reflected,
+                                    &white_groups[other],
+                                    s,
+                                    m,
+                                ),
+                                (false, true) => pair.mirror_column::<u64>(
+                                    set,
+                                    reflected,
+                                    &black_groups[other],
+                                    s,
+                                    m,
+                                ),
+                                (false, false) => pair.mirror_column::<u128>(
+                                    set,
+                                    reflected,
+                                    &black_groups[other],
+                                    s,
+                                    m,
+                                ),
                             };
                         }
                         filled.fetch_add(count, Ordering::Relaxed);
@@ -734,6 +758,83 @@ struct Pass {
     reflected: Option<usize>,
     /// The same board with White to move.
     source: usize,
+}
+
+/// The sets of one progress that [`Pair::mirror_row`] or [`Pair::mirror_column`] goes through
+/// for one set of the other side, with what each looks up precomputed, and which of them hold
+/// each square: the sets that leave the other side's set free are found as a bit mask, so the
+/// others cost nothing (testing each set took a branch, mispredicted often: about two thirds
+/// of the sets overlap at Oska 5's 5 against 5).
+struct Group {
+    members: Vec<Member>,
+    /// Words of a mask: one bit a member.
+    words: usize,
+    /// `holds[sq * words + i]`: bit j of word i set when member 64 i + j holds `sq`.
+    holds: Vec<u64>,
+}
+
+/// A set of a [`Group`].
+#[derive(Clone, Copy)]
+struct Member {
+    set: u128,
+    /// The set mirrored (the other colour's).
+    mirrored: u128,
+    /// The mirrored set turned left to right (itself when the board is not).
+    turned: u128,
+}
+
+impl Group {
+    fn new(
+        sets: impl Iterator<Item = u128>,
+        shape: &Geometry,
+        reflect: impl Fn(u128) -> u128,
+    ) -> Group {
+        let members: Vec<Member> = sets
+            .map(|set| {
+                let mirrored = shape.mirror(set);
+                Member {
+                    set,
+                    mirrored,
+                    turned: reflect(mirrored),
+                }
+            })
+            .collect();
+        let words = members.len().div_ceil(64);
+        let mut holds = vec![0u64; shape.squares() * words];
+        for (j, m) in members.iter().enumerate() {
+            for sq in Bits(m.set) {
+                holds[sq * words + j / 64] |= 1 << (j % 64);
+            }
+        }
+        Group {
+            members,
+            words,
+            holds,
+        }
+    }
+
+    /// Calls `f` with each member that holds no square of `other`, in order.
+    #[inline(always)]
+    fn each_free_of(&self, other: u128, free: &mut Vec<u64>, mut f: impl FnMut(&Member)) {
+        free.clear();
+        free.resize(self.words, u64::MAX);
+        if self.members.len() % 64 != 0 {
+            free[self.words - 1] = (1 << (self.members.len() % 64)) - 1;
+        }
+        for sq in Bits(other) {
+            let holds = &self.holds[sq * self.words..(sq + 1) * self.words];
+            for (f, h) in free.iter_mut().zip(holds) {
+                *f &= !h;
+            }
+        }
+        for (word, &mask) in free.iter().enumerate() {
+            let mut rest = mask;
+            while rest != 0 {
+                f(&self.members[word * 64 + rest.trailing_zeros() as usize]);
+                rest &= rest - 1;
+            }
+        }
+    }
 }
 
 /// One kind of move of one side from one square, the same on every board: to `to`, over or
@@ -950,6 +1051,8 @@ struct Scratch {
     capture: Vec<(usize, usize)>,
     /// Where the row of Black to move starts in `btm`.
     btm_row: usize,
+    /// The mask of [`Group::each_free_of`].
+    free: Vec<u64>,
     list: MoveList,
 }
 
@@ -1292,7 +1395,7 @@ impl<G: Retro> Pair<'_, G> {
         &self,
         black: u128,
         reflected: u128,
-        group: &[(u128, u128, usize)],
+        group: &Group,
         s: &mut Scratch,
         passes: &mut Vec<Pass>,
     ) -> u64 {
@@ -1308,19 +1411,13 @@ impl<G: Retro> Pair<'_, G> {
         let in_turned = s.rankers.add(shape, shape.mirror(reflected), w);
         self.black_moves(black, s);
         let mut count = 0;
-        for &(wide, wide_mirrored, _) in group {
-            if wide & black != 0 {
-                continue;
-            }
-            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
+        let mut free = std::mem::take(&mut s.free);
+        group.each_free_of(black, &mut free, |m| {
+            let wide = m.set;
+            let (white, white_mirrored) = (S::of(wide), S::of(m.mirrored));
             let at = btm_row + s.rankers.rank(in_btm, white_mirrored);
-            let turned = (reflected != black).then(|| {
-                let mut out = 0;
-                for sq in Bits(wide_mirrored) {
-                    out |= self.reflect_bit[sq];
-                }
-                turned_row + s.rankers.rank(in_turned, S::of(out))
-            });
+            let turned = (reflected != black)
+                .then(|| turned_row + s.rankers.rank(in_turned, S::of(m.turned)));
             count += 1 + u64::from(turned.is_some());
             let black_pos = || G::from_sets(self.size, wide, black).with_side(Side::Black);
             let value = match G::outcome_by_placement(self.size, wide, black, Side::Black) {
@@ -1350,7 +1447,8 @@ impl<G: Retro> Pair<'_, G> {
             settle(self.btm, value, (at, turned), passes, || {
                 shape.index(wide, black) as usize
             });
-        }
+        });
+        s.free = free;
         count
     }
 
@@ -1365,7 +1463,7 @@ impl<G: Retro> Pair<'_, G> {
         &self,
         white: u128,
         reflected: u128,
-        group: &[(u128, u128)],
+        group: &Group,
         s: &mut Scratch,
         passes: &mut Vec<Pass>,
     ) -> u64 {
@@ -1396,22 +1494,13 @@ impl<G: Retro> Pair<'_, G> {
             }
         }
         let mut count = 0;
-        for &(wide, _) in group {
-            if wide & white != 0 {
-                continue;
-            }
+        let mut free = std::mem::take(&mut s.free);
+        group.each_free_of(white, &mut free, |m| {
+            let wide = m.set;
             let black = S::of(wide);
-            let mirrored_black = S::of(shape.mirror(wide));
-            let at = out_row + s.rankers.rank(in_out, mirrored_black);
-            let turned_at = (reflected != white).then(|| {
-                let mut out = 0;
-                let mut rest = mirrored_black;
-                while rest != S::EMPTY {
-                    out |= self.reflect_bit[rest.lowest()];
-                    rest = rest.without_lowest();
-                }
-                turned_row + s.rankers.rank(in_turned, S::of(out))
-            });
+            let at = out_row + s.rankers.rank(in_out, S::of(m.mirrored));
+            let turned_at = (reflected != white)
+                .then(|| turned_row + s.rankers.rank(in_turned, S::of(m.turned)));
             count += 1 + u64::from(turned_at.is_some());
             let black_pos = || G::from_sets(self.size, white, wide).with_side(Side::Black);
             let value = match G::outcome_by_placement(self.size, white, wide, Side::Black) {
@@ -1489,7 +1578,8 @@ impl<G: Retro> Pair<'_, G> {
             settle(self.wtm, value, (at, turned_at), passes, || {
                 shape.index(wide, white) as usize
             });
-        }
+        });
+        s.free = free;
         count
     }
 
