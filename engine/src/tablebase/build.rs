@@ -818,7 +818,7 @@ impl Group {
     fn each_free_of(&self, other: u128, free: &mut Vec<u64>, mut f: impl FnMut(&Member)) {
         free.clear();
         free.resize(self.words, u64::MAX);
-        if self.members.len() % 64 != 0 {
+        if !self.members.len().is_multiple_of(64) {
             free[self.words - 1] = (1 << (self.members.len() % 64)) - 1;
         }
         for sq in Bits(other) {
