@@ -1053,6 +1053,9 @@ struct Scratch {
     btm_row: usize,
     /// The mask of [`Group::each_free_of`].
     free: Vec<u64>,
+    /// Black's moves that a column's White set allows, by square (see [`Pair::mirror_column`]).
+    column_moves: Vec<Template>,
+    column_from: Vec<usize>,
     list: MoveList,
 }
 
@@ -1480,7 +1483,27 @@ impl<G: Retro> Pair<'_, G> {
         let in_file = s.rankers.add(shape, white, k);
         let in_out = s.rankers.add(shape, mirrored, k);
         let in_turned = s.rankers.add(shape, turned, k);
-        let narrow = S::of(white);
+        // Black's moves that the White set allows (a quiet move to a square it leaves free, a
+        // capture of one of its pieces), from each square: `column_moves[column_from[sq]..
+        // column_from[sq + 1]]`; those whose square of arrival is free of Black are legal.
+        s.column_moves.clear();
+        s.column_from.clear();
+        for from in 0..shape.squares() {
+            s.column_from.push(s.column_moves.len());
+            if white & bit(from) != 0 {
+                continue;
+            }
+            for &t in &self.moves[Side::Black.index()][from] {
+                let allowed = match t.cap {
+                    None => white & bit(t.to) == 0,
+                    Some(cap) => white & bit(cap) != 0 && (cap == t.to || white & bit(t.to) == 0),
+                };
+                if allowed {
+                    s.column_moves.push(t);
+                }
+            }
+        }
+        s.column_from.push(s.column_moves.len());
         // After Black captures the White piece on `c`: the row of White's other pieces in the
         // file table of (k - 1, k), which for a material its own mirror is `btm_less` (the
         // same values as `wtm_less`, in the order whose rows are White sets: a few rows per
@@ -1518,15 +1541,18 @@ impl<G: Retro> Pair<'_, G> {
                             .wrapping_add(s.rankers.part(in_file, j + 1, sq))
                             .wrapping_sub(s.rankers.part(in_file, j, sq));
                     }
-                    let occupied = black | narrow;
                     let (mut best, mut moves) = (0, 0);
                     let mut rest = black;
                     while rest != S::EMPTY {
                         let from = rest.lowest();
                         rest = rest.without_lowest();
-                        for t in &self.moves[Side::Black.index()][from] {
+                        let (first, last) = (s.column_from[from], s.column_from[from + 1]);
+                        for t in &s.column_moves[first..last] {
+                            if black & S::bit(t.to) != S::EMPTY {
+                                continue;
+                            }
                             let child = match t.cap {
-                                None if occupied & S::bit(t.to) == S::EMPTY => {
+                                None => {
                                     // The piece goes down from `from` to `to`: the Black squares
                                     // between come one later in the set.
                                     let (j_f, j_t) = (
@@ -1540,10 +1566,7 @@ impl<G: Retro> Pair<'_, G> {
                                         .wrapping_sub(rise[j_t]);
                                     self.btm[file_row + rank].load(Ordering::Relaxed)
                                 }
-                                Some(cap)
-                                    if narrow & S::bit(cap) != S::EMPTY
-                                        && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
-                                {
+                                Some(cap) => {
                                     if self.w == 1 {
                                         value::loss(0)
                                     } else {
@@ -1554,7 +1577,6 @@ impl<G: Retro> Pair<'_, G> {
                                             .load(Ordering::Relaxed)
                                     }
                                 }
-                                _ => continue,
                             };
                             moves += 1;
                             best = best.max(self.key(child));
