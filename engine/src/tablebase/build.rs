@@ -413,8 +413,8 @@ struct Setup {
     /// `black_sets[n][p]`: the sets of n squares of Black progress p, each with its reflection
     /// (itself when the board is not reflected).
     black_sets: Vec<Vec<Vec<(u128, u128)>>>,
-    /// `white_sets[n]`: the sets of n squares and their mirrors, by falling White progress.
-    white_sets: Vec<Vec<(u128, u128)>>,
+    /// `white_sets[n]`: the sets of n squares, by falling White progress.
+    white_sets: Vec<Group>,
     /// `white_groups[n][p]`: the sets of n squares of White progress p, in colex order, each
     /// with its mirror and its colex rank among all squares (for [`Setup::self_mirror`]).
     white_groups: Vec<Vec<Vec<(u128, u128, usize)>>>,
@@ -457,13 +457,8 @@ impl Setup {
             .collect();
         let white_sets = (0..=k)
             .map(|n| {
-                shape
-                    .sets_by_progress(n, true)
-                    .iter()
-                    .rev()
-                    .flatten()
-                    .map(|&set| (set, shape.mirror(set)))
-                    .collect()
+                let sets = shape.sets_by_progress(n, true);
+                Group::new(sets.iter().rev().flatten().copied(), &shape, reflect)
             })
             .collect();
         let white_groups = (0..=k)
@@ -509,7 +504,6 @@ impl Setup {
             b,
             moves: &self.moves,
             mirror_bit: &self.mirror_bit,
-            reflect_bit: &self.reflect_bit,
             whites: &self.white_sets[w],
             row_len: shape.choose(squares - b, w) as usize,
             btm: t.btm,
@@ -781,6 +775,8 @@ struct Member {
     mirrored: u128,
     /// The mirrored set turned left to right (itself when the board is not).
     turned: u128,
+    /// The set turned left to right.
+    reflected: u128,
 }
 
 impl Group {
@@ -796,6 +792,7 @@ impl Group {
                     set,
                     mirrored,
                     turned: reflect(mirrored),
+                    reflected: reflect(set),
                 }
             })
             .collect();
@@ -1067,10 +1064,8 @@ struct Pair<'a, G> {
     b: usize,
     moves: &'a [Vec<Vec<Template>>; 2],
     mirror_bit: &'a [u128],
-    /// The squares turned left to right (see [`Setup`]).
-    reflect_bit: &'a [u128],
-    /// Every set of w squares and its mirror, by falling White progress.
-    whites: &'a [(u128, u128)],
+    /// Every set of w squares, by falling White progress.
+    whites: &'a Group,
     /// Entries in a row of `btm` and of `wtm`: C(squares - b, w).
     row_len: usize,
     /// Black to move: the file table of (b, w), rows by the mirrored Black set.
@@ -1147,11 +1142,10 @@ impl<G: Retro> Pair<'_, G> {
         self.black_moves(black, s);
 
         let narrow = S::of(black);
-        for &(wide, wide_mirrored) in self.whites {
-            if wide & black != 0 {
-                continue;
-            }
-            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
+        let mut free = std::mem::take(&mut s.free);
+        self.whites.each_free_of(black, &mut free, |m| {
+            let wide = m.set;
+            let (white, white_mirrored) = (S::of(wide), S::of(m.mirrored));
             let btm_col = s.rankers.rank(in_btm, white_mirrored);
             let wtm_col = s.rankers.rank(in_wtm, white);
             let (btm_at, wtm_at) = (btm_row + btm_col, wtm_row + wtm_col);
@@ -1234,7 +1228,8 @@ impl<G: Retro> Pair<'_, G> {
             if black_value.is_none() {
                 self.btm[btm_at].store(self.before(white_value), Ordering::Relaxed);
             }
-        }
+        });
+        s.free = free;
     }
 
     /// The best key of Black's moves (see [`value::move_key`]) on the White set `white`, of
@@ -1619,28 +1614,18 @@ impl<G: Retro> Pair<'_, G> {
         let in_wtm = s.rankers.add(shape, black, self.w);
         let out_btm = s.rankers.add(shape, mirrored_reflected, self.w);
         let out_wtm = s.rankers.add(shape, reflected, self.w);
-        let reflect = |set: u128| {
-            let mut out = 0;
-            let mut rest = S::of(set);
-            while rest != S::EMPTY {
-                out |= self.reflect_bit[rest.lowest()];
-                rest = rest.without_lowest();
-            }
-            S::of(out)
-        };
-        for &(wide, wide_mirrored) in self.whites {
-            if wide & black != 0 {
-                continue;
-            }
-            let (white, white_mirrored) = (S::of(wide), S::of(wide_mirrored));
-            let (turned, turned_mirrored) = (reflect(wide), reflect(wide_mirrored));
+        let mut free = std::mem::take(&mut s.free);
+        self.whites.each_free_of(black, &mut free, |m| {
+            let (white, white_mirrored) = (S::of(m.set), S::of(m.mirrored));
+            let (turned, turned_mirrored) = (S::of(m.reflected), S::of(m.turned));
             let wtm = self.wtm[wtm_from + s.rankers.rank(in_wtm, white)].load(Ordering::Relaxed);
             self.wtm[wtm_to + s.rankers.rank(out_wtm, turned)].store(wtm, Ordering::Relaxed);
             let btm =
                 self.btm[btm_from + s.rankers.rank(in_btm, white_mirrored)].load(Ordering::Relaxed);
             self.btm[btm_to + s.rankers.rank(out_btm, turned_mirrored)]
                 .store(btm, Ordering::Relaxed);
-        }
+        });
+        s.free = free;
     }
 
     /// The rank by ranker `r` of the mirrored White set `mirrored` (of rank `rank`) after
