@@ -139,12 +139,15 @@ pub fn build_measured<G: Retro>(
     let shape = &setup.shape;
     let mut held = Held::default();
     let slot = |w: usize, b: usize| w * (k + 1) + b;
-    // `file[slot(w, b)]`: the White-to-move table of (w, b) in the file's order (White set
-    // first); `black_first[slot(w, b)]`: the same values numbered Black set first.
-    let mut file: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
-    let mut black_first: Vec<Values> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    // `file[slot(w, b)]`: the finished White-to-move table of (w, b) in the file's order (White
+    // set first); `black_first[slot(w, b)]`: the same values numbered Black set first.
+    let mut file: Vec<Vec<u8>> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
+    let mut black_first: Vec<Vec<u8>> = (0..(k + 1) * (k + 1)).map(|_| Vec::new()).collect();
     let total: u64 = materials(k).iter().map(|&(w, b)| shape.len(w, b)).sum();
     let mut done = 0u64;
+    // The tables of the material before, handed to `finished` (checked, summed, written) on
+    // this thread while the next material is computed on the others.
+    let mut unwritten: Vec<(usize, usize)> = Vec::new();
     for (w, b) in materials(k) {
         if w > b {
             continue; // built with its mirror (b, w)
@@ -159,50 +162,59 @@ pub fn build_measured<G: Retro>(
             }
         }
         let len = shape.len(w, b) as usize;
-        file[slot(b, w)] = held.table(len);
-        black_first[slot(w, b)] = held.table(len);
-        let empty: &[AtomicU8] = &[];
-        setup.pair::<G>(
-            (w, b),
-            plan.threads,
-            Tables {
-                btm: &file[slot(b, w)],
-                wtm: &black_first[slot(w, b)],
-                wtm_less: if w > 1 {
-                    &black_first[slot(w - 1, b)]
-                } else {
-                    empty
-                },
-                btm_less: if b > 1 { &file[slot(b - 1, w)] } else { empty },
-            },
-            &mut progress_of(report, (w, b), &mut done, total),
-        )?;
+        let btm = held.table(len);
+        let wtm = held.table(len);
+        let (files, tables) = (&file, (&btm, &wtm));
+        let wtm_less: &[u8] = if w > 1 {
+            &black_first[slot(w - 1, b)]
+        } else {
+            &[]
+        };
+        let progress = &mut progress_of(report, (w, b), &mut done, total);
+        std::thread::scope(|scope| {
+            let computing = scope.spawn(|| {
+                setup.pair::<G>(
+                    (w, b),
+                    plan.threads,
+                    Tables {
+                        btm: tables.0,
+                        wtm: tables.1,
+                        wtm_less,
+                        btm_less: if b > 1 { &files[slot(b - 1, w)] } else { &[] },
+                    },
+                    progress,
+                )
+            });
+            let written = unwritten.drain(..).try_for_each(|(tw, tb)| {
+                hand_over::<G>(plan.size, (tw, tb), &files[slot(tw, tb)], finished)
+            });
+            let computed = computing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            written.and(computed)
+        })?;
+        let mut wtm = wtm;
         if w != b {
-            file[slot(w, b)] = held.table(len);
-            transpose(
-                shape,
-                (w, b),
-                &black_first[slot(w, b)],
-                &file[slot(w, b)],
-                true,
-                None,
-                plan.threads,
-            );
+            let white_first = held.table(len);
+            transpose(shape, (w, b), &wtm, &white_first, true, None, plan.threads);
+            file[slot(w, b)] = finished_values(white_first);
+            black_first[slot(w, b)] = finished_values(wtm);
         } else {
             // The mirror of (w, w) is itself: no later material reads this copy.
-            held.drop(&mut black_first[slot(w, b)]);
+            held.drop(&mut wtm);
         }
-        for (tw, tb) in pair_of(w, b) {
-            let values = finish::<G>(
-                plan.size,
-                (tw, tb),
-                std::mem::take(&mut file[slot(tw, tb)]),
-                finished,
-            )?;
-            file[slot(tw, tb)] = values.into_iter().map(AtomicU8::new).collect();
-        }
+        file[slot(b, w)] = finished_values(btm);
+        unwritten = pair_of(w, b);
+    }
+    for (tw, tb) in unwritten {
+        hand_over::<G>(plan.size, (tw, tb), &file[slot(tw, tb)], finished)?;
     }
     Ok(held.peak)
+}
+
+/// The values of a table no longer written to.
+fn finished_values(table: Values) -> Vec<u8> {
+    table.into_iter().map(AtomicU8::into_inner).collect()
 }
 
 /// The materials a job of material `(w, b)` (w <= b) writes: it and its mirror.
@@ -280,12 +292,21 @@ pub fn build_material<G: Retro>(
     let mut wtm_less = Vec::new();
     if w > 1 {
         let mut in_file = loaded(&mut held, (w - 1, b))?;
-        wtm_less = held.table(in_file.len());
-        transpose(shape, (w - 1, b), &wtm_less, &in_file, false, None, threads);
+        let black_first = held.table(in_file.len());
+        transpose(
+            shape,
+            (w - 1, b),
+            &black_first,
+            &in_file,
+            false,
+            None,
+            threads,
+        );
         held.drop(&mut in_file);
+        wtm_less = finished_values(black_first);
     }
     let mut btm_less = if b > 1 {
-        loaded(&mut held, (b - 1, w))?
+        finished_values(loaded(&mut held, (b - 1, w))?)
     } else {
         Vec::new()
     };
@@ -348,8 +369,22 @@ fn finish<G: Retro>(
     table: Values,
     finished: &mut Finished<'_>,
 ) -> Result<Vec<u8>, TablebaseError> {
-    let values: Vec<u8> = table.into_iter().map(AtomicU8::into_inner).collect();
-    if let Some(i) = values.iter().position(|&v| v == UNSET) {
+    let values = finished_values(table);
+    hand_over::<G>(size, (w, b), &values, finished)?;
+    Ok(values)
+}
+
+/// Hands the finished values of `(w, b)` to `finished` with their header, refusing a table with
+/// a position never reached.
+fn hand_over<G: Retro>(
+    size: usize,
+    (w, b): (usize, usize),
+    values: &[u8],
+    finished: &mut Finished<'_>,
+) -> Result<(), TablebaseError> {
+    // `contains` looks for the byte many at a time (`position` one at a time).
+    if values.contains(&UNSET) {
+        let i = values.iter().position(|&v| v == UNSET).unwrap_or_default();
         return Err(TablebaseError::Internal(format!(
             "position {i} of material w{w}b{b} was never reached by the build order"
         )));
@@ -360,13 +395,11 @@ fn finish<G: Retro>(
         white: w,
         black: b,
         count: values.len() as u64,
-        checksum: checksum(&values),
+        checksum: checksum(values),
     };
-    finished(header, &values)?;
-    Ok(values)
+    finished(header, values)
 }
 
-/// The bytes of tables a build holds, counted as they are made and dropped.
 #[derive(Default)]
 struct Held {
     now: u64,
@@ -382,7 +415,7 @@ impl Held {
     }
 
     /// Drops a table, counted.
-    fn drop(&mut self, table: &mut Values) {
+    fn drop<T>(&mut self, table: &mut Vec<T>) {
         self.now -= table.len() as u64;
         *table = Vec::new();
     }
@@ -395,9 +428,9 @@ struct Tables<'a> {
     /// White to move: the table of (w, b), numbered Black set first.
     wtm: &'a [AtomicU8],
     /// White to move after Black captures: the table of (w - 1, b), Black set first.
-    wtm_less: &'a [AtomicU8],
+    wtm_less: &'a [u8],
     /// Black to move after White captures: the file table of (b - 1, w).
-    btm_less: &'a [AtomicU8],
+    btm_less: &'a [u8],
 }
 
 /// What every pair of materials of a build shares: the board, the move templates, the sets of
@@ -1073,10 +1106,10 @@ struct Pair<'a, G> {
     /// White to move: the table of (w, b), rows by the Black set.
     wtm: &'a [AtomicU8],
     /// White to move after Black captures: the table of (w - 1, b), rows by the Black set.
-    wtm_less: &'a [AtomicU8],
+    wtm_less: &'a [u8],
     wtm_less_row_len: usize,
     /// Black to move after White captures: the file table of (b - 1, w).
-    btm_less: &'a [AtomicU8],
+    btm_less: &'a [u8],
     btm_less_row_len: usize,
     overflow: AtomicBool,
     _game: std::marker::PhantomData<G>,
@@ -1264,7 +1297,6 @@ impl<G: Retro> Pair<'_, G> {
                 value::loss(0)
             } else {
                 self.wtm_less[m.base + s.rankers.rank(m.ranker, white & !S::of(m.cap))]
-                    .load(Ordering::Relaxed)
             };
             best = best.max(self.key(child));
             count += 1;
@@ -1320,7 +1352,7 @@ impl<G: Retro> Pair<'_, G> {
                             let moved = white_mirrored
                                 ^ S::of(self.mirror_bit[from])
                                 ^ S::of(self.mirror_bit[t.to]);
-                            self.btm_less[base + s.rankers.rank(r, moved)].load(Ordering::Relaxed)
+                            self.btm_less[base + s.rankers.rank(r, moved)]
                         }
                     }
                     _ => continue,
@@ -1569,7 +1601,6 @@ impl<G: Retro> Pair<'_, G> {
                                         let (row, r) = s.capture[cap];
                                         let after = black ^ S::bit(from) ^ S::bit(t.to);
                                         self.btm_less[row + s.rankers.rank(r, after)]
-                                            .load(Ordering::Relaxed)
                                     }
                                 }
                             };

@@ -142,7 +142,11 @@ pub fn write(dir: &Path, header: Header, values: &[u8]) -> Result<PathBuf, Table
     let temp = path.with_extension("tb.part");
     let mut f = File::create(&temp).map_err(|e| io(&temp, e))?;
     f.write_all(&header.to_bytes()).map_err(|e| io(&temp, e))?;
-    f.write_all(values).map_err(|e| io(&temp, e))?;
+    // In pieces: one write of a whole large table copied into the page cache at a third of the
+    // speed (1.3 GB: 0.9 to 3 s against 0.35 to 0.45 s in pieces of 1 MiB, measured here).
+    for piece in values.chunks(1 << 20) {
+        f.write_all(piece).map_err(|e| io(&temp, e))?;
+    }
     f.sync_all().map_err(|e| io(&temp, e))?;
     std::fs::rename(&temp, &path).map_err(|e| io(&path, e))?;
     Ok(path)
