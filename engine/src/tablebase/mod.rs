@@ -264,6 +264,26 @@ impl Tablebase {
         Ok(tb)
     }
 
+    /// [`Tablebase::open`] for the tables of the materials of `materials` only (those missing
+    /// are left out), with the same checks.
+    pub fn open_materials<G: Retro>(
+        dir: &Path,
+        size: usize,
+        materials: &[(usize, usize)],
+        memory_limit: u64,
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut tb = Tablebase::empty::<G>(size);
+        for &(white, black) in materials {
+            let path = dir.join(file::file_name(G::KIND, size, white, black));
+            if std::fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            let (header, table) = tb.load(&path, memory_limit)?;
+            tb.tables[header.white][header.black] = Some(table);
+        }
+        Ok(tb)
+    }
+
     /// The one way into a table file: a regular file (never a FIFO or a device), its header
     /// (magic, version, game, size, material in range, number of values), its name (the one its
     /// header's material gives), its length and its checksum.

@@ -150,7 +150,10 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
     })?;
     bar.finish_and_clear();
     let start = G::start(plan.size)?;
-    let tb = Tablebase::open::<G>(dir, plan.size, 0)?;
+    // The start's table read back from its file, with every check of a probe.
+    let (white, black) = start.sets();
+    let material = (white.count_ones() as usize, black.count_ones() as usize);
+    let tb = Tablebase::open_materials::<G>(dir, plan.size, &[material], 0)?;
     let start_value = tb.probe(&start).map_or(
         "not covered (fewer pieces a side than the start)".to_string(),
         |s| s.to_string(),
