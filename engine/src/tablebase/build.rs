@@ -1083,9 +1083,10 @@ struct Scratch {
     btm_row: usize,
     /// The mask of [`Group::each_free_of`].
     free: Vec<u64>,
-    /// Black's moves that a column's White set allows, by square (see [`Pair::mirror_column`]).
-    column_moves: Vec<Template>,
-    column_from: Vec<usize>,
+    /// The moves of one side that the other side's set allows, by square
+    /// ([`Pair::allowed_moves`]).
+    allowed: Vec<Template>,
+    allowed_from: Vec<usize>,
     list: MoveList,
 }
 
@@ -1173,8 +1174,8 @@ impl<G: Retro> Pair<'_, G> {
             }
         }
         self.black_moves(black, s);
+        self.allowed_moves(Side::White, black, s);
 
-        let narrow = S::of(black);
         let mut free = std::mem::take(&mut s.free);
         self.whites.each_free_of(black, &mut free, |m| {
             let wide = m.set;
@@ -1198,7 +1199,7 @@ impl<G: Retro> Pair<'_, G> {
                 .then(|| self.black_best(s, shift, white, wtm_col));
             let white_moves = outcome
                 .is_none()
-                .then(|| self.white_best(s, in_btm, (white, white_mirrored), narrow, btm_col));
+                .then(|| self.white_best(s, in_btm, (white, white_mirrored), btm_col));
             // Neither side can move: the game's rule for that (Oska's draw), if it has one.
             let stuck = match (black_moves, white_moves) {
                 (Some((_, 0)), Some((_, 0))) => G::outcome_when_stuck(self.size, wide, black),
@@ -1304,16 +1305,15 @@ impl<G: Retro> Pair<'_, G> {
         (best, count)
     }
 
-    /// The best key of White's moves on the White set `white` (and its mirror), the Black set
-    /// being `narrow`, and how many moves there are: `in_btm` ranks the mirrored White sets in
-    /// the row of Black to move, where `btm_col` is this one's.
+    /// The best key of White's moves on the White set `white` (and its mirror), among those the
+    /// row's Black set allows (`s.allowed`), and how many there are: `in_btm` ranks the mirrored
+    /// White sets in the row of Black to move, where `btm_col` is this one's.
     #[inline(always)]
     fn white_best<S: Set>(
         &self,
         s: &Scratch,
         in_btm: usize,
         (white, white_mirrored): (S, S),
-        narrow: S,
         btm_col: usize,
     ) -> (u8, u32) {
         let btm_row = s.btm_row;
@@ -1330,21 +1330,21 @@ impl<G: Retro> Pair<'_, G> {
                 .wrapping_sub(s.rankers.part(in_btm, j, sq));
             j += 1;
         }
-        let occupied = white | narrow;
         let (mut best, mut count) = (0, 0);
         let mut rest = white;
         while rest != S::EMPTY {
             let from = rest.lowest();
             rest = rest.without_lowest();
-            for t in &self.moves[Side::White.index()][from] {
+            let (first, last) = (s.allowed_from[from], s.allowed_from[from + 1]);
+            for t in &s.allowed[first..last] {
+                if white & S::bit(t.to) != S::EMPTY {
+                    continue;
+                }
                 let child = match t.cap {
-                    None if occupied & S::bit(t.to) == S::EMPTY => self.btm[btm_row
+                    None => self.btm[btm_row
                         + self.moved_rank(s, in_btm, (white_mirrored, &rise), btm_col, from, t.to)]
                     .load(Ordering::Relaxed),
-                    Some(cap)
-                        if narrow & S::bit(cap) != S::EMPTY
-                            && (cap == t.to || occupied & S::bit(t.to) == S::EMPTY) =>
-                    {
+                    Some(cap) => {
                         if self.b == 1 {
                             value::loss(0)
                         } else {
@@ -1355,13 +1355,37 @@ impl<G: Retro> Pair<'_, G> {
                             self.btm_less[base + s.rankers.rank(r, moved)]
                         }
                     }
-                    _ => continue,
                 };
                 count += 1;
                 best = best.max(self.key(child));
             }
         }
         (best, count)
+    }
+
+    /// Lists the moves of `side` that the other side's set `other` allows (a quiet move to a
+    /// square it leaves free, a capture of one of its pieces), from each square:
+    /// `s.allowed[s.allowed_from[sq]..s.allowed_from[sq + 1]]`; those whose square of arrival is
+    /// free of the side's own pieces (or is the captured piece's) are legal.
+    fn allowed_moves(&self, side: Side, other: u128, s: &mut Scratch) {
+        s.allowed.clear();
+        s.allowed_from.clear();
+        for from in 0..self.shape.squares() {
+            s.allowed_from.push(s.allowed.len());
+            if other & bit(from) != 0 {
+                continue;
+            }
+            for &t in &self.moves[side.index()][from] {
+                let allowed = match t.cap {
+                    None => other & bit(t.to) == 0,
+                    Some(cap) => other & bit(cap) != 0 && (cap == t.to || other & bit(t.to) == 0),
+                };
+                if allowed {
+                    s.allowed.push(t);
+                }
+            }
+        }
+        s.allowed_from.push(s.allowed.len());
     }
 
     /// Fills `s.black_moves` with Black's moves from the Black set `black` (see [`BlackMove`]),
@@ -1510,27 +1534,7 @@ impl<G: Retro> Pair<'_, G> {
         let in_file = s.rankers.add(shape, white, k);
         let in_out = s.rankers.add(shape, mirrored, k);
         let in_turned = s.rankers.add(shape, turned, k);
-        // Black's moves that the White set allows (a quiet move to a square it leaves free, a
-        // capture of one of its pieces), from each square: `column_moves[column_from[sq]..
-        // column_from[sq + 1]]`; those whose square of arrival is free of Black are legal.
-        s.column_moves.clear();
-        s.column_from.clear();
-        for from in 0..shape.squares() {
-            s.column_from.push(s.column_moves.len());
-            if white & bit(from) != 0 {
-                continue;
-            }
-            for &t in &self.moves[Side::Black.index()][from] {
-                let allowed = match t.cap {
-                    None => white & bit(t.to) == 0,
-                    Some(cap) => white & bit(cap) != 0 && (cap == t.to || white & bit(t.to) == 0),
-                };
-                if allowed {
-                    s.column_moves.push(t);
-                }
-            }
-        }
-        s.column_from.push(s.column_moves.len());
+        self.allowed_moves(Side::Black, white, s);
         // After Black captures the White piece on `c`: the row of White's other pieces in the
         // file table of (k - 1, k), which for a material its own mirror is `btm_less` (the
         // same values as `wtm_less`, in the order whose rows are White sets: a few rows per
@@ -1573,8 +1577,8 @@ impl<G: Retro> Pair<'_, G> {
                     while rest != S::EMPTY {
                         let from = rest.lowest();
                         rest = rest.without_lowest();
-                        let (first, last) = (s.column_from[from], s.column_from[from + 1]);
-                        for t in &s.column_moves[first..last] {
+                        let (first, last) = (s.allowed_from[from], s.allowed_from[from + 1]);
+                        for t in &s.allowed[first..last] {
                             if black & S::bit(t.to) != S::EMPTY {
                                 continue;
                             }
