@@ -81,12 +81,13 @@ pub fn ns_per_position(game: GameKind) -> f64 {
     }
 }
 
-/// [`ns_per_position`] of Oska: Oska 5 whole, 148 CPU seconds (docs/tablebases.md; two runs) for
-/// 3.953 x 10^9 positions computed (counting a material that is its own mirror twice and a row
-/// turned from its reflection as computed, as [`estimate`] counts them).
-const OSKA_NS: f64 = 37.0;
-/// [`ns_per_position`] of Hexapawn: Hexapawn 5 whole, 52.7 CPU seconds for 2.505 x 10^9.
-const HEXAPAWN_NS: f64 = 21.0;
+/// [`ns_per_position`] of Oska: Oska 5 whole, 108.3 CPU seconds (docs/tablebases.md; the mean
+/// of three runs) for 3.953 x 10^9 positions computed (counting a material that is its own mirror
+/// twice and a row turned from its reflection as computed, as [`estimate`] counts them).
+const OSKA_NS: f64 = 27.0;
+/// [`ns_per_position`] of Hexapawn: Hexapawn 5 whole, 37.6 CPU seconds (two runs) for
+/// 2.505 x 10^9, counted alike.
+const HEXAPAWN_NS: f64 = 15.0;
 
 /// What a plan will take, from the sizes of its tables and a cost per position.
 #[derive(Clone, Debug, PartialEq)]
