@@ -1,7 +1,8 @@
 //! Tablebase builder benchmarks: one mid-size material built alone from its input tables, on one
 //! thread (`build_material`, as a job of `engine tablebase plan` does): Oska 5 with 3 pieces a
-//! side (4 601 400 positions, computed in both orders: it is its own mirror) and 2 against 3
-//! with its mirror (658 800 positions each), and Hexapawn 5 with 3 against 3 (2 760 000).
+//! side (4 601 400 positions, its own mirror: computed once, by sums of progress) and 2 against
+//! 3 with its mirror (658 800 positions each), and Hexapawn 5 with 3 against 3 (2 760 000, its
+//! own mirror likewise).
 
 use std::collections::HashMap;
 

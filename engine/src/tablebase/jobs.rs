@@ -25,8 +25,8 @@ pub struct Job {
     pub needs: Vec<usize>,
     /// 1 for jobs that need none, else one more than the highest level needed.
     pub level: usize,
-    /// Positions computed (both tables; a material that is its own mirror is computed in both
-    /// orders, so twice).
+    /// Positions computed (both tables; a material that is its own mirror is counted in both of
+    /// its orders, so twice, as the costs of [`ns_per_position`] count it).
     pub work: u64,
     /// The most bytes of tables held at once ([`build::material_memory`]).
     pub memory: u64,
