@@ -400,6 +400,7 @@ fn hand_over<G: Retro>(
     finished(header, values)
 }
 
+/// The bytes of tables a build holds, counted as they are made and dropped.
 #[derive(Default)]
 struct Held {
     now: u64,
@@ -787,11 +788,12 @@ struct Pass {
     source: usize,
 }
 
-/// The sets of one progress that [`Pair::mirror_row`] or [`Pair::mirror_column`] goes through
-/// for one set of the other side, with what each looks up precomputed, and which of them hold
-/// each square: the sets that leave the other side's set free are found as a bit mask, so the
-/// others cost nothing (testing each set took a branch, mispredicted often: about two thirds
-/// of the sets overlap at Oska 5's 5 against 5).
+/// The sets that a row or a column goes through for one set of the other side (every White set,
+/// by falling progress, for [`Pair::row`] and [`Pair::reflect_row`]; those of one progress for
+/// [`Pair::mirror_row`] and [`Pair::mirror_column`]), with what each looks up precomputed, and
+/// which of them hold each square: the sets that leave the other side's set free are found as a
+/// bit mask, so the others cost nothing (testing each set took a branch, mispredicted often:
+/// about two thirds of the sets overlap at Oska 5's 5 against 5).
 struct Group {
     members: Vec<Member>,
     /// Words of a mask: one bit a member.
@@ -803,6 +805,7 @@ struct Group {
 /// A set of a [`Group`].
 #[derive(Clone, Copy)]
 struct Member {
+    /// The set of squares.
     set: u128,
     /// The set mirrored (the other colour's).
     mirrored: u128,
@@ -813,6 +816,7 @@ struct Member {
 }
 
 impl Group {
+    /// The group of `sets`, in their order; `reflect` turns a set left to right.
     fn new(
         sets: impl Iterator<Item = u128>,
         shape: &Geometry,
