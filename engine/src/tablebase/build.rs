@@ -682,35 +682,19 @@ impl Setup {
                                 break;
                             };
                             let (s, m) = (&mut scratch, &mut mine);
+                            // The sets of the other side that go with this one.
+                            let g = if by_rows {
+                                &white_groups[other]
+                            } else {
+                                &black_groups[other]
+                            };
                             count += match (by_rows, squares <= 64) {
-                                (true, true) => pair.mirror_row::<u64>(
-                                    set,
-                                    reflected,
-                                    &white_groups[other],
-                                    s,
-                                    m,
-                                ),
-                                (true, false) => pair.mirror_row::<u128>(
-                                    set,
-                                    reflected,
-                                    &white_groups[other],
-                                    s,
-                                    m,
-                                ),
-                                (false, true) => pair.mirror_column::<u64>(
-                                    set,
-                                    reflected,
-                                    &black_groups[other],
-                                    s,
-                                    m,
-                                ),
-                                (false, false) => pair.mirror_column::<u128>(
-                                    set,
-                                    reflected,
-                                    &black_groups[other],
-                                    s,
-                                    m,
-                                ),
+                                (true, true) => pair.mirror_row::<u64>(set, reflected, g, s, m),
+                                (true, false) => pair.mirror_row::<u128>(set, reflected, g, s, m),
+                                (false, true) => pair.mirror_column::<u64>(set, reflected, g, s, m),
+                                (false, false) => {
+                                    pair.mirror_column::<u128>(set, reflected, g, s, m)
+                                }
                             };
                         }
                         filled.fetch_add(count, Ordering::Relaxed);
