@@ -1078,6 +1078,25 @@ struct Scratch {
     list: MoveList,
 }
 
+impl Scratch {
+    /// Calls `f` with the square and the template of each move listed by
+    /// [`Pair::allowed_moves`] from a square of `own` to a square `own` leaves free: the legal
+    /// moves of that side on the board.
+    #[inline(always)]
+    fn each_legal<S: Set>(&self, own: S, mut f: impl FnMut(usize, &Template)) {
+        let mut rest = own;
+        while rest != S::EMPTY {
+            let from = rest.lowest();
+            rest = rest.without_lowest();
+            for t in &self.allowed[self.allowed_from[from]..self.allowed_from[from + 1]] {
+                if own & S::bit(t.to) == S::EMPTY {
+                    f(from, t);
+                }
+            }
+        }
+    }
+}
+
 /// What the threads building one pair of materials share.
 struct Pair<'a, G> {
     shape: &'a Geometry,
@@ -1319,35 +1338,26 @@ impl<G: Retro> Pair<'_, G> {
             j += 1;
         }
         let (mut best, mut count) = (0, 0);
-        let mut rest = white;
-        while rest != S::EMPTY {
-            let from = rest.lowest();
-            rest = rest.without_lowest();
-            let (first, last) = (s.allowed_from[from], s.allowed_from[from + 1]);
-            for t in &s.allowed[first..last] {
-                if white & S::bit(t.to) != S::EMPTY {
-                    continue;
-                }
-                let child = match t.cap {
-                    None => self.btm[btm_row
-                        + self.moved_rank(s, in_btm, (white_mirrored, &rise), btm_col, from, t.to)]
-                    .load(Ordering::Relaxed),
-                    Some(cap) => {
-                        if self.b == 1 {
-                            value::loss(0)
-                        } else {
-                            let (base, r) = s.capture[cap];
-                            let moved = white_mirrored
-                                ^ S::of(self.mirror_bit[from])
-                                ^ S::of(self.mirror_bit[t.to]);
-                            self.btm_less[base + s.rankers.rank(r, moved)]
-                        }
+        s.each_legal(white, |from, t| {
+            let child = match t.cap {
+                None => self.btm[btm_row
+                    + self.moved_rank(s, in_btm, (white_mirrored, &rise), btm_col, from, t.to)]
+                .load(Ordering::Relaxed),
+                Some(cap) => {
+                    if self.b == 1 {
+                        value::loss(0)
+                    } else {
+                        let (base, r) = s.capture[cap];
+                        let moved = white_mirrored
+                            ^ S::of(self.mirror_bit[from])
+                            ^ S::of(self.mirror_bit[t.to]);
+                        self.btm_less[base + s.rankers.rank(r, moved)]
                     }
-                };
-                count += 1;
-                best = best.max(self.key(child));
-            }
-        }
+                }
+            };
+            count += 1;
+            best = best.max(self.key(child));
+        });
         (best, count)
     }
 
@@ -1561,45 +1571,36 @@ impl<G: Retro> Pair<'_, G> {
                             .wrapping_sub(s.rankers.part(in_file, j, sq));
                     }
                     let (mut best, mut moves) = (0, 0);
-                    let mut rest = black;
-                    while rest != S::EMPTY {
-                        let from = rest.lowest();
-                        rest = rest.without_lowest();
-                        let (first, last) = (s.allowed_from[from], s.allowed_from[from + 1]);
-                        for t in &s.allowed[first..last] {
-                            if black & S::bit(t.to) != S::EMPTY {
-                                continue;
+                    s.each_legal(black, |from, t| {
+                        let child = match t.cap {
+                            None => {
+                                // The piece goes down from `from` to `to`: the Black squares
+                                // between come one later in the set.
+                                let (j_f, j_t) = (
+                                    (black & S::below(from)).count(),
+                                    (black & S::below(t.to)).count(),
+                                );
+                                let rank = col
+                                    .wrapping_add(s.rankers.part(in_file, j_t, t.to))
+                                    .wrapping_sub(s.rankers.part(in_file, j_f, from))
+                                    .wrapping_add(rise[j_f])
+                                    .wrapping_sub(rise[j_t]);
+                                self.btm[file_row + rank].load(Ordering::Relaxed)
                             }
-                            let child = match t.cap {
-                                None => {
-                                    // The piece goes down from `from` to `to`: the Black squares
-                                    // between come one later in the set.
-                                    let (j_f, j_t) = (
-                                        (black & S::below(from)).count(),
-                                        (black & S::below(t.to)).count(),
-                                    );
-                                    let rank = col
-                                        .wrapping_add(s.rankers.part(in_file, j_t, t.to))
-                                        .wrapping_sub(s.rankers.part(in_file, j_f, from))
-                                        .wrapping_add(rise[j_f])
-                                        .wrapping_sub(rise[j_t]);
-                                    self.btm[file_row + rank].load(Ordering::Relaxed)
+                            Some(cap) => {
+                                if self.w == 1 {
+                                    value::loss(0)
+                                } else {
+                                    // White to move with a piece fewer.
+                                    let (row, r) = s.capture[cap];
+                                    let after = black ^ S::bit(from) ^ S::bit(t.to);
+                                    self.btm_less[row + s.rankers.rank(r, after)]
                                 }
-                                Some(cap) => {
-                                    if self.w == 1 {
-                                        value::loss(0)
-                                    } else {
-                                        // White to move with a piece fewer.
-                                        let (row, r) = s.capture[cap];
-                                        let after = black ^ S::bit(from) ^ S::bit(t.to);
-                                        self.btm_less[row + s.rankers.rank(r, after)]
-                                    }
-                                }
-                            };
-                            moves += 1;
-                            best = best.max(self.key(child));
-                        }
-                    }
+                            }
+                        };
+                        moves += 1;
+                        best = best.max(self.key(child));
+                    });
                     debug_assert_eq!(
                         moves,
                         Self::count_moves(&black_pos(), &mut s.list),
