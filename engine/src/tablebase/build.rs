@@ -81,28 +81,25 @@ pub fn materials(max_pieces: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// The most bytes of tables a build of `plan` on `shape` holds at once: one byte a position of
-/// every material built so far, plus the second copy (numbered Black set first) of the pair
-/// being built and of the pairs of the total below it.
+/// The most bytes of tables a build of `plan` on `shape` holds at once: while a pair is
+/// built, its tables (two orders; three for a pair of two materials at the end) beside the
+/// tables of the total below it (the file's order and the copy numbered Black set first),
+/// which it reads or which are being written meanwhile. Older tables are written already and
+/// dropped.
 pub fn memory(plan: &Plan, shape: &Geometry) -> u64 {
-    let mut tables = 0;
-    let mut copies: Vec<(usize, u64)> = Vec::new();
+    // (total pieces, bytes) of each pair's tables kept after it is built.
+    let mut kept: Vec<(usize, u64)> = Vec::new();
     let mut peak = 0;
     for (w, b) in materials(plan.max_pieces) {
         if w > b {
             continue;
         }
-        copies.retain(|&(total, _)| total + 1 >= w + b);
+        kept.retain(|&(total, _)| total + 1 >= w + b);
         let len = shape.len(w, b);
-        tables += len;
-        copies.push((w + b, len));
-        if w != b {
-            tables += len;
-        }
-        peak = peak.max(tables + copies.iter().map(|&(_, n)| n).sum::<u64>());
-        if w == b {
-            copies.pop();
-        }
+        let building = if w == b { 2 * len } else { 3 * len };
+        peak = peak.max(kept.iter().map(|&(_, n)| n).sum::<u64>() + building);
+        // Both materials' file tables and one copy; a material its own mirror keeps one.
+        kept.push((w + b, if w == b { len } else { 3 * len }));
     }
     peak
 }
@@ -152,12 +149,15 @@ pub fn build_measured<G: Retro>(
         if w > b {
             continue; // built with its mirror (b, w)
         }
-        // Black captures of this total read the B-major tables of the total below; older ones
-        // are no longer needed.
+        // This total reads the tables of the total below (Black captures the copy numbered
+        // Black set first, White captures the file's order); older ones are written already
+        // (they were handed over while the material after them was computed) and no longer
+        // needed.
         for x in 1..=k {
             for y in 1..=k {
                 if x + y + 1 < w + b {
                     held.drop(&mut black_first[slot(x, y)]);
+                    held.drop(&mut file[slot(x, y)]);
                 }
             }
         }
@@ -1831,7 +1831,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn memory_counts_the_second_copies() {
+    fn memory_counts_the_pair_built_and_the_total_below() {
         use crate::games::{Game, Oska};
         let shape = Geometry::new(Oska::layout_of(5));
         let plan = Plan {
@@ -1839,11 +1839,11 @@ mod tests {
             max_pieces: 5,
             threads: 1,
         };
-        let all: u64 = materials(5).iter().map(|&(w, b)| shape.len(w, b)).sum();
-        // While 5 against 5 is built: every table, its second copy and that of 4 against 5.
+        // While 5 against 5 is built: its two copies, and both orders of 4 against 5 and its
+        // mirror, which it reads or which are being written.
         assert_eq!(
             memory(&plan, &shape),
-            all + shape.len(5, 5) + shape.len(4, 5)
+            2 * shape.len(5, 5) + 3 * shape.len(4, 5)
         );
     }
 
