@@ -15,7 +15,7 @@ use engine::tablebase::index::Geometry;
 use engine::tablebase::{Retro, Tablebase};
 
 /// The exact value by plain recursion over every move, remembered per position.
-fn naive<G: Game>(pos: G, memo: &mut HashMap<G, Score>) -> Score {
+pub(crate) fn naive<G: Game>(pos: G, memo: &mut HashMap<G, Score>) -> Score {
     if let Some(&s) = memo.get(&pos) {
         return s;
     }
@@ -46,7 +46,7 @@ fn naive<G: Game>(pos: G, memo: &mut HashMap<G, Score>) -> Score {
 }
 
 /// Builds the whole game at `size` in memory.
-fn tables<G: Retro>(size: usize) -> (Vec<(Header, Vec<u8>)>, Tablebase) {
+pub(crate) fn tables<G: Retro>(size: usize) -> (Vec<(Header, Vec<u8>)>, Tablebase) {
     let mut out = Vec::new();
     let plan = Plan {
         size,

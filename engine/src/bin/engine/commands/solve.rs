@@ -1,4 +1,4 @@
-//! `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR]`.
+//! `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR] [--proof [--nodes N]]`.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Result;
 use engine::games::{Game, GameKind};
 use engine::score::Score;
-use engine::search::{Event, Limits, Searcher};
+use engine::search::{Event, Limits, Proof, ProofSearch, SEARCH_STACK, Searcher};
 use engine::tablebase::MEMORY_LIMIT;
 use engine::with_game;
 
@@ -16,7 +16,8 @@ use crate::cli::{emit, hash_mib};
 /// Solve a position exactly: win K, loss K or draw.
 ///
 /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
-/// to the end with best play). Progress goes to stderr.
+/// to the end with best play); with --proof, `win`, `loss` or `draw` by proof-number search.
+/// Progress goes to stderr.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -30,6 +31,14 @@ pub struct Args {
     threads: u32,
     #[command(flatten)]
     tablebase: TablebaseArg,
+    /// Win, draw or loss only, by proof-number search (Oska and Hexapawn; one thread): it grows
+    /// the tree where a proof is cheapest, so it can settle positions the exact solver cannot,
+    /// but gives no distance.
+    #[arg(long, conflicts_with = "threads")]
+    proof: bool,
+    /// With --proof: give up after this many nodes (an error, "not proved").
+    #[arg(long, requires = "proof", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
 }
 
 /// Answers from the tables when they cover the position, else by the solver (which probes the
@@ -40,6 +49,8 @@ pub fn run(args: Args) -> Result<()> {
         hash,
         threads,
         tablebase,
+        proof,
+        nodes,
     } = args;
     let threads = threads as usize;
     let kind = GameKind::parse(&position.game)?;
@@ -54,6 +65,17 @@ pub fn run(args: Args) -> Result<()> {
         {
             eprintln!("from the tablebase in {}", dir.display());
             return emit(format!("{value}\n"));
+        }
+        if proof {
+            if G::NO_REPEAT {
+                anyhow::bail!(
+                    "--proof is for Oska and Hexapawn: in {} a position's value depends on the \
+                     boards before it",
+                    G::KIND
+                );
+            }
+            let probe = tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?;
+            return prove::<G>(pos, hash, probe, nodes);
         }
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
@@ -89,4 +111,36 @@ pub fn run(args: Args) -> Result<()> {
         };
         emit(format!("{answer}\n"))
     })
+}
+
+/// `--proof`: the proof-number search on a thread with the search's stack; progress lines go
+/// to stderr every 2^20 nodes (one in ten) and at the end of each stage.
+fn prove<G: Game>(
+    pos: G,
+    hash: usize,
+    probe: Option<engine::search::Probe<G>>,
+    nodes: Option<u64>,
+) -> Result<()> {
+    let (proof, searched) = std::thread::Builder::new()
+        .stack_size(SEARCH_STACK)
+        .spawn(move || {
+            let mut search = ProofSearch::<G>::new(hash, probe);
+            let mut reports = 0u64;
+            let proof = search.run(&pos, nodes, &AtomicBool::new(false), &mut |p| {
+                reports += 1;
+                if reports % 10 == 1 || p.root.0 == 0 || p.root.1 == 0 {
+                    eprintln!("{p}");
+                }
+            });
+            (proof, search.nodes())
+        })?
+        .join()
+        .map_err(|_| anyhow::anyhow!("the proof-number search failed"))?;
+    if proof == Proof::Unknown {
+        anyhow::bail!(
+            "not proved: the proof-number search stopped after {searched} nodes (--nodes) \
+             without a result"
+        );
+    }
+    emit(format!("{proof}\n"))
 }

@@ -1,0 +1,415 @@
+//! Proof-number search (depth-first, df-pn) for games without the history rule (Oska,
+//! Hexapawn): win, draw or loss of a position, without the distance.
+//!
+//! The exact solver ([`super::Searcher`] with [`super::Limits::solve`]) searches every reply
+//! to a depth it deepens; a proof-number search instead grows the tree where a proof is
+//! cheapest. Each node carries a *proof number* (how many leaves at least must still be proved
+//! for the attacker to win there) and a *disproof number* (for the attacker not to win): at the
+//! attacker's turn the proof number is the least of its children's and the disproof number
+//! their sum, at the defender's the other way round. A leaf starts at (1, replies) or
+//! (replies, 1) by whose turn it is; an ended game, or a position the tablebase covers
+//! ([`Probe`]), is proved (0, inf) or disproved (inf, 0) at once.
+//!
+//! - Depth first (Nagai's df-pn): a node is searched with thresholds on both numbers and
+//!   returns when either is reached; its child with the best number is searched with the
+//!   thresholds that keep it the best, the second best's number times 1 + 1/4 (Pawlewicz and
+//!   Lew's 1 + epsilon, which cuts the back and forth between two children of close numbers).
+//! - The numbers live in a transposition table of fixed size (buckets of four entries; a new
+//!   entry replaces the one with the least work below it). A lost entry costs time, never
+//!   correctness: only proved and disproved entries decide anything, and they are exact.
+//! - These games are finite and acyclic (pieces only move forward; two passes in a row end the
+//!   game), so the graph-history problems of df-pn do not arise.
+//! - Win, draw or loss: the side to move is the attacker first. Proved: a win. Disproved: a
+//!   loss if no draw took part (every leaf that disproved was a win of the defender, so the
+//!   disproof is a proof for the other side), else the other side attacks: proved, a loss,
+//!   disproved, a draw.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Probe;
+use crate::games::{Game, MoveList, Side};
+use crate::score::{MAX_PLY, Score};
+
+/// A proof or disproof number that no finite search reaches: proved (the other number) or
+/// disproved.
+const INF: u32 = u32::MAX;
+
+/// Entries in a bucket of the table.
+const BUCKET: usize = 4;
+
+/// Nodes between two reports of [`ProofSearch::run`].
+const REPORT_EVERY: u64 = 1 << 20;
+
+/// The result of a proof-number search, for the side to move at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proof {
+    /// The side to move wins with best play.
+    Win,
+    /// The side to move loses with best play.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// Stopped (node limit or stop flag) before a result.
+    Unknown,
+}
+
+impl std::fmt::Display for Proof {
+    /// `win`, `loss`, `draw` or `unknown`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Proof::Win => "win",
+            Proof::Loss => "loss",
+            Proof::Draw => "draw",
+            Proof::Unknown => "unknown",
+        })
+    }
+}
+
+/// How far a proof-number search has got, reported every 2^20 nodes and when a stage proves
+/// or disproves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofProgress {
+    /// The side trying to force a win in this stage.
+    pub attacker: Side,
+    /// The root's proof and disproof numbers now (`u32::MAX`: proved or disproved).
+    pub root: (u32, u32),
+    /// Nodes expanded so far, both stages.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Entries of the table in use.
+    pub used: usize,
+    /// Entries of the table.
+    pub capacity: usize,
+}
+
+impl std::fmt::Display for ProofProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let number = |n: u32| {
+            if n == INF {
+                "inf".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        let secs = self.time.as_secs_f64();
+        write!(
+            f,
+            "proof attacker {} pn {} dn {} nodes {} time {secs:.1}s nps {} table {:.1}%",
+            self.attacker.name(),
+            number(self.root.0),
+            number(self.root.1),
+            self.nodes,
+            if secs > 0.0 {
+                (self.nodes as f64 / secs) as u64
+            } else {
+                0
+            },
+            100.0 * self.used as f64 / self.capacity.max(1) as f64
+        )
+    }
+}
+
+/// One entry of the table: the numbers of a position for the stage's attacker.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// The position's hash; 0: empty.
+    key: u64,
+    pn: u32,
+    dn: u32,
+    /// Nodes expanded below the position when stored (saturating): what replacing it loses.
+    work: u32,
+}
+
+/// A proof-number search with its table and the tablebase it probes.
+pub struct ProofSearch<G: Game> {
+    table: Vec<Entry>,
+    buckets: usize,
+    used: usize,
+    probe: Option<Probe<G>>,
+    attacker: Side,
+    nodes: u64,
+    limit: u64,
+    stopped: bool,
+    /// A drawn leaf was disproved in this stage (see the module doc).
+    draw_seen: bool,
+    start: Instant,
+    next_report: u64,
+    /// The root, for the reports.
+    root: Option<G>,
+}
+
+impl<G: Game> ProofSearch<G> {
+    /// A search with a table of `hash_mib` MiB (at least one bucket), probing `probe` at its
+    /// leaves.
+    pub fn new(hash_mib: usize, probe: Option<Probe<G>>) -> Self {
+        let bytes = hash_mib.max(1) << 20;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        ProofSearch {
+            table: vec![Entry::default(); buckets * BUCKET],
+            buckets,
+            used: 0,
+            probe,
+            attacker: Side::White,
+            nodes: 0,
+            limit: u64::MAX,
+            stopped: false,
+            draw_seen: false,
+            start: Instant::now(),
+            next_report: REPORT_EVERY,
+            root: None,
+        }
+    }
+
+    /// Proves or disproves a win for the side to move of `pos`, then, if needed, for the other
+    /// side: win, draw or loss. Stops after `nodes` expansions in all, or when `stop` is set,
+    /// with [`Proof::Unknown`]. `report` gets the progress now and then.
+    pub fn run(
+        &mut self,
+        pos: &G,
+        nodes: Option<u64>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> Proof {
+        assert!(
+            !G::NO_REPEAT,
+            "proof-number search is for games without the history rule"
+        );
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.next_report = REPORT_EVERY;
+        self.limit = nodes.unwrap_or(u64::MAX);
+        self.stopped = false;
+        self.root = Some(*pos);
+        let mover = pos.side_to_move();
+        match self.stage(pos, mover, stop, report) {
+            None => Proof::Unknown,
+            Some(true) => Proof::Win,
+            Some(false) if !self.draw_seen => Proof::Loss,
+            Some(false) => match self.stage(pos, mover.opposite(), stop, report) {
+                None => Proof::Unknown,
+                Some(true) => Proof::Loss,
+                Some(false) => Proof::Draw,
+            },
+        }
+    }
+
+    /// Nodes expanded by the last [`ProofSearch::run`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// One stage: whether `attacker` can force a win from `pos` (`None`: stopped).
+    fn stage(
+        &mut self,
+        pos: &G,
+        attacker: Side,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> Option<bool> {
+        // The numbers of the other attacker are of no use: a fresh table.
+        self.table.fill(Entry::default());
+        self.used = 0;
+        self.attacker = attacker;
+        self.draw_seen = false;
+        let mut root = self.leaf(pos);
+        while root.0 != 0 && root.1 != 0 && !self.stopped {
+            root = self.mid(pos, (INF, INF), 0, stop, report);
+        }
+        if root.0 == 0 || root.1 == 0 {
+            report(&self.progress(root));
+        }
+        match root {
+            (0, _) => Some(true),
+            (_, 0) => Some(false),
+            _ => None,
+        }
+    }
+
+    fn progress(&self, root: (u32, u32)) -> ProofProgress {
+        ProofProgress {
+            attacker: self.attacker,
+            root,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            used: self.used,
+            capacity: self.table.len(),
+        }
+    }
+
+    /// The root's numbers from its children's in the table now (the root's own entry is
+    /// stored when its search returns); a child not in the table counts as (1, 1).
+    fn root_numbers(&self) -> (u32, u32) {
+        let Some(root) = &self.root else {
+            return (1, 1);
+        };
+        let mut moves = MoveList::new();
+        root.generate(&mut moves);
+        let or = root.side_to_move() == self.attacker;
+        let (mut least, mut sum) = (INF, 0u32);
+        for &m in moves.as_slice() {
+            let (pn, dn) = self
+                .find(Game::hash(&root.play(m)))
+                .map_or((1, 1), |e| (e.pn, e.dn));
+            let (small, add) = if or { (pn, dn) } else { (dn, pn) };
+            least = least.min(small);
+            sum = sum.saturating_add(add);
+        }
+        if or { (least, sum) } else { (sum, least) }
+    }
+
+    /// The numbers of a position not expanded yet: from the table, else from its end, the
+    /// tablebase or its count of replies.
+    fn leaf(&mut self, pos: &G) -> (u32, u32) {
+        if let Some(e) = self.find(Game::hash(pos)) {
+            return (e.pn, e.dn);
+        }
+        let mover = pos.side_to_move();
+        let decided = |winner: Option<Side>, this: &mut Self| {
+            if winner == Some(this.attacker) {
+                (0, INF)
+            } else {
+                this.draw_seen |= winner.is_none();
+                (INF, 0)
+            }
+        };
+        if let Some(outcome) = pos.board_outcome() {
+            return decided(outcome.winner(), self);
+        }
+        if let Some(score) = self.probe.as_ref().and_then(|p| p(pos)) {
+            let winner = match score {
+                Score::Win(_) => Some(mover),
+                Score::Loss(_) => Some(mover.opposite()),
+                _ => None,
+            };
+            return decided(winner, self);
+        }
+        let replies = pos.count_moves() as u32;
+        if replies == 0 {
+            // A side without a legal move has lost.
+            return decided(Some(mover.opposite()), self);
+        }
+        if mover == self.attacker {
+            (1, replies)
+        } else {
+            (replies, 1)
+        }
+    }
+
+    /// Expands `pos` (not decided) until its proof number reaches `th.0` or its disproof
+    /// number `th.1`; returns its numbers.
+    fn mid(
+        &mut self,
+        pos: &G,
+        th: (u32, u32),
+        ply: usize,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> (u32, u32) {
+        self.nodes += 1;
+        let work_before = self.nodes;
+        if self.nodes >= self.next_report {
+            self.next_report += REPORT_EVERY;
+            let root = self.root_numbers();
+            report(&self.progress(root));
+            if stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        if self.nodes >= self.limit || ply >= MAX_PLY {
+            self.stopped = true;
+        }
+        let mut moves = MoveList::new();
+        pos.generate(&mut moves);
+        let children: Vec<G> = moves.as_slice().iter().map(|&m| pos.play(m)).collect();
+        let mut numbers: Vec<(u32, u32)> = children.iter().map(|c| self.leaf(c)).collect();
+        // At the attacker's turn the proof number is the least of the children's (`min`
+        // picks by it) and the disproof number the sum; at the defender's, the other way.
+        let or = pos.side_to_move() == self.attacker;
+        let pick = |(pn, dn): (u32, u32)| if or { (pn, dn) } else { (dn, pn) };
+        loop {
+            let (mut best, mut least, mut second, mut sum) = (0, INF, INF, 0u32);
+            for (i, &n) in numbers.iter().enumerate() {
+                let (small, add) = pick(n);
+                sum = sum.saturating_add(add);
+                if small < least {
+                    (best, second, least) = (i, least, small);
+                } else if small < second {
+                    second = small;
+                }
+            }
+            let (pn, dn) = pick((least, sum));
+            let (th_least, th_sum) = pick(th);
+            if least >= th_least || sum >= th_sum || self.stopped {
+                let work = (self.nodes - work_before + 1).min(u32::MAX as u64) as u32;
+                self.store(Game::hash(pos), (pn, dn), work);
+                return (pn, dn);
+            }
+            // The best child stays best below the second's number (with 1 + 1/4 of slack) and
+            // the sum stays below its threshold.
+            let child_least = th_least.min(
+                second
+                    .saturating_add(1)
+                    .max(second.saturating_add(second / 4)),
+            );
+            let child_sum = if th_sum == INF {
+                INF
+            } else {
+                th_sum - sum + pick(numbers[best]).1
+            };
+            // Another path may have searched the child since it was looked up.
+            if let Some(e) = self.find(Game::hash(&children[best]))
+                && (e.pn, e.dn) != numbers[best]
+            {
+                numbers[best] = (e.pn, e.dn);
+                continue;
+            }
+            numbers[best] = self.mid(
+                &children[best],
+                pick((child_least, child_sum)),
+                ply + 1,
+                stop,
+                report,
+            );
+        }
+    }
+
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let start = (key % self.buckets as u64) as usize * BUCKET;
+        start..start + BUCKET
+    }
+
+    fn find(&self, key: u64) -> Option<Entry> {
+        let key = key | 1;
+        self.table[self.bucket(key)]
+            .iter()
+            .find(|e| e.key == key)
+            .copied()
+    }
+
+    /// Stores the numbers of the position of hash `key`, replacing in its bucket the same
+    /// position, else an empty entry, else the entry with the least work.
+    fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32) {
+        // Keys are never 0, the empty entry's.
+        let key = key | 1;
+        let range = self.bucket(key);
+        let bucket = &mut self.table[range];
+        let slot = match bucket.iter().position(|e| e.key == key) {
+            Some(i) => i,
+            None => match bucket.iter().position(|e| e.key == 0) {
+                Some(i) => {
+                    self.used += 1;
+                    i
+                }
+                None => (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0),
+            },
+        };
+        let work = if bucket[slot].key == key {
+            work.saturating_add(bucket[slot].work)
+        } else {
+            work
+        };
+        bucket[slot] = Entry { key, pn, dn, work };
+    }
+}
