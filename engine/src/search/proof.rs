@@ -35,8 +35,8 @@ use crate::score::{MAX_PLY, Score};
 /// disproved.
 const INF: u32 = u32::MAX;
 
-/// Entries in a bucket of the table.
-const BUCKET: usize = 4;
+/// Entries in a bucket of the table (one cache line).
+const WAYS: usize = 3;
 
 /// Nodes between two reports of [`ProofSearch::run`].
 const REPORT_EVERY: u64 = 1 << 20;
@@ -118,14 +118,21 @@ struct Entry {
     key: u64,
     pn: u32,
     dn: u32,
-    /// Nodes expanded below the position when stored (saturating): what replacing it loses.
-    work: u32,
+}
+
+/// A bucket of the table: one cache line, so that a lookup costs one miss (prefetched for the
+/// children of a node before they are looked at).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; WAYS],
+    /// Nodes expanded below each entry's position (saturating): what replacing it loses.
+    work: [u32; WAYS],
 }
 
 /// A proof-number search with its table and the tablebase it probes.
 pub struct ProofSearch<G: Game> {
-    table: Vec<Entry>,
-    buckets: usize,
+    table: Vec<Bucket>,
     used: usize,
     probe: Option<Probe<G>>,
     attacker: Side,
@@ -145,10 +152,9 @@ impl<G: Game> ProofSearch<G> {
     /// leaves.
     pub fn new(hash_mib: usize, probe: Option<Probe<G>>) -> Self {
         let bytes = hash_mib.max(1) << 20;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         ProofSearch {
-            table: vec![Entry::default(); buckets * BUCKET],
-            buckets,
+            table: vec![Bucket::default(); buckets],
             used: 0,
             probe,
             attacker: Side::White,
@@ -209,8 +215,10 @@ impl<G: Game> ProofSearch<G> {
         report: &mut dyn FnMut(&ProofProgress),
     ) -> Option<bool> {
         // The numbers of the other attacker are of no use: a fresh table.
-        self.table.fill(Entry::default());
-        self.used = 0;
+        if self.used > 0 {
+            self.table.fill(Bucket::default());
+            self.used = 0;
+        }
         self.attacker = attacker;
         self.draw_seen = false;
         let mut root = self.leaf(pos);
@@ -234,7 +242,7 @@ impl<G: Game> ProofSearch<G> {
             nodes: self.nodes,
             time: self.start.elapsed(),
             used: self.used,
-            capacity: self.table.len(),
+            capacity: self.table.len() * WAYS,
         }
     }
 
@@ -323,6 +331,10 @@ impl<G: Game> ProofSearch<G> {
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
         let children: Vec<G> = moves.as_slice().iter().map(|&m| pos.play(m)).collect();
+        // The children's buckets are loaded at once, not one miss after another.
+        for c in &children {
+            self.prefetch(Game::hash(c));
+        }
         let mut numbers: Vec<(u32, u32)> = children.iter().map(|c| self.leaf(c)).collect();
         // At the attacker's turn the proof number is the least of the children's (`min`
         // picks by it) and the disproof number the sum; at the defender's, the other way.
@@ -375,14 +387,27 @@ impl<G: Game> ProofSearch<G> {
         }
     }
 
-    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
-        let start = (key % self.buckets as u64) as usize * BUCKET;
-        start..start + BUCKET
+    fn bucket(&self, key: u64) -> usize {
+        (key % self.table.len() as u64) as usize
+    }
+
+    /// Asks the processor to load the bucket of `key` into the cache.
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = &self.table[self.bucket(key | 1)];
+            // SAFETY: a prefetch only hints the cache; it reads nothing and never faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     fn find(&self, key: u64) -> Option<Entry> {
         let key = key | 1;
         self.table[self.bucket(key)]
+            .entries
             .iter()
             .find(|e| e.key == key)
             .copied()
@@ -393,23 +418,23 @@ impl<G: Game> ProofSearch<G> {
     fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32) {
         // Keys are never 0, the empty entry's.
         let key = key | 1;
-        let range = self.bucket(key);
-        let bucket = &mut self.table[range];
-        let slot = match bucket.iter().position(|e| e.key == key) {
+        let at = self.bucket(key);
+        let bucket = &mut self.table[at];
+        let slot = match bucket.entries.iter().position(|e| e.key == key) {
             Some(i) => i,
-            None => match bucket.iter().position(|e| e.key == 0) {
+            None => match bucket.entries.iter().position(|e| e.key == 0) {
                 Some(i) => {
                     self.used += 1;
                     i
                 }
-                None => (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0),
+                None => (0..WAYS).min_by_key(|&i| bucket.work[i]).unwrap_or(0),
             },
         };
-        let work = if bucket[slot].key == key {
-            work.saturating_add(bucket[slot].work)
+        bucket.work[slot] = if bucket.entries[slot].key == key {
+            work.saturating_add(bucket.work[slot])
         } else {
             work
         };
-        bucket[slot] = Entry { key, pn, dn, work };
+        bucket.entries[slot] = Entry { key, pn, dn };
     }
 }
