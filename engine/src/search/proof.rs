@@ -171,6 +171,10 @@ impl<G: Game> ProofSearch<G> {
     /// Proves or disproves a win for the side to move of `pos`, then, if needed, for the other
     /// side: win, draw or loss. Stops after `nodes` expansions in all, or when `stop` is set,
     /// with [`Proof::Unknown`]. `report` gets the progress now and then.
+    ///
+    /// # Panics
+    ///
+    /// For a game with the history rule (Capture the Flag), whose values depend on the path.
     pub fn run(
         &mut self,
         pos: &G,
@@ -387,8 +391,9 @@ impl<G: Game> ProofSearch<G> {
         }
     }
 
+    /// The bucket of a position, from the high bits of its hash.
     fn bucket(&self, key: u64) -> usize {
-        (key % self.table.len() as u64) as usize
+        ((u128::from(key) * self.table.len() as u128) >> 64) as usize
     }
 
     /// Asks the processor to load the bucket of `key` into the cache.
@@ -396,7 +401,7 @@ impl<G: Game> ProofSearch<G> {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.table[self.bucket(key | 1)];
+            let bucket: *const Bucket = &self.table[self.bucket(key)];
             // SAFETY: a prefetch only hints the cache; it reads nothing and never faults.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
         }
@@ -405,7 +410,7 @@ impl<G: Game> ProofSearch<G> {
     }
 
     fn find(&self, key: u64) -> Option<Entry> {
-        let key = key | 1;
+        let key = key.max(1);
         self.table[self.bucket(key)]
             .entries
             .iter()
@@ -416,8 +421,8 @@ impl<G: Game> ProofSearch<G> {
     /// Stores the numbers of the position of hash `key`, replacing in its bucket the same
     /// position, else an empty entry, else the entry with the least work.
     fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32) {
-        // Keys are never 0, the empty entry's.
-        let key = key | 1;
+        // Keys are never 0, the empty entry's (a hash of 0 is kept as 1).
+        let key = key.max(1);
         let at = self.bucket(key);
         let bucket = &mut self.table[at];
         let slot = match bucket.entries.iter().position(|e| e.key == key) {
@@ -436,5 +441,29 @@ impl<G: Game> ProofSearch<G> {
             work
         };
         bucket.entries[slot] = Entry { key, pn, dn };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Hexapawn;
+    use crate::splitmix::SplitMix64;
+
+    #[test]
+    fn positions_spread_over_every_bucket() {
+        let mut search = ProofSearch::<Hexapawn>::new(1, None);
+        let capacity = search.table.len() * WAYS;
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..4 * capacity {
+            search.store(rng.next_u64(), (1, 1), 1);
+        }
+        // Four times as many positions as entries: nearly every entry is taken (when the
+        // bucket came from the low bits of keys whose lowest bit was set, only half were).
+        assert!(search.used * 100 >= capacity * 95, "{} of {capacity}", search.used);
+        let key = rng.next_u64();
+        search.store(key, (3, 4), 1);
+        assert_eq!(search.find(key).map(|e| (e.pn, e.dn)), Some((3, 4)));
+        assert!(search.find(key ^ 1).is_none());
     }
 }
