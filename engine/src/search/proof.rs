@@ -460,7 +460,11 @@ mod tests {
         }
         // Four times as many positions as entries: nearly every entry is taken (when the
         // bucket came from the low bits of keys whose lowest bit was set, only half were).
-        assert!(search.used * 100 >= capacity * 95, "{} of {capacity}", search.used);
+        assert!(
+            search.used * 100 >= capacity * 95,
+            "{} of {capacity}",
+            search.used
+        );
         let key = rng.next_u64();
         search.store(key, (3, 4), 1);
         assert_eq!(search.find(key).map(|e| (e.pn, e.dn)), Some((3, 4)));

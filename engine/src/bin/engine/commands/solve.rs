@@ -113,8 +113,8 @@ pub fn run(args: Args) -> Result<()> {
     })
 }
 
-/// `--proof`: the proof-number search on a thread with the search's stack; progress lines go
-/// to stderr every 2^20 nodes (one in ten) and at the end of each stage.
+/// `--proof`: the proof-number search on a thread with the search's stack; one progress report
+/// in ten goes to stderr (about every 10 M nodes), and each stage's proof or disproof.
 fn prove<G: Game>(
     pos: G,
     hash: usize,
