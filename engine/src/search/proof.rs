@@ -14,9 +14,12 @@
 //!   returns when either is reached; its child with the best number is searched with the
 //!   thresholds that keep it the best, the second best's number times 1 + 1/4 (Pawlewicz and
 //!   Lew's 1 + epsilon, which cuts the back and forth between two children of close numbers).
-//! - The numbers live in a transposition table of fixed size (buckets of four entries; a new
-//!   entry replaces the one with the least work below it). A lost entry costs time, never
-//!   correctness: only proved and disproved entries decide anything, and they are exact.
+//! - The numbers live in a transposition table of fixed size (`--hash`): buckets of three
+//!   entries in one cache line, chosen by the high bits of the position's hash; a new entry
+//!   replaces the one with the least work below it. A node loads its children's buckets
+//!   together (prefetch) before it looks at them: the lookups, cache misses in a large table,
+//!   are most of the time. A lost entry costs time, never correctness: only proved and
+//!   disproved entries decide anything, and they are exact.
 //! - These games are finite and acyclic (pieces only move forward; two passes in a row end the
 //!   game), so the graph-history problems of df-pn do not arise.
 //! - Win, draw or loss: the side to move is the attacker first. Proved: a win. Disproved: a
