@@ -32,8 +32,8 @@ pub struct Args {
     #[command(flatten)]
     tablebase: TablebaseArg,
     /// Win, draw or loss only, by proof-number search (Oska and Hexapawn; one thread): it grows
-    /// the tree where a proof is cheapest, so it can settle positions the exact solver cannot,
-    /// but gives no distance.
+    /// the tree where a proof looks cheapest instead of searching every reply, and gives no
+    /// distance (on the sizes the exact solver settles, it is not faster).
     #[arg(long, conflicts_with = "threads")]
     proof: bool,
     /// With --proof: give up after this many nodes (an error, "not proved").
@@ -59,13 +59,7 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(kind, G => {
         let parsed = position.read::<G>()?;
         let pos = *parsed.line.current();
-        // A covered position is answered at once, reading a few values from the files.
-        if let (Some(dir), Some(value)) =
-            (tablebase, tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)))
-        {
-            eprintln!("from the tablebase in {}", dir.display());
-            return emit(format!("{value}\n"));
-        }
+        // `--proof` answers win, draw or loss alone (a covered position too, from its table).
         if proof {
             if G::NO_REPEAT {
                 anyhow::bail!(
@@ -76,6 +70,13 @@ pub fn run(args: Args) -> Result<()> {
             }
             let probe = tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?;
             return prove::<G>(pos, hash, probe, nodes);
+        }
+        // A covered position is answered at once, reading a few values from the files.
+        if let (Some(dir), Some(value)) =
+            (tablebase, tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)))
+        {
+            eprintln!("from the tablebase in {}", dir.display());
+            return emit(format!("{value}\n"));
         }
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
