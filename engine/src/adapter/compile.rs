@@ -2,7 +2,9 @@
 //! the sandbox, limited), kept by a key of the source, the function, the game and the driver.
 
 use std::collections::hash_map::DefaultHasher;
+use std::ffi::OsString;
 use std::hash::{Hash, Hasher};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::thread;
@@ -16,9 +18,6 @@ use crate::games::GameKind;
 use crate::process::capture::{self, Capture};
 
 const HASKELL_DRIVER: &str = include_str!("drivers/Main.hs");
-
-/// How long compiling a Haskell submission may take.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// The cache of compiled Haskell drivers: `$XDG_CACHE_HOME/engine-board-call` or
 /// `~/.cache/engine-board-call`, else the temporary directory.
@@ -107,7 +106,9 @@ fn helper_sources(folder: &Path) -> Vec<(PathBuf, String)> {
 
 /// Compiles the Haskell driver of `spec` for `game` once: the executable in the cache, keyed by
 /// the source, the function, the game and the driver; compiled in a fresh directory and
-/// renamed into place, so that concurrent adapters never see half a build.
+/// renamed into place, so that concurrent adapters never see half a build. A build that failed
+/// (`ghc` refused it, or it took longer than `limits.compile_timeout`) is cached too: the same
+/// submission is not compiled again, and every later game gets the same `[load]` fault at once.
 pub(super) fn compile_haskell(
     spec: &FunctionSpec,
     game: GameKind,
@@ -126,85 +127,18 @@ pub(super) fn compile_haskell(
     if let Some(folder) = &spec.folder {
         (folder, helper_sources(folder)).hash(&mut h);
     }
+    let timeout = limits.compile_timeout;
+    timeout.map(|t| t.as_millis()).hash(&mut h);
     let cache = cache_dir();
-    let dir = cache.join(format!("{:016x}", h.finish()));
+    let key = format!("{:016x}", h.finish());
+    let dir = cache.join(&key);
     let exe = dir.join("driver");
+    let failed = cache.join(format!("{key}.failed"));
     if exe.exists() {
         return Ok(exe);
     }
-    // Compiling runs the submission's Template Haskell, if any: in the sandbox and limited
-    // too, but with time and memory for the compiler.
-    let mut compile_limits = limits.clone();
-    compile_limits.cpu_seconds = Some(COMPILE_TIMEOUT.as_secs());
-    compile_limits.memory_mib = limits.memory_mib.map(|m| m.max(4096));
-    compile_limits.file_mib = limits.file_mib.map(|m| m.max(512));
-    let build =
-        Jail::new(&compile_limits).map_err(|e| (Fault::Load, format!("cannot build: {e}")))?;
-    let b = build.scratch();
-    let written = std::fs::write(b.join("Submission.hs"), haskell_module(&source))
-        .and_then(|()| std::fs::write(b.join("Main.hs"), &main));
-    written.map_err(|e| (Fault::Load, format!("cannot write the driver: {e}")))?;
-    let mut args: Vec<std::ffi::OsString> = [
-        "-O1",
-        "-rtsopts",
-        "-v0",
-        "-outputdir",
-        "out",
-        "-o",
-        "driver",
-        "Main.hs",
-    ]
-    .map(std::ffi::OsString::from)
-    .to_vec();
-    // Helper modules are found in the student's folder, bound read-only.
-    let folders: Vec<PathBuf> = spec.folder.iter().cloned().collect();
-    if let Some(folder) = &spec.folder {
-        let mut include = std::ffi::OsString::from("-i");
-        include.push(folder);
-        args.push(include);
-    }
-    let mut cmd = build
-        .command(&sandbox::tool("ghc"), &args, &folders)
-        .map_err(|e| (Fault::Load, e.to_string()))?;
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    compile_limits.apply(&mut cmd, build.sandboxed());
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| (Fault::Load, format!("cannot start ghc: {e}")))?;
-    let out = Capture::start(
-        child.stdout.take().expect("piped"),
-        capture::STDERR_KEPT,
-        false,
-    );
-    let err = Capture::start(
-        child.stderr.take().expect("piped"),
-        capture::STDERR_KEPT,
-        false,
-    );
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Ok(s),
-            Ok(None) if started.elapsed() < COMPILE_TIMEOUT => {
-                thread::sleep(Duration::from_millis(20))
-            }
-            Ok(None) => break Err("ghc took too long".to_string()),
-            Err(e) => break Err(e.to_string()),
-        }
-    };
-    capture::kill_group(child.id());
-    let _ = child.kill();
-    let _ = child.wait();
-    let text = format!("{}{}", out.finish(), err.finish());
-    match status {
-        Ok(s) if s.success() => {}
-        Ok(s) => {
-            let tail = capture::tail(&text).unwrap_or_default();
-            return Err((Fault::Load, format!("ghc failed ({s}): '{tail}'")));
-        }
-        Err(why) => return Err((Fault::Load, why)),
+    if let Ok(why) = std::fs::read_to_string(&failed) {
+        return Err((Fault::Load, format!("{why} (the same build failed before)")));
     }
     std::fs::create_dir_all(&cache).map_err(|e| {
         (
@@ -212,13 +146,31 @@ pub(super) fn compile_haskell(
             format!("cannot create {}: {e}", cache.display()),
         )
     })?;
-    let tmp = cache.join(format!("tmp-{}-{:x}", std::process::id(), h.finish()));
+    let tmp = cache.join(format!("tmp-{}-{key}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)
+        .map_err(|e| (Fault::Load, format!("cannot create {}: {e}", tmp.display())))?;
+    let built = build(spec, &source, &main, limits, &tmp.join("driver"));
+    let why = match built {
+        Ok(()) => None,
+        Err(Build::Refused(why)) => Some(why),
+        Err(Build::NotRun(why)) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err((Fault::Load, why));
+        }
+    };
+    if let Some(why) = why {
+        let _ = std::fs::remove_dir_all(&tmp);
+        // Written whole and renamed: a concurrent adapter reads all of it or nothing.
+        let part = cache.join(format!("tmp-{}-{key}.failed", std::process::id()));
+        if std::fs::write(&part, &why).is_ok() && std::fs::rename(&part, &failed).is_err() {
+            let _ = std::fs::remove_file(&part);
+        }
+        return Err((Fault::Load, why));
+    }
     // Read-only for everyone: a submission never sees the cache (the sandbox binds only its
     // own driver, read-only), and without the sandbox an accidental write is refused too.
-    std::fs::create_dir_all(&tmp)
-        .and_then(|()| std::fs::copy(b.join("driver"), tmp.join("driver")).map(|_| ()))
-        .and_then(|()| set_mode(&tmp.join("driver"), 0o555))
+    set_mode(&tmp.join("driver"), 0o555)
         .and_then(|()| set_mode(&tmp, 0o555))
         .map_err(|e| (Fault::Load, format!("cannot cache the driver: {e}")))?;
     // Another adapter may have finished first: its build is as good.
@@ -234,6 +186,126 @@ pub(super) fn compile_haskell(
             format!("the compiled driver is missing from {}", dir.display()),
         ))
     }
+}
+
+/// Why a build gave no driver.
+enum Build {
+    /// The submission's fault (`ghc` refused it, or took too long): cached.
+    Refused(String),
+    /// The build could not be run here (no `ghc`, no sandbox, a host error): not cached.
+    NotRun(String),
+}
+
+/// Runs `ghc` on the submission and the driver `main` in a jail of their own (in the sandbox
+/// when `limits.sandbox`: Template Haskell runs there too), and writes the executable to `out`
+/// on the host. The sources are the jail's driver files (read-only); `ghc` writes into the
+/// scratch folder, and its last step copies the executable to a descriptor open on `out`,
+/// which `ghc` itself (and so the submission's compile-time code) does not get.
+fn build(
+    spec: &FunctionSpec,
+    source: &str,
+    main: &str,
+    limits: &ResourceLimits,
+    out: &Path,
+) -> Result<(), Build> {
+    // Compiling runs the submission's Template Haskell, if any: in the sandbox and limited
+    // too, but with memory, files and scratch space for the compiler.
+    let mut compile_limits = limits.clone();
+    compile_limits.cpu_seconds = limits.compile_timeout.map(|t| t.as_secs().max(1));
+    compile_limits.memory_mib = limits.memory_mib.map(|m| m.max(4096));
+    compile_limits.file_mib = limits.file_mib.map(|m| m.max(512));
+    compile_limits.scratch_mib = limits.scratch_mib.map(|m| m.max(1024));
+    let not_run = |e: String| Build::NotRun(e);
+    let jail = Jail::new(&compile_limits).map_err(|e| not_run(format!("cannot build: {e}")))?;
+    let (submission, _) = jail.driver_file("Submission.hs");
+    let (main_host, main_seen) = jail.driver_file("Main.hs");
+    std::fs::write(&submission, haskell_module(source))
+        .and_then(|()| std::fs::write(&main_host, main))
+        .map_err(|e| not_run(format!("cannot write the driver: {e}")))?;
+    let output = std::fs::File::create(out)
+        .map_err(|e| not_run(format!("cannot create {}: {e}", out.display())))?;
+    let ghc = sandbox::tool("ghc");
+    let mut args: Vec<OsString> = ["-c", "\"$@\" 3>&- && exec cat driver >&3", "sh"]
+        .map(OsString::from)
+        .to_vec();
+    args.push(ghc.into());
+    args.extend(
+        [
+            "-O1",
+            "-rtsopts",
+            "-v0",
+            "-outputdir",
+            "out",
+            "-o",
+            "driver",
+        ]
+        .map(OsString::from),
+    );
+    // The generated modules, and helper modules in the student's folder (bound read-only).
+    let mut include = OsString::from("-i");
+    include.push(main_seen.parent().unwrap_or(Path::new(".")));
+    args.push(include);
+    let folders: Vec<PathBuf> = spec.folder.iter().cloned().collect();
+    if let Some(folder) = &spec.folder {
+        let mut include = OsString::from("-i");
+        include.push(folder);
+        args.push(include);
+    }
+    args.push(main_seen.into());
+    let mut cmd = jail
+        .command(Path::new("/bin/sh"), &args, &folders)
+        .map_err(|e| not_run(e.to_string()))?;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    compile_limits.apply(&mut cmd, jail.sandboxed());
+    sandbox::inherit_as_fd3(&mut cmd, output.as_raw_fd());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| not_run(format!("cannot start ghc: {e}")))?;
+    drop(output);
+    let out_text = Capture::start(
+        child.stdout.take().expect("piped"),
+        capture::STDERR_KEPT,
+        false,
+    );
+    let err_text = Capture::start(
+        child.stderr.take().expect("piped"),
+        capture::STDERR_KEPT,
+        false,
+    );
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Ok(s),
+            Ok(None) if timeout_left(limits.compile_timeout, started) => {
+                thread::sleep(Duration::from_millis(20))
+            }
+            Ok(None) => {
+                let secs = limits.compile_timeout.map_or(0, |t| t.as_secs());
+                break Err(Build::Refused(format!(
+                    "the compile took longer than {secs} s (--compile-timeout)"
+                )));
+            }
+            Err(e) => break Err(not_run(e.to_string())),
+        }
+    };
+    capture::kill_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = format!("{}{}", out_text.finish(), err_text.finish());
+    match status? {
+        s if s.success() => Ok(()),
+        s => {
+            let tail = capture::tail(&text).unwrap_or_default();
+            Err(Build::Refused(format!("ghc failed ({s}): '{tail}'")))
+        }
+    }
+}
+
+/// Whether a run started at `started` is still within `timeout` (`None`: no limit).
+fn timeout_left(timeout: Option<Duration>, started: Instant) -> bool {
+    timeout.is_none_or(|t| started.elapsed() < t)
 }
 
 #[cfg(test)]

@@ -29,9 +29,6 @@ use crate::process::capture::{self, Capture};
 const PYTHON_DRIVER: &str = include_str!("drivers/driver.py");
 const LISP_DRIVER: &str = include_str!("drivers/driver.lisp");
 
-/// How long a driver may take to load the submission (after any compilation).
-const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
-
 /// A running driver: one submission loaded for one game.
 pub(super) struct Driver {
     child: Child,
@@ -143,21 +140,7 @@ impl Driver {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         limits.apply(&mut cmd, jail.sandboxed());
-        // SAFETY: dup2 in the child before exec; the copy on 3 is not close-on-exec.
-        unsafe {
-            use std::os::unix::process::CommandExt;
-            cmd.pre_exec(move || {
-                let done = if write_fd == 3 {
-                    libc::fcntl(3, libc::F_SETFD, 0)
-                } else {
-                    libc::dup2(write_fd, 3)
-                };
-                if done < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        sandbox::inherit_as_fd3(&mut cmd, write_fd);
         let spawned = cmd.spawn();
         drop(write);
         let mut child = spawned.map_err(|e| {
@@ -196,12 +179,19 @@ impl Driver {
             game,
             jail,
         };
-        match driver.wait(limits, Some(LOAD_TIMEOUT), stop) {
+        match driver.wait(limits, limits.load_timeout, stop) {
             Waited::Line(l) if l == "ready" => Ok(driver),
             Waited::Line(l) => {
                 let why = l.strip_prefix('!').unwrap_or(&l);
                 Err((Fault::Load, format!("{spec} did not load: {why}")))
             }
+            Waited::Failed((Fault::Timeout, _)) => Err((
+                Fault::Load,
+                format!(
+                    "{spec} did not load within {} ms (--load-timeout)",
+                    limits.load_timeout.map_or(0, |t| t.as_millis())
+                ),
+            )),
             Waited::Failed((_, why)) => Err((Fault::Load, format!("{spec} did not load: {why}"))),
             Waited::Stopped => Err((Fault::Load, "stopped while loading".into())),
         }

@@ -9,6 +9,13 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+/// The default size of a run's scratch folder in the sandbox, in MiB.
+pub const DEFAULT_SCRATCH_MIB: u64 = 64;
+/// The default time a driver may take to load a submission.
+pub const DEFAULT_LOAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default time compiling a submission may take.
+pub const DEFAULT_COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// The limits one submission runs under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceLimits {
@@ -29,6 +36,16 @@ pub struct ResourceLimits {
     pub output_bytes: Option<u64>,
     /// Largest file the program may write, in MiB (`RLIMIT_FSIZE`).
     pub file_mib: Option<u64>,
+    /// Size of the sandbox's scratch folder in MiB: a tmpfs of the run's own, so a full scratch
+    /// fails only its owner's writes (`None`: the tmpfs default, half the memory). Outside the
+    /// sandbox the scratch folder is on the host's temporary directory, unbounded.
+    pub scratch_mib: Option<u64>,
+    /// How long a driver may take to load the submission (after any compile): a slower load is
+    /// the submission's `[load]` fault.
+    pub load_timeout: Option<Duration>,
+    /// How long compiling a submission (Haskell, Template Haskell included) may take: a slower
+    /// compile is its `[load]` fault, cached like a failed compile.
+    pub compile_timeout: Option<Duration>,
     /// Run without network (a private network namespace) when the system allows it.
     pub no_network: bool,
     /// Run in the sandbox ([`super::sandbox`]); `false` is `--no-sandbox`.
@@ -45,14 +62,17 @@ impl ResourceLimits {
             move_timeout: None,
             output_bytes: None,
             file_mib: None,
+            scratch_mib: None,
+            load_timeout: None,
+            compile_timeout: None,
             no_network: false,
             sandbox: false,
         }
     }
 
     /// The defaults of a function adapter: 300 CPU seconds a game, 2048 MiB, 32 processes,
-    /// 64 MiB of output a move, 64 MiB files, no network, the sandbox; no move timeout (the
-    /// referee's).
+    /// 64 MiB of output a move, 64 MiB files, a scratch folder of 64 MiB, 10 s to load and
+    /// 120 s to compile, no network, the sandbox; no move timeout (the referee's).
     pub fn untrusted() -> ResourceLimits {
         ResourceLimits {
             cpu_seconds: Some(300),
@@ -61,6 +81,9 @@ impl ResourceLimits {
             move_timeout: None,
             output_bytes: Some(64 << 20),
             file_mib: Some(64),
+            scratch_mib: Some(DEFAULT_SCRATCH_MIB),
+            load_timeout: Some(DEFAULT_LOAD_TIMEOUT),
+            compile_timeout: Some(DEFAULT_COMPILE_TIMEOUT),
             no_network: true,
             sandbox: true,
         }

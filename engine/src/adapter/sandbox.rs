@@ -2,17 +2,27 @@
 //!
 //! A [`Jail`] is one run of a submission (a driver for a game, or a program for a move): a
 //! private folder on the host (`board-call-PID-N` in the temporary directory) holding a
-//! read-only `driver` folder and a writable `scratch` folder, and, where a pids cgroup is
-//! writable, a cgroup of its own whose `pids.max` is the process cap. Its
-//! [`Jail::command`] runs the program under `bwrap` with no network, its own PID, IPC, UTS and
-//! user namespaces and session, a read-only root made of the system folders (`/usr`, `/bin`,
-//! `/lib*`, a few files of `/etc`), the interpreters' installations, the program's own files
-//! (read-only, at their own paths: nothing else of their folder is visible), the driver at
-//! [`DRIVER`] (read-only) and the scratch folder at [`SCRATCH`] (writable; also `TMPDIR`,
-//! `HOME` and the working directory); everything else, `/tmp` included, is read-only. When the
-//! outermost `bwrap` dies, the PID namespace goes with everything in it, `setsid` children
-//! included. Without `--no-sandbox`, a missing or broken `bwrap` stops the adapter with
-//! [`Unavailable`].
+//! read-only `driver` folder, and, where a pids cgroup is writable, a cgroup of its own whose
+//! `pids.max` is the process cap. Its [`Jail::command`] runs the program under `bwrap`:
+//!
+//! - as an unprivileged user: a user namespace of its own in which the program is `nobody`
+//!   (uid and gid 65534; the user who runs the arena, root included, outside), every
+//!   capability dropped, no further user namespace allowed, so nothing can be remounted;
+//! - with no network, its own PID, IPC and UTS namespaces, its own session, and a `/proc` that
+//!   shows only the sandbox's processes;
+//! - with a clean environment, `bwrap`'s own included (its arguments come through a file
+//!   descriptor, so `/proc/1/cmdline` shows no host path and `/proc/1/environ` nothing);
+//! - on a read-only root made of the system folders (`/usr`, `/bin`, `/lib*`, a few files of
+//!   `/etc`), the interpreters' installations, the program's own files (read-only, at their own
+//!   paths: nothing else of their folder is visible), the driver at [`DRIVER`] (read-only), a
+//!   read-only `/dev` (no writable `/dev/shm`), and the scratch folder at [`SCRATCH`]: a tmpfs
+//!   of its own of `scratch_mib` MiB (writable; also `TMPDIR`, `HOME` and the working
+//!   directory), so a full scratch fails its owner's writes only; everything else, `/tmp`
+//!   included, is read-only or absent.
+//!
+//! When the outermost `bwrap` dies, the PID namespace goes with everything in it, `setsid`
+//! children included. Without `--no-sandbox`, a missing or broken `bwrap` stops the adapter
+//! with [`Unavailable`]. The same holds run as root and as any other user.
 
 use std::ffi::OsString;
 use std::io;
@@ -25,15 +35,18 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::limits::ResourceLimits;
-use crate::process::cgroup::{Cgroup, clean_after, run_prefix};
+use crate::process::cgroup::{Cgroup, clean_after, clean_stale, run_prefix};
 use crate::process::find_on_path;
 
 pub use crate::process::cgroup::pids_cgroup;
 
 /// Where the driver folder is inside the sandbox (read-only).
 pub const DRIVER: &str = "/sandbox/driver";
-/// Where the scratch folder is inside the sandbox (writable; `HOME` and `TMPDIR`).
+/// Where the scratch folder is inside the sandbox (a tmpfs of its own, writable; `HOME` and
+/// `TMPDIR`).
 pub const SCRATCH: &str = "/sandbox/scratch";
+/// The user and group the program runs as inside the sandbox (`nobody`).
+pub const SANDBOX_ID: u32 = 65534;
 /// Where the interpreters are linked inside the sandbox (first on `PATH`).
 const TOOLS: &str = "/sandbox/bin";
 /// How many processes `bwrap` itself holds in the cgroup (the outer one and the PID
@@ -75,9 +88,17 @@ pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
                     .into(),
             )
         })?;
-        let mut cmd = Command::new(&path);
-        cmd.args(base_args())
-            .args(["--", "true"])
+        let mut args = base_args();
+        args.extend(
+            ["--size", "65536", "--tmpfs", SCRATCH, "--remount-ro", "/"].map(OsString::from),
+        );
+        let mut cmd = bwrap_command(&path, &args).map_err(|e| {
+            Unavailable(format!(
+                "cannot pass the sandbox its arguments: {e}: give --no-sandbox to run \
+                 submissions unconfined"
+            ))
+        })?;
+        cmd.args(["--", "true"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
@@ -97,17 +118,31 @@ pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
     })
 }
 
-/// The arguments every sandbox starts with: the namespaces, the system folders, `/proc`,
-/// `/dev`, a clean environment.
+/// The arguments every sandbox starts with: the namespaces (the program `nobody` in a user
+/// namespace of its own, every capability dropped, no further user namespace), the system
+/// folders, `/proc`, a read-only `/dev`, a clean environment.
 fn base_args() -> Vec<OsString> {
+    let id = SANDBOX_ID.to_string();
     let mut a: Vec<OsString> = [
         "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        &id,
+        "--gid",
+        &id,
+        "--disable-userns",
+        "--cap-drop",
+        "ALL",
+        "--hostname",
+        "sandbox",
         "--die-with-parent",
         "--new-session",
         "--clearenv",
         "--proc",
         "/proc",
         "--dev",
+        "/dev",
+        "--remount-ro",
         "/dev",
     ]
     .map(OsString::from)
@@ -116,6 +151,54 @@ fn base_args() -> Vec<OsString> {
         a.extend(["--ro-bind-try".into(), dir.into(), dir.into()]);
     }
     a
+}
+
+/// A `bwrap` command whose options `args` come through a file descriptor (`--args FD`), not its
+/// command line (which then holds only `--`, the program and its arguments: the caller adds
+/// them), and whose own environment is empty: inside, `/proc/1` (the sandbox's init, `bwrap`
+/// itself) shows neither the bound host paths nor the caller's environment.
+fn bwrap_command(bwrap: &Path, args: &[OsString]) -> io::Result<Command> {
+    use std::io::Write;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    let mut text = Vec::new();
+    for a in args {
+        text.extend_from_slice(a.as_bytes());
+        text.push(0);
+    }
+    // SAFETY: memfd_create with a NUL-terminated name; the descriptor is then owned here.
+    let fd = unsafe { libc::memfd_create(c"bwrap-args".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just created and is owned by nobody else.
+    let file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) });
+    (&file).write_all(&text)?;
+    // A number of its own above the standard streams and the answer pipe (3), which the caller
+    // may put in place after this command's own set-up.
+    // SAFETY: fcntl duplicates a descriptor we own; the copy is owned below.
+    let high = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
+    if high < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `high` was just created and is owned by nobody else.
+    let high = unsafe { OwnedFd::from_raw_fd(high) };
+    drop(file);
+    let raw = high.as_raw_fd();
+    let mut cmd = Command::new(bwrap);
+    cmd.env_clear().arg("--args").arg(raw.to_string());
+    // SAFETY: in the forked child before exec: fcntl and lseek on a descriptor the closure
+    // owns (it lives as long as the command).
+    unsafe {
+        cmd.pre_exec(move || {
+            let fd = high.as_raw_fd();
+            if libc::fcntl(fd, libc::F_SETFD, 0) != 0 || libc::lseek(fd, 0, libc::SEEK_SET) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    Ok(cmd)
 }
 
 /// An interpreter as the sandbox sees it: its name on `PATH`, the executable it runs, and the
@@ -215,6 +298,26 @@ pub fn tool(name: &str) -> PathBuf {
         .map_or_else(|| PathBuf::from(name), |t| t.exe.clone())
 }
 
+/// Puts the descriptor `fd` (open here, close-on-exec) at number 3 in the child of `cmd`, not
+/// closed on exec: how a driver writes its answers, and a compile its executable, apart from
+/// what the program prints. Added after the jail's and the limits' set-up.
+pub fn inherit_as_fd3(cmd: &mut Command, fd: std::os::fd::RawFd) {
+    // SAFETY: dup2 or fcntl in the child before exec, on a descriptor open before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            let done = if fd == 3 {
+                libc::fcntl(3, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(fd, 3)
+            };
+            if done < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Set when this process is ending on a signal: no new run may start.
 static ENDING: AtomicBool = AtomicBool::new(false);
 
@@ -266,18 +369,23 @@ pub struct Jail {
     cgroup: Option<Cgroup>,
     sandboxed: bool,
     network: bool,
+    scratch_mib: Option<u64>,
 }
 
 impl Jail {
-    /// A run folder (`board-call-PID-N` in the temporary directory, with `driver` and
-    /// `scratch`), and a cgroup capped at `limits.processes` (plus `bwrap`'s own) where one can
-    /// be made. With `limits.sandbox` the program runs under `bwrap` (else directly, in the
-    /// scratch folder), with the network only when `limits.no_network` is off.
+    /// A run folder (`board-call-PID-N` in the temporary directory, with `driver`, and
+    /// `scratch` outside the sandbox), and a cgroup capped at `limits.processes` (plus
+    /// `bwrap`'s own) where one can be made. With `limits.sandbox` the program runs under
+    /// `bwrap` with a scratch tmpfs of `limits.scratch_mib` (else directly, in the scratch
+    /// folder), with the network only when `limits.no_network` is off. The first jail of a
+    /// process removes what killed processes left ([`clean_stale`]).
     pub fn new(limits: &ResourceLimits) -> io::Result<Jail> {
         let (processes, sandboxed) = (limits.processes, limits.sandbox);
         if ENDING.load(Ordering::SeqCst) {
             return Err(io::Error::other("the adapter is ending"));
         }
+        static STALE: std::sync::Once = std::sync::Once::new();
+        STALE.call_once(clean_stale);
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
             "{}{}",
@@ -286,7 +394,9 @@ impl Jail {
         );
         let root = std::env::temp_dir().join(&name);
         std::fs::create_dir_all(root.join("driver"))?;
-        std::fs::create_dir_all(root.join("scratch"))?;
+        if !sandboxed {
+            std::fs::create_dir_all(root.join("scratch"))?;
+        }
         let cgroup = match (processes, pids_cgroup()) {
             (Some(max), Ok(parent)) => {
                 let extra = if sandboxed { BWRAP_PROCESSES } else { 0 };
@@ -312,6 +422,7 @@ impl Jail {
             cgroup,
             sandboxed,
             network: !limits.no_network,
+            scratch_mib: limits.scratch_mib,
         })
     }
 
@@ -336,9 +447,14 @@ impl Jail {
         self.cgroup.as_ref().map(|c| c.refused() > 0)
     }
 
-    /// The scratch folder on the host.
+    /// The scratch folder as the program sees it: [`SCRATCH`] (a tmpfs) in the sandbox, else a
+    /// folder of the run on the host.
     pub fn scratch(&self) -> PathBuf {
-        self.root.join("scratch")
+        if self.sandboxed {
+            PathBuf::from(SCRATCH)
+        } else {
+            self.root.join("scratch")
+        }
     }
 
     /// A driver file `name`: where to write it on the host, and the path the program gets.
@@ -364,10 +480,9 @@ impl Jail {
     ) -> Result<Command, Unavailable> {
         let mut cmd = if self.sandboxed {
             let bwrap = bwrap().as_ref().map_err(Clone::clone)?;
-            let mut c = Command::new(bwrap);
-            c.args(base_args());
+            let mut a = base_args();
             if self.network {
-                c.arg("--share-net");
+                a.push("--share-net".into());
             }
             let mut binds: Vec<&Path> = Vec::new();
             for t in tools() {
@@ -375,30 +490,44 @@ impl Jail {
             }
             binds.extend(files.iter().map(PathBuf::as_path));
             for b in binds {
-                c.arg("--ro-bind").arg(b).arg(b);
+                a.extend(["--ro-bind".into(), b.into(), b.into()]);
             }
-            c.arg("--ro-bind")
-                .arg(self.root.join("driver"))
-                .arg(DRIVER)
-                .arg("--bind")
-                .arg(self.scratch())
-                .arg(SCRATCH)
-                .args(["--dir", TOOLS]);
+            a.extend([
+                "--ro-bind".into(),
+                self.root.join("driver").into(),
+                DRIVER.into(),
+            ]);
+            if let Some(mib) = self.scratch_mib {
+                a.extend(["--size".into(), (mib.max(1) << 20).to_string().into()]);
+            }
+            a.extend(["--tmpfs", SCRATCH, "--dir", TOOLS].map(OsString::from));
             for t in tools() {
-                c.arg("--symlink")
-                    .arg(&t.exe)
-                    .arg(Path::new(TOOLS).join(t.name));
+                a.extend([
+                    "--symlink".into(),
+                    t.exe.clone().into(),
+                    Path::new(TOOLS).join(t.name).into(),
+                ]);
             }
             let path = format!("{TOOLS}:/usr/local/bin:/usr/bin:/bin");
-            c.args(["--setenv", "PATH", &path])
-                .args(["--setenv", "HOME", SCRATCH])
-                .args(["--setenv", "TMPDIR", SCRATCH])
-                .args(["--setenv", "LANG", "C.UTF-8"])
-                .arg("--chdir")
-                .arg(self.workdir.as_deref().unwrap_or(Path::new(SCRATCH)))
-                .args(["--remount-ro", "/", "--"])
-                .arg(program)
-                .args(args);
+            for (name, value) in [
+                ("PATH", path.as_str()),
+                ("HOME", SCRATCH),
+                ("TMPDIR", SCRATCH),
+                ("LANG", "C.UTF-8"),
+            ] {
+                a.extend(["--setenv", name, value].map(OsString::from));
+            }
+            a.push("--chdir".into());
+            a.push(
+                self.workdir
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(SCRATCH))
+                    .into(),
+            );
+            a.extend(["--remount-ro", "/"].map(OsString::from));
+            let mut c = bwrap_command(bwrap, &a)
+                .map_err(|e| Unavailable(format!("cannot pass the sandbox its arguments: {e}")))?;
+            c.arg("--").arg(program).args(args);
             c
         } else {
             let mut c = Command::new(program);

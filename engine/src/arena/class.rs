@@ -32,10 +32,10 @@ pub const MAX_PLAYERS: usize = 2000;
 /// The record tags with the time each side's engine took over its moves, in milliseconds.
 pub const THINK_TAGS: [&str; 2] = ["WhiteThinkMs", "BlackThinkMs"];
 
-/// The margin, beyond the move timeout, after which the referee counts a submission's adapter
-/// as stalled: loading (and compiling a Haskell file) is not a move, and the adapter enforces
-/// the move timeout itself.
-pub const LOAD_MARGIN: Duration = Duration::from_secs(600);
+/// The margin, beyond the move, load and compile timeouts (which the adapter enforces itself,
+/// as the submission's faults), after which the referee counts a submission's adapter as
+/// stalled.
+pub const LOAD_MARGIN: Duration = Duration::from_secs(30);
 
 /// One submission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -516,6 +516,12 @@ pub struct ClassLimits {
     pub no_reuse: bool,
     /// Run the submissions without the sandbox (`--no-sandbox`).
     pub no_sandbox: bool,
+    /// Milliseconds a driver may take to load a submission.
+    pub load_timeout_ms: u64,
+    /// Seconds compiling a submission may take.
+    pub compile_timeout_s: u64,
+    /// MiB of a submission's scratch folder (a tmpfs of its own in the sandbox).
+    pub scratch_mib: u64,
 }
 
 /// The engines of the class: `engine_exe board-call` with the limits, for each submission (an
@@ -535,6 +541,12 @@ pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> 
                 limits.memory.to_string(),
                 "--processes".into(),
                 limits.processes.to_string(),
+                "--load-timeout".into(),
+                limits.load_timeout_ms.to_string(),
+                "--compile-timeout".into(),
+                limits.compile_timeout_s.to_string(),
+                "--scratch".into(),
+                limits.scratch_mib.to_string(),
             ];
             if limits.no_reuse {
                 args.push("--no-reuse".into());
@@ -564,7 +576,11 @@ pub fn engines(subs: &[Submission], engine_exe: &Path, limits: &ClassLimits) -> 
                 args,
                 options: Vec::new(),
                 limit: Go::Depth(limits.depth),
-                timeout: Duration::from_millis(limits.move_timeout_ms) + LOAD_MARGIN,
+                // The first move of a game also loads (and may compile) the submission.
+                timeout: Duration::from_millis(limits.move_timeout_ms)
+                    + Duration::from_millis(limits.load_timeout_ms)
+                    + Duration::from_secs(limits.compile_timeout_s)
+                    + LOAD_MARGIN,
                 tc: None,
                 timemargin: Duration::ZERO,
             }

@@ -184,3 +184,90 @@ pub fn clean_after(pid: u32) {
         }
     }
 }
+
+/// Removes the run folders (in the temporary directory) and cgroups of adapter processes that
+/// are gone: killed with SIGKILL (by the OOM killer, or a user), they could not remove their
+/// own. A name `board-call-PID-N` whose process `PID` still runs is left alone, as is anything
+/// this user may not remove. Called once by each adapter process, at its first run.
+pub fn clean_stale() {
+    let mut parents = vec![(std::env::temp_dir(), false)];
+    if let Ok(p) = pids_cgroup() {
+        parents.push((p.clone(), true));
+    }
+    for (parent, is_cgroup) in parents {
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(pid) = stale_owner(&name.to_string_lossy()) else {
+                continue;
+            };
+            if process_alive(pid) {
+                continue;
+            }
+            if is_cgroup {
+                remove_cgroup(&e.path());
+            } else if e.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+/// The process that made the run folder or cgroup `name` (`board-call-PID-N`, or the probe's
+/// `board-call-probe-PID`), if it is one.
+fn stale_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("board-call-")?;
+    let pid = match rest.strip_prefix("probe-") {
+        Some(pid) => pid,
+        None => {
+            let (pid, n) = rest.split_once('-')?;
+            n.parse::<u64>().ok()?;
+            pid
+        }
+    };
+    pid.parse().ok()
+}
+
+/// Whether the process `pid` exists (in this PID namespace).
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: kill(2) with signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_names_are_read_and_others_left_alone() {
+        assert_eq!(stale_owner("board-call-123-4"), Some(123));
+        assert_eq!(stale_owner("board-call-probe-77"), Some(77));
+        assert_eq!(stale_owner("board-call-123"), None);
+        assert_eq!(stale_owner("board-call-x-1"), None);
+        assert_eq!(stale_owner("other-123-4"), None);
+    }
+
+    #[test]
+    fn a_dead_process_run_folder_is_removed_a_live_one_kept() {
+        // A process that has ended: its id, now free (reused only after the whole range).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let tmp = std::env::temp_dir();
+        let stale = tmp.join(format!("{}{}", run_prefix(dead), 0));
+        let live = tmp.join(format!("{}{}", run_prefix(std::process::id()), 999_999));
+        for d in [&stale, &live] {
+            std::fs::create_dir_all(d.join("driver")).unwrap();
+        }
+        clean_stale();
+        assert!(!stale.exists(), "{} was left", stale.display());
+        assert!(live.exists());
+        std::fs::remove_dir_all(&live).unwrap();
+    }
+}

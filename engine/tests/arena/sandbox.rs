@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::ErrorKind;
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -80,18 +81,26 @@ impl Base {
                 "@CACHE@",
                 &self.cache().join("engine-board-call").display().to_string(),
             )
+            .replace("@TMP@", &self.tmp().display().to_string())
             .replace("@PORT@", &port.to_string());
         let name = Path::new(file).file_name().unwrap();
         fs::write(folder.join(name), text).unwrap();
     }
 
-    /// `arena ARGS` with the temporary folder and the cache of this test.
+    /// `arena ARGS` with the temporary folder and the cache of this test, and a canary in the
+    /// environment that no submission may read ([`Base::canary`]).
     fn arena(&self, args: &[&str]) -> Command {
         let mut c = Command::new(ARENA);
         c.args(args)
             .env("TMPDIR", self.tmp())
-            .env("XDG_CACHE_HOME", self.cache());
+            .env("XDG_CACHE_HOME", self.cache())
+            .env("TEACHER_TOKEN", self.canary());
         c
+    }
+
+    /// The secret of the teacher's environment that `hostile/environ.py` looks for.
+    fn canary(&self) -> String {
+        format!("canary-{}", self.tag)
     }
 
     /// Live processes that name this folder, waited for generously (ten seconds).
@@ -192,7 +201,10 @@ fn loser(record: &GameRecord) -> Option<&str> {
 }
 
 /// The hostile submissions and the fault each must be charged with.
-const HOSTILE: [(&str, &str); 7] = [
+const HOSTILE: [(&str, &str); 10] = [
+    ("remount.py", "exception"),
+    ("environ.py", "exception"),
+    ("filler.py", "exception"),
     ("tamper.py", "exception"),
     ("litter.py", "exception"),
     ("snoop.py", "exception"),
@@ -267,6 +279,7 @@ fn a_hostile_class_touches_nothing_but_itself() {
     ]
     .iter()
     .map(|d| d.join(format!("litter-{}.txt", base.tag)))
+    .chain([PathBuf::from(format!("/usr/remounted-{}", base.tag))])
     .collect();
     let records_path = base.dir.join("hostile.rec");
     let out = base
@@ -344,7 +357,14 @@ fn a_hostile_class_touches_nothing_but_itself() {
         }
         charged += 1;
     }
-    assert!(charged >= 7 * 6, "{charged} games lost by faults:\n{all}");
+    assert!(
+        charged >= HOSTILE.len() * 6,
+        "{charged} games lost by faults:\n{all}"
+    );
+    // The teacher's environment reached no submission, so no record or output either.
+    let records_text = fs::read_to_string(&records_path).unwrap();
+    assert!(!all.contains(&base.canary()), "{all}");
+    assert!(!records_text.contains(&base.canary()));
     if sandbox::pids_cgroup().is_err() {
         eprintln!("note: no pids cgroup here: the process cap was watched, not enforced");
     }
@@ -434,6 +454,222 @@ fn a_hostile_class_touches_nothing_but_itself() {
             assert_eq!(mode & 0o222, 0, "{} is writable", driver.display());
         }
     }
+}
+
+/// A class run of `base`'s class with `args`, as the user `uid` when given (else as this
+/// process): its output, its records and its report.
+fn class_run(
+    base: &Base,
+    args: &[&str],
+    uid: Option<u32>,
+) -> (String, Vec<GameRecord>, ClassReport) {
+    let records_path = base.dir.join(format!("class-{}.rec", uid.unwrap_or(0)));
+    let class = base.class();
+    let mut all = vec!["class", class.to_str().unwrap()];
+    all.extend(args);
+    all.extend(["--records", records_path.to_str().unwrap()]);
+    let mut cmd = base.arena(&all);
+    if let Some(id) = uid {
+        cmd.uid(id)
+            .gid(id)
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin");
+    }
+    let out = cmd.output().unwrap();
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let records = parse_records(&fs::read_to_string(&records_path).unwrap()).unwrap();
+    let report = ClassReport::from_records(&records).unwrap();
+    (all, records, report)
+}
+
+/// Checks that each of `hostile` lost every game it had to move in against the `honest`
+/// (both colours) by its named fault only, that every fault's reason says BLOCKED and never
+/// ESCAPED, and that the honest played without a fault.
+fn charged_to_their_authors(
+    all: &str,
+    records: &[GameRecord],
+    report: &ClassReport,
+    honest: &[&str],
+    hostile: &[(&str, &str)],
+) {
+    for (name, fault) in hostile {
+        let i = report
+            .standings
+            .names
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or_else(|| panic!("no {name} in: {all}"));
+        let faults = &report.entries[i].faults;
+        let wanted = 2 * honest.len() as u64;
+        assert!(
+            faults.get(*fault).is_some_and(|&c| c >= wanted),
+            "{name}: {faults:?}\n{all}"
+        );
+        assert_eq!(faults.len(), 1, "{name}: {faults:?}");
+    }
+    for r in records {
+        let Some(name) = loser(r) else { continue };
+        let reason = r.tag("Reason").unwrap();
+        assert!(!reason.contains("ESCAPED"), "{name}: {reason}");
+        let Some((_, fault)) = hostile.iter().find(|(h, _)| *h == name) else {
+            panic!("{name} lost by a fault: {reason}");
+        };
+        assert!(
+            reason.contains(&format!("board-call: [{fault}]")),
+            "{reason}"
+        );
+        if *fault == "exception" {
+            assert!(reason.contains("BLOCKED"), "{name}: {reason}");
+        }
+    }
+}
+
+/// The same attacks, run by a teacher who is not root (uid 65534, `nobody`): where this test
+/// runs as root (containers, CI), `arena class` runs as nobody; elsewhere it is skipped with a
+/// note (the test above is then the unprivileged run). Every attack is contained and charged to
+/// its author, the class folder is unchanged, nothing is left.
+#[test]
+fn a_hostile_class_run_by_an_unprivileged_teacher_is_contained_too() {
+    if !sandbox_works() {
+        return;
+    }
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("note: not root: the unprivileged run is the other hostile test itself");
+        return;
+    }
+    const NOBODY: u32 = 65534;
+    let base = Base::new("hostile-nobody");
+    let class = base.class();
+    let honest = ["first.py", "greedy.py"];
+    let hostile = [
+        ("remount.py", "exception"),
+        ("environ.py", "exception"),
+        ("filler.py", "exception"),
+        ("tamper.py", "exception"),
+        ("snoop.py", "exception"),
+    ];
+    for file in honest {
+        base.add_to(&class, file, 0);
+    }
+    for (file, _) in hostile {
+        base.add_to(&class, &format!("hostile/{file}"), 0);
+    }
+    // The teacher's own folders are theirs; the class stays root's, readable by all.
+    for dir in [base.dir.clone(), base.tmp(), base.cache()] {
+        std::os::unix::fs::chown(&dir, Some(NOBODY), Some(NOBODY)).unwrap();
+    }
+    let probe = Command::new(ARENA)
+        .arg("--version")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .output();
+    let python = Command::new("python3")
+        .arg("-c")
+        .arg("pass")
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .status();
+    if !probe.as_ref().is_ok_and(|o| o.status.success()) || !python.is_ok_and(|s| s.success()) {
+        eprintln!("note: nobody cannot run {ARENA} or a system python3 here: skipped");
+        return;
+    }
+    let class_before = snapshot(&class);
+    let args = [
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--move-timeout",
+        "30000",
+    ];
+    let (all, records, report) = class_run(&base, &args, Some(NOBODY));
+    let n = (honest.len() + hostile.len()) as u64;
+    assert_eq!(report.games as u64, n * (n - 1), "{all}");
+    charged_to_their_authors(&all, &records, &report, &honest, &hostile);
+    assert!(!all.contains(&base.canary()), "{all}");
+    assert!(snapshot(&class) == class_before, "the class folder changed");
+    assert_eq!(base.leftovers(), Vec::<String>::new());
+    assert_eq!(
+        fs::read_dir(base.tmp()).unwrap().count(),
+        0,
+        "run folders left"
+    );
+    // The honest games are those of the honest submissions alone, run as root.
+    let alone = Base::new("honest-alone");
+    for file in honest {
+        alone.add_to(&alone.class(), file, 0);
+    }
+    let (_, by_themselves, _) = class_run(&alone, &["--depth", "2"], None);
+    assert_eq!(
+        honest_games(&records, &honest),
+        honest_games(&by_themselves, &honest)
+    );
+}
+
+/// Loading and compiling are charged to the submission: a Python file that sleeps at load and
+/// a Haskell file whose Template Haskell sleeps at compile time lose by `[load]` within the
+/// limits (`--load-timeout`, `--compile-timeout`), and the failed compile is remembered, so the
+/// later games fail at once; the honest submission plays every game without a fault.
+#[test]
+fn slow_loads_and_compiles_are_the_submissions_faults() {
+    if !sandbox_works() {
+        return;
+    }
+    let base = Base::new("slow");
+    let class = base.class();
+    base.add_to(&class, "first.py", 0);
+    base.add_to(&class, "hostile/slowload.py", 0);
+    let ghc = engine::process::on_path("ghc");
+    if ghc {
+        base.add_to(&class, "hostile/slow_th.hs", 0);
+    } else {
+        eprintln!("note: ghc is not installed: the compile limit is not tested");
+    }
+    let started = Instant::now();
+    let args = [
+        "--depth",
+        "1",
+        "--concurrency",
+        "1",
+        "--move-timeout",
+        "20000",
+        "--load-timeout",
+        "2000",
+        "--compile-timeout",
+        "20",
+    ];
+    let (all, records, report) = class_run(&base, &args, None);
+    let took = started.elapsed();
+    let mut hostile = vec![("slowload.py", "load")];
+    if ghc {
+        hostile.push(("slow_th.hs", "load"));
+    }
+    charged_to_their_authors(&all, &records, &report, &["first.py"], &hostile);
+    let reasons: Vec<&str> = records.iter().filter_map(|r| r.tag("Reason")).collect();
+    let slow_loads = reasons
+        .iter()
+        .filter(|r| r.contains("did not load within 2000 ms (--load-timeout)"))
+        .count();
+    assert!(slow_loads >= 2, "{reasons:#?}");
+    if ghc {
+        let timed_out = reasons
+            .iter()
+            .filter(|r| r.contains("the compile took longer than 20 s (--compile-timeout)"))
+            .filter(|r| !r.contains("(the same build failed before)"))
+            .count();
+        let remembered = reasons
+            .iter()
+            .filter(|r| r.contains("(the same build failed before)"))
+            .count();
+        // Compiled once (the first game), remembered for the others.
+        assert_eq!(timed_out, 1, "{reasons:#?}");
+        assert!(remembered >= 2, "{reasons:#?}");
+    }
+    // Nowhere near the 600 s the submissions asked for.
+    assert!(took < Duration::from_secs(300), "{took:?}");
+    assert_eq!(base.leftovers(), Vec::<String>::new());
 }
 
 #[test]

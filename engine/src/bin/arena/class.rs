@@ -65,6 +65,17 @@ pub struct ClassArgs {
     /// Processes a submission may hold at once ([processes]).
     #[arg(long, value_name = "N", default_value_t = 32)]
     processes: u64,
+    /// Wall-clock milliseconds a submission may take to load, each game ([load]).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    load_timeout: u64,
+    /// Wall-clock seconds compiling a submission (Haskell, Template Haskell included) may take,
+    /// once ([load]; a failed compile is remembered and fails every later game at once).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    compile_timeout: u64,
+    /// MiB of a submission's scratch folder (HOME, TMPDIR), a tmpfs of its own in the sandbox:
+    /// a full scratch fails only its owner's writes.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    scratch: u64,
     /// Board format sent to executable programs: slash, python, haskell, lisp or flat.
     #[arg(long, default_value = "python")]
     format: String,
@@ -315,6 +326,9 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         format: args.format.clone(),
         no_reuse: args.no_reuse,
         no_sandbox: args.no_sandbox,
+        load_timeout_ms: args.load_timeout,
+        compile_timeout_s: args.compile_timeout,
+        scratch_mib: args.scratch,
     };
     let config = MatchConfig {
         game,

@@ -59,6 +59,18 @@ struct LimitArgs {
     /// MiB it may print during one move.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     output: u64,
+    /// MiB of its scratch folder (HOME, TMPDIR, the working directory), a tmpfs of its own in
+    /// the sandbox: a write beyond fails with "No space left on device".
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    scratch: u64,
+    /// Wall-clock milliseconds the driver may take to load the submission (after any
+    /// compile); a slower load is a [load] fault.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    load_timeout: u64,
+    /// Wall-clock seconds compiling a submission (Haskell, Template Haskell included) may
+    /// take; a slower compile is a [load] fault, remembered like a failed compile.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    compile_timeout: u64,
     /// Keep the network (by default a private network namespace, where the system allows it).
     #[arg(long)]
     allow_network: bool,
@@ -102,6 +114,9 @@ pub fn run(args: Args) -> Result<()> {
         move_timeout: some(given.move_timeout).map(std::time::Duration::from_millis),
         output_bytes: some(given.output).map(|m| m << 20),
         file_mib: engine::adapter::ResourceLimits::untrusted().file_mib,
+        scratch_mib: some(given.scratch),
+        load_timeout: some(given.load_timeout).map(std::time::Duration::from_millis),
+        compile_timeout: some(given.compile_timeout).map(std::time::Duration::from_secs),
         no_network: !given.allow_network,
         sandbox: !given.no_sandbox,
     };
