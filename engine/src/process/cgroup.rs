@@ -230,14 +230,22 @@ fn stale_owner(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// Whether the process `pid` exists (in this PID namespace).
+/// Whether the process `pid` runs (in this PID namespace): it exists and is not a zombie (a
+/// killed adapter whose parent died too may stay a zombie where nothing reaps orphans).
 fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = i32::try_from(pid) else {
+    let Ok(id) = i32::try_from(pid) else {
         return false;
     };
     // SAFETY: kill(2) with signal 0 only checks that the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    let r = unsafe { libc::kill(id, 0) };
+    let exists = r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    // `PID (NAME) STATE ...`: the state follows the last parenthesis.
+    let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    });
+    exists && !zombie
 }
 
 #[cfg(test)]

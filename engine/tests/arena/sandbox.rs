@@ -729,6 +729,68 @@ fn sigterm_and_sigint_leave_no_run_folder_cgroup_or_process() {
     }
 }
 
+/// `arena class` killed outright (SIGKILL, as the OOM killer does) cannot clean up: its
+/// adapters die with it and leave their run folders (and cgroups); the next class run removes
+/// them at its first run.
+#[test]
+fn what_a_killed_class_left_is_removed_by_the_next_run() {
+    let base = Base::new("sigkill");
+    let class = base.class();
+    base.add_to(&class, "runaway/steady.py", 0);
+    base.add_to(&class, "runaway/sleeper.py", 0);
+    let args = ["class", class.to_str().unwrap(), "--depth", "2"];
+    let mut child = base
+        .arena(&args)
+        .args(["--move-timeout", "120000"])
+        .args(unsandboxed())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let runs = || -> Vec<String> {
+        fs::read_dir(base.tmp())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("board-call-"))
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while runs().is_empty() || common::leftovers(&class).is_empty() {
+        assert!(Instant::now() < deadline, "no driver started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(base.leftovers(), Vec::<String>::new());
+    let left = runs();
+    assert!(!left.is_empty(), "SIGKILL left nothing to clean");
+    let cgroups: Vec<PathBuf> = match sandbox::pids_cgroup() {
+        Ok(parent) => left
+            .iter()
+            .map(|r| parent.join(r))
+            .filter(|c| c.exists())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    // The next run: one honest submission against itself is enough to start an adapter.
+    let next = Base::new("sigkill-next");
+    next.add_to(&next.class(), "first.py", 0);
+    next.add_to(&next.class(), "greedy.py", 0);
+    let out = next
+        .arena(&["class", next.class().to_str().unwrap(), "--depth", "1"])
+        .env("TMPDIR", base.tmp())
+        .args(unsandboxed())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(runs(), Vec::<String>::new(), "left before: {left:?}");
+    for c in cgroups {
+        assert!(!c.exists(), "cgroup {} left", c.display());
+    }
+}
+
 #[test]
 fn without_bubblewrap_a_class_stops_and_says_how_to_install_it() {
     let base = Base::new("no-bwrap");
