@@ -7,7 +7,9 @@
 //!
 //! - as an unprivileged user: a user namespace of its own in which the program is `nobody`
 //!   (uid and gid 65534; the user who runs the arena, root included, outside), every
-//!   capability dropped, no further user namespace allowed, so nothing can be remounted;
+//!   capability dropped, no further user namespace allowed (with bubblewrap 0.8 or later; an
+//!   older one's nested namespaces still find every mount locked), so nothing can be
+//!   remounted;
 //! - with no network, its own PID, IPC and UTS namespaces, its own session, and a `/proc` that
 //!   shows only the sandbox's processes;
 //! - with a clean environment, `bwrap`'s own included (its arguments come through a file
@@ -16,7 +18,8 @@
 //!   `/etc`), the interpreters' installations, the program's own files (read-only, at their own
 //!   paths: nothing else of their folder is visible), the driver at [`DRIVER`] (read-only), a
 //!   read-only `/dev` (no writable `/dev/shm`), and the scratch folder at [`SCRATCH`]: a tmpfs
-//!   of its own of `scratch_mib` MiB (writable; also `TMPDIR`, `HOME` and the working
+//!   of its own of `scratch_mib` MiB (bubblewrap 0.8 or later; an older one leaves it unsized and
+//!   the adapter says so in a note) (writable; also `TMPDIR`, `HOME` and the working
 //!   directory), so a full scratch fails its owner's writes only; everything else, `/tmp`
 //!   included, is read-only or absent.
 //!
@@ -118,6 +121,50 @@ pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
     })
 }
 
+/// What the installed `bwrap` can do beyond its oldest options, read once from its `--help`:
+/// `--size` (a tmpfs of a given size, bubblewrap 0.8) and `--disable-userns` (0.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// It can size a tmpfs: the scratch folder is bounded.
+    pub size: bool,
+    /// It can forbid user namespaces inside the sandbox.
+    pub disable_userns: bool,
+}
+
+/// The [`Features`] of the `bwrap` on `PATH` (none when it is missing or says nothing).
+pub fn features() -> Features {
+    static FOUND: OnceLock<Features> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let Some(path) = find_on_path("bwrap") else {
+            return Features::default();
+        };
+        let help = Command::new(path)
+            .arg("--help")
+            .env_clear()
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        Features {
+            size: help.contains("--size"),
+            disable_userns: help.contains("--disable-userns"),
+        }
+    })
+}
+
+/// What the sandbox cannot do here, for a note at the first move: a `bwrap` too old to bound
+/// the scratch folder.
+pub fn notes(scratch_mib: Option<u64>) -> Vec<String> {
+    match scratch_mib {
+        Some(mib) if !features().size => vec![format!(
+            "this bubblewrap cannot size a tmpfs (--size needs bubblewrap 0.8 or later): the \
+             scratch folder is not held to {mib} MiB, only by the machine's memory"
+        )],
+        _ => Vec::new(),
+    }
+}
+
 /// The arguments every sandbox starts with: the namespaces (the program `nobody` in a user
 /// namespace of its own, every capability dropped, no further user namespace), the system
 /// folders, `/proc`, a read-only `/dev`, a clean environment.
@@ -130,7 +177,6 @@ fn base_args() -> Vec<OsString> {
         &id,
         "--gid",
         &id,
-        "--disable-userns",
         "--cap-drop",
         "ALL",
         "--hostname",
@@ -147,6 +193,11 @@ fn base_args() -> Vec<OsString> {
     ]
     .map(OsString::from)
     .to_vec();
+    // Defence in depth: a user namespace made inside would hold capabilities there, but the
+    // mounts it copies stay locked read-only, so an older bwrap without it is still safe.
+    if features().disable_userns {
+        a.push("--disable-userns".into());
+    }
     for dir in SYSTEM.iter().chain(ETC.iter()) {
         a.extend(["--ro-bind-try".into(), dir.into(), dir.into()]);
     }
@@ -497,7 +548,7 @@ impl Jail {
                 self.root.join("driver").into(),
                 DRIVER.into(),
             ]);
-            if let Some(mib) = self.scratch_mib {
+            if let Some(mib) = self.scratch_mib.filter(|_| features().size) {
                 a.extend(["--size".into(), (mib.max(1) << 20).to_string().into()]);
             }
             a.extend(["--tmpfs", SCRATCH, "--dir", TOOLS].map(OsString::from));
