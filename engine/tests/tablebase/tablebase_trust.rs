@@ -453,3 +453,167 @@ fn capture_the_flag_ignores_a_tables_directory() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `engine tablebase build ARGS`, its files limited to `limit` bytes (`RLIMIT_FSIZE`, as a full
+/// disk would stop it); with `ignore`, a write past the limit fails with `EFBIG` (the build's
+/// error path), else the kernel kills the build with `SIGXFSZ` mid-write (a crash).
+fn build_limited(args: &[&str], limit: u64, ignore: bool) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_engine"));
+    command
+        .args(args)
+        .env_remove("TABLEBASE_PATH")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) and signal(2) are async-signal-safe, and touch only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if ignore {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            }
+            Ok(())
+        });
+    }
+    command.output().expect("the engine binary runs")
+}
+
+/// The names in `dir` that end in `.part`.
+fn parts(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".part"))
+        .collect()
+}
+
+/// `engine tablebase verify GAME SIZE --dir DIR` succeeds.
+fn verifies(dir: &Path, game: &str, size: &str) {
+    let out = run(&[
+        "tablebase",
+        "verify",
+        game,
+        size,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "verify {game} {size}: {}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_failed_build_leaves_no_part_file_and_the_next_build_succeeds() {
+    let dir = scratch("failed-build");
+    let d = dir.to_str().unwrap();
+    let args = ["tablebase", "build", "hexapawn", "4", "--dir", d];
+    // Files of 64 KiB at most: the small tables are written, a larger one fails (EFBIG, as
+    // ENOSPC would): the error names the temporary file, and nothing is left under that name.
+    let out = build_limited(&args, 64 << 10, true);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a failed write: {err}");
+    assert!(
+        err.contains(".tb.part") && err.contains("too large"),
+        "the error names the file and the fault: {err}"
+    );
+    assert_eq!(
+        parts(&dir),
+        Vec::<String>::new(),
+        "the failed write is removed"
+    );
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "the build after: {}",
+        text(&out.stderr)
+    );
+    verifies(&dir, "hexapawn", "4");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A build killed mid-write leaves its `.part`; the next build replaces it and succeeds.
+    let dir = scratch("killed-build");
+    let d = dir.to_str().unwrap();
+    let args = ["tablebase", "build", "hexapawn", "4", "--dir", d];
+    let out = build_limited(&args, 64 << 10, false);
+    assert!(!out.status.success(), "killed by SIGXFSZ");
+    let left = parts(&dir);
+    assert_eq!(left.len(), 1, "a killed build leaves its .part: {left:?}");
+    // Left unwritable too, as a build of another user could leave it (root writes anyway).
+    let part = dir.join(&left[0]);
+    std::fs::set_permissions(&part, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "the build after: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    verifies(&dir, "hexapawn", "4");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_planted_part_link_is_not_followed() {
+    let dir = scratch("part-link");
+    let outside = scratch("part-link-target");
+    let target = outside.join("precious");
+    std::fs::write(&target, "not a table\n").unwrap();
+    // A link to a file, and one to a file that does not exist yet (created through it, before).
+    std::os::unix::fs::symlink(&target, dir.join("hexapawn-3-w3b3.tb.part")).unwrap();
+    let absent = outside.join("absent");
+    std::os::unix::fs::symlink(&absent, dir.join("hexapawn-3-w1b1.tb.part")).unwrap();
+    build(&dir, "hexapawn", 3, 3);
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        b"not a table\n",
+        "the link's target is unchanged"
+    );
+    assert!(
+        !absent.exists(),
+        "nothing is created through a dangling link"
+    );
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    for name in ["hexapawn-3-w3b3.tb", "hexapawn-3-w1b1.tb"] {
+        let meta = std::fs::symlink_metadata(dir.join(name)).unwrap();
+        assert!(meta.file_type().is_file(), "{name} is a regular file");
+    }
+    verifies(&dir, "hexapawn", "3");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&outside).unwrap();
+}
+
+#[test]
+fn a_fifo_part_does_not_block_the_build_and_a_directory_is_named() {
+    let dir = scratch("part-fifo");
+    let fifo = dir.join("hexapawn-3-w2b2.tb.part");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    let d = dir.to_str().unwrap();
+    let out = run_for(
+        &["tablebase", "build", "hexapawn", "3", "--dir", d],
+        Duration::from_secs(60),
+    );
+    assert!(out.status.success(), "build: {}", text(&out.stderr));
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    verifies(&dir, "hexapawn", "3");
+    // A directory in the way is not removed: the build stops, naming it.
+    std::fs::create_dir(dir.join("hexapawn-3-w2b2.tb.part")).unwrap();
+    let out = run(&["tablebase", "build", "hexapawn", "3", "--dir", d]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("hexapawn-3-w2b2.tb.part: a directory is in the way"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
