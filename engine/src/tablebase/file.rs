@@ -73,6 +73,26 @@ impl Checksum {
         self.0 = h;
     }
 
+    /// [`Checksum::add`] of the same values to `self` and to `other` in one loop.
+    fn add_beside(&mut self, other: &mut Checksum, values: &[u8]) {
+        let (mut h, mut g) = (self.0, other.0);
+        let mut chunks = values.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("chunks of 8"));
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+            g = (g ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        for &b in chunks.remainder() {
+            h = (h ^ u64::from(b))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29);
+            g = (g ^ u64::from(b))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29);
+        }
+        (self.0, other.0) = (h, g);
+    }
+
     fn finish(self) -> u64 {
         self.0 ^ (self.0 >> 32)
     }
@@ -271,23 +291,35 @@ pub fn read_values(f: &File, header: &Header, path: &Path) -> Result<Vec<u8>, Ta
     Ok(values)
 }
 
+/// How many values a block holds: a table probed from its file is read and checked a block at a
+/// time (see [`check_values`]).
+pub const BLOCK_LEN: usize = 4096;
+
 /// Checks the values of a file opened by [`read_header`] against the header's checksum, reading
-/// them in pieces (for tables too large to hold in memory).
-pub fn check_values(f: &File, header: &Header, path: &Path) -> Result<(), TablebaseError> {
+/// them in pieces (for tables too large to hold in memory), and returns the [`checksum`] of each
+/// block of [`BLOCK_LEN`] values (the last may be shorter), so that a block read again later can
+/// be checked on its own. Both are computed in the same pass: the block's sum is a second,
+/// independent chain beside the whole file's, which the processor runs side by side.
+pub fn check_values(f: &File, header: &Header, path: &Path) -> Result<Vec<u64>, TablebaseError> {
     let mut sum = Checksum::new(header.count);
-    let mut buffer = vec![0u8; 1 << 20];
+    let mut blocks = Vec::with_capacity(header.count.div_ceil(BLOCK_LEN as u64) as usize);
+    let mut buffer = vec![0u8; 256 * BLOCK_LEN];
     let mut done = 0u64;
     while done < header.count {
         let n = (header.count - done).min(buffer.len() as u64) as usize;
         f.read_exact_at(&mut buffer[..n], HEADER_LEN as u64 + done)
             .map_err(|e| io_error(path, e))?;
-        sum.add(&buffer[..n]);
+        for block in buffer[..n].chunks(BLOCK_LEN) {
+            let mut one = Checksum::new(block.len() as u64);
+            sum.add_beside(&mut one, block);
+            blocks.push(one.finish());
+        }
         done += n as u64;
     }
     if sum.finish() != header.checksum {
         return Err(damaged(path));
     }
-    Ok(())
+    Ok(blocks)
 }
 
 fn damaged(path: &Path) -> TablebaseError {
@@ -330,6 +362,28 @@ mod tests {
         assert!(read(&path).unwrap_err().to_string().contains("checksum"));
         std::fs::write(&path, &bytes[..HEADER_LEN + 10]).unwrap();
         assert!(read(&path).unwrap_err().to_string().contains("truncated"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_block_sums_are_the_checksums_of_the_blocks() {
+        let dir = std::env::temp_dir().join(format!("tb-file-blocks-{}", std::process::id()));
+        let values: Vec<u8> = (0..3 * BLOCK_LEN as u32 + 5)
+            .map(|i| (i % 253) as u8)
+            .collect();
+        let header = Header {
+            game: GameKind::Oska,
+            size: 5,
+            white: 3,
+            black: 2,
+            count: values.len() as u64,
+            checksum: checksum(&values),
+        };
+        let path = write(&dir, header, &values).unwrap();
+        let (read, f) = read_header(&path).unwrap();
+        let sums = check_values(&f, &read, &path).unwrap();
+        let expected: Vec<u64> = values.chunks(BLOCK_LEN).map(checksum).collect();
+        assert_eq!(sums, expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use engine::games::format::slash;
-use engine::games::{Game, GameKind, Hexapawn, Oska};
+use engine::games::{Game, GameKind, Hexapawn, Oska, Side};
 use engine::tablebase::Retro;
 
 /// Runs the engine binary with `args`, killed if it has not ended after `limit`.
@@ -615,5 +615,155 @@ fn a_fifo_part_does_not_block_the_build_and_a_directory_is_named() {
         err.contains("hexapawn-3-w2b2.tb.part: a directory is in the way"),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Overwrites the values of a table file in place (the same file, as a disk error or a careless
+/// copy would change it under a running engine), every value with `value` (2: a win).
+fn overwrite_values(path: &Path, value: u8) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    let len = f.metadata().unwrap().len() - 56;
+    f.write_all_at(&vec![value; len as usize], 56).unwrap();
+    f.sync_all().unwrap();
+}
+
+/// Hexapawn 4 with two pawns a side, White to move: lost for White in 4 plies, by the tables.
+const TWO_A_SIDE: &str = "w--w/----/----/b--b";
+
+#[test]
+fn a_table_damaged_while_open_is_refused_by_the_library() {
+    use engine::tablebase::Tablebase;
+    let dir = scratch("damaged-open-lib");
+    build(&dir, "hexapawn", 4, 4);
+    let position = |board: &str| {
+        *engine::games::format::parse_board::<Hexapawn>(board, Side::White)
+            .unwrap()
+            .line
+            .current()
+    };
+    let start = Hexapawn::start(4).unwrap();
+    // Every table read from its file, as a table over the memory limit is.
+    let tb = Tablebase::open::<Hexapawn>(&dir, 4, 0).unwrap();
+    let value = tb.try_probe(&start).unwrap().expect("the start is covered");
+    assert_eq!(value.to_string(), "win 11");
+    // Damaged in place: every value of the start's table and of the two-a-side table a win.
+    overwrite_values(&dir.join("hexapawn-4-w4b4.tb"), 2);
+    overwrite_values(&dir.join("hexapawn-4-w2b2.tb"), 2);
+    // A value read and checked before the damage is kept: the right one, not the file's now.
+    assert_eq!(tb.try_probe(&start).unwrap(), Some(value));
+    // A value read after it: the table is refused, naming its file.
+    let two = position(TWO_A_SIDE);
+    let err = tb.try_probe(&two).expect_err("a damaged table is refused");
+    let err = err.to_string();
+    assert!(
+        err.contains("hexapawn-4-w2b2.tb") && err.contains("damaged while in use"),
+        "{err}"
+    );
+    assert_eq!(tb.probe(&two), None, "no value from a damaged table");
+    assert!(tb.probe_moves(&two).is_none());
+    assert!(
+        tb.fault()
+            .expect("the damage is kept")
+            .to_string()
+            .contains("hexapawn-4-w2b2.tb")
+    );
+    // Opened again, the damage is found by the whole files' checksums.
+    let err = Tablebase::open::<Hexapawn>(&dir, 4, 0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("checksum mismatch"), "{err}");
+    // Cut short under the probe: an error naming the file, not a value.
+    let three = position("www-/----/----/bbb-");
+    let tb = Tablebase::open_materials::<Hexapawn>(&dir, 4, &[(3, 3)], 0).unwrap();
+    let file = dir.join("hexapawn-4-w3b3.tb");
+    let f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    f.set_len(100).unwrap();
+    let err = tb.try_probe(&three).unwrap_err().to_string();
+    assert!(err.contains("hexapawn-4-w3b3.tb"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_damaged_while_open_is_refused_over_the_protocol() {
+    let dir = scratch("damaged-open-protocol");
+    build(&dir, "hexapawn", 4, 4);
+    let d = dir.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        // Every table read from its file, as the ones over 1 GiB are.
+        .env("TABLEBASE_MEMORY_LIMIT", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let search = |stdin: &mut std::process::ChildStdin, commands: &str| {
+        writeln!(stdin, "{commands}").unwrap();
+        let mut said = Vec::new();
+        loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the protocol search answers");
+            assert!(!line.starts_with("error"), "{line}");
+            if line.starts_with("bestmove") {
+                return said;
+            }
+            said.push(line);
+        }
+    };
+    // The tables are opened (checked whole) by the first search, at the start.
+    let said = search(
+        &mut stdin,
+        &format!("setoption name TablebasePath value {d}\nnewgame hexapawn 4\ngo depth 1"),
+    );
+    assert!(said.iter().any(|l| l.contains("tbhits")), "{said:?}");
+    // Then the two-a-side table is damaged in place, and a position of it is searched: a loss
+    // that the damaged table would call a win.
+    overwrite_values(&dir.join("hexapawn-4-w2b2.tb"), 2);
+    let said = search(
+        &mut stdin,
+        &format!("position board {TWO_A_SIDE} w\ngo depth 2"),
+    );
+    // No exact value but the true one (the damaged table says loss 2: a win in 1 after any
+    // move).
+    for line in said.iter().filter(|l| l.starts_with("info depth")) {
+        let score = line.split(" score ").nth(1).unwrap_or("");
+        assert!(
+            !(score.starts_with("win") || score.starts_with("loss"))
+                || score.starts_with("loss 4 "),
+            "a value from the damaged table: {line}"
+        );
+    }
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string tablebase damaged while in use"))
+        .unwrap_or_else(|| panic!("no note of the damaged table in {said:?}"));
+    assert!(note.contains("hexapawn-4-w2b2.tb"), "{note}");
+    // The next search opens the tables again, and the whole file's checksum refuses them.
+    let said = search(&mut stdin, "go depth 2");
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string tablebase not used"))
+        .unwrap_or_else(|| panic!("no note of the refused tables in {said:?}"));
+    assert!(
+        note.contains("hexapawn-4-w2b2.tb") && note.contains("checksum mismatch"),
+        "{note}"
+    );
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
