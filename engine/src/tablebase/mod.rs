@@ -252,6 +252,18 @@ pub enum TablebaseError {
     Setting(String),
 }
 
+/// What [`Tablebase::verify`] found in a directory: the tables present (every one sound) and
+/// the materials missing from the set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// The materials present, as (White, Black) piece counts, each table sound.
+    pub present: Vec<(usize, usize)>,
+    /// The materials up to [`Verified::max_pieces`] a side that have no table.
+    pub missing: Vec<(usize, usize)>,
+    /// The most pieces a side of a table present (0: none).
+    pub max_pieces: usize,
+}
+
 /// Where one material's values are.
 #[derive(Debug)]
 enum Table {
@@ -578,8 +590,11 @@ impl Tablebase {
     }
 
     /// Checks every table of `game` at `size` in `dir` as [`Tablebase::open`] does (the same
-    /// checks, so a set that passes is one that probing accepts); returns how many there are.
-    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<usize, TablebaseError> {
+    /// checks, so a set that passes is one that probing accepts), and which materials are
+    /// missing from the set: every material up to the most pieces a side of a table present
+    /// belongs to it (a build up to K pieces a side writes them all, and each reads the ones
+    /// below it).
+    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<Verified, TablebaseError> {
         let tb = match game {
             GameKind::Oska => Tablebase::open::<Oska>(dir, size, 0)?,
             GameKind::Hexapawn => Tablebase::open::<Hexapawn>(dir, size, 0)?,
@@ -589,7 +604,17 @@ impl Tablebase {
                 )));
             }
         };
-        Ok(tb.materials().len())
+        let present = tb.materials();
+        let max_pieces = present.iter().map(|&(w, b)| w.max(b)).max().unwrap_or(0);
+        let missing = (1..=max_pieces)
+            .flat_map(|w| (1..=max_pieces).map(move |b| (w, b)))
+            .filter(|m| !present.contains(m))
+            .collect();
+        Ok(Verified {
+            present,
+            missing,
+            max_pieces,
+        })
     }
 
     /// The exact value of `pos` for its side to move, if a table covers it (a finished game is

@@ -767,3 +767,50 @@ fn a_table_damaged_while_open_is_refused_over_the_protocol() {
     assert!(child.wait().unwrap().success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verify_names_every_missing_table_and_does_not_call_the_set_sound() {
+    let (dir, _) = sound_set("incomplete");
+    let d = dir.to_str().unwrap();
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    assert_eq!(
+        text(&out.stdout),
+        format!("9 tables of hexapawn 3 in {d} are sound, every material up to 3 pieces a side\n")
+    );
+    // Two tables gone: both named, the set not called sound.
+    for name in ["hexapawn-3-w1b2.tb", "hexapawn-3-w3b2.tb"] {
+        std::fs::remove_file(dir.join(name)).unwrap();
+    }
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    refused(
+        &out,
+        &[
+            "incomplete, not sound",
+            "2 of the 9 tables up to 3 pieces a side missing",
+            "hexapawn-3-w1b2.tb, hexapawn-3-w3b2.tb",
+        ],
+        "verify of an incomplete set",
+    );
+    assert!(
+        !text(&out.stdout).contains("sound"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Only the largest left: the eight below it named.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.ends_with("hexapawn-3-w3b3.tb") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    refused(
+        &out,
+        &[
+            "8 of the 9 tables",
+            "hexapawn-3-w1b1.tb, hexapawn-3-w1b2.tb, hexapawn-3-w1b3.tb, hexapawn-3-w2b1.tb, hexapawn-3-w2b2.tb, hexapawn-3-w2b3.tb, hexapawn-3-w3b1.tb, hexapawn-3-w3b2.tb",
+        ],
+        "verify of the largest table alone",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
