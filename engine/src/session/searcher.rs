@@ -12,6 +12,7 @@ use crate::games::notation::line_names;
 use crate::games::{AnyLine, Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
 use crate::protocol::{Go, Info, ProgressInfo, SearchInfo};
 use crate::search::{Event, Limits, Probe, Searcher};
+use crate::tablebase::OpenProbe;
 
 /// The engine's own search.
 pub struct SearchBackend {
@@ -31,9 +32,9 @@ pub struct SearchBackend {
     hexapawn_tables: Tables<Hexapawn>,
 }
 
-/// The tables opened for one game: the size they are of and their probe (`None`: no tables of
-/// that size).
-type Tables<G> = Option<(usize, Option<Probe<G>>)>;
+/// The tables opened for one game: the size they are of, and their probe with the tables behind
+/// it (`None`: no tables of that size).
+type Tables<G> = Option<(usize, Option<OpenProbe<G>>)>;
 
 impl SearchBackend {
     /// A backend with a table of `hash_mib` MiB per game searched.
@@ -104,14 +105,31 @@ fn probe_of<G: Game>(
 ) -> Option<Probe<G>> {
     let dir = dir?;
     if cache.as_ref().is_none_or(|(s, _)| *s != size) {
-        let probe = crate::tablebase::probe_for::<G>(dir, size, crate::tablebase::MEMORY_LIMIT)
+        let probe = crate::tablebase::memory_limit()
+            .and_then(|limit| crate::tablebase::open_probe::<G>(dir, size, limit))
             .unwrap_or_else(|e| {
                 report(Info::String(format!("tablebase not used: {e}")));
                 None
             });
         *cache = Some((size, probe));
     }
-    cache.as_ref().and_then(|(_, p)| p.clone())
+    cache
+        .as_ref()
+        .and_then(|(_, p)| p.as_ref().map(|(probe, _)| probe.clone()))
+}
+
+/// After a search: a table found damaged or changed while it was probed (the probes that needed
+/// it answered nothing) is reported as `info string`, and the tables are dropped, to be opened
+/// and checked again by the next search.
+fn check_tables<G: Game>(cache: &mut Tables<G>, report: &mut dyn FnMut(Info)) {
+    if let Some((_, Some((_, tables)))) = cache
+        && let Some(e) = tables.fault()
+    {
+        report(Info::String(format!(
+            "tablebase damaged while in use, its values not used: {e}"
+        )));
+        *cache = None;
+    }
 }
 
 fn run<G: Game + Evaluate>(
@@ -242,11 +260,15 @@ impl Backend for SearchBackend {
         match line {
             AnyLine::Oska(l) => {
                 let probe = probe_of(&mut self.oska_tables, dir, l.current().size(), report);
-                run(&mut self.oska, settings, probe, l, go, stop, report)
+                let best = run(&mut self.oska, settings, probe, l, go, stop, report);
+                check_tables(&mut self.oska_tables, report);
+                best
             }
             AnyLine::Hexapawn(l) => {
                 let probe = probe_of(&mut self.hexapawn_tables, dir, l.current().size(), report);
-                run(&mut self.hexapawn, settings, probe, l, go, stop, report)
+                let best = run(&mut self.hexapawn, settings, probe, l, go, stop, report);
+                check_tables(&mut self.hexapawn_tables, report);
+                best
             }
             AnyLine::Ctf(l) => run(&mut self.ctf, settings, None, l, go, stop, report),
         }

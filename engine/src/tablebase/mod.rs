@@ -22,7 +22,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use std::any::Any;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::games::{Game, GameKind, Hexapawn, Move, MoveList, Oska, Outcome, Side};
 use crate::score::Score;
@@ -139,26 +139,63 @@ pub fn probe_for<G: Game>(
     size: usize,
     memory_limit: u64,
 ) -> Result<Option<Probe<G>>, TablebaseError> {
+    Ok(open_probe::<G>(dir, size, memory_limit)?.map(|(probe, _)| probe))
+}
+
+/// A probe of the tables of `G` and the tables behind it (see [`open_probe`]).
+pub type OpenProbe<G> = (Probe<G>, Arc<Tablebase>);
+
+/// [`probe_for`], with the tables behind the probe, to ask after a search whether a table was
+/// found damaged while it was probed ([`Tablebase::fault`]; the probe answers nothing from a
+/// damaged table).
+pub fn open_probe<G: Game>(
+    dir: &Path,
+    size: usize,
+    memory_limit: u64,
+) -> Result<Option<OpenProbe<G>>, TablebaseError> {
     /// Opens the tables of `T` and wraps them as a probe of `G`, which is `T`.
     fn wrap<G: Game, T: Retro>(
         dir: &Path,
         size: usize,
         memory_limit: u64,
-    ) -> Result<Option<Probe<G>>, TablebaseError> {
-        let tb = Tablebase::open::<T>(dir, size, memory_limit)?;
+    ) -> Result<Option<OpenProbe<G>>, TablebaseError> {
+        let tb = Arc::new(Tablebase::open::<T>(dir, size, memory_limit)?);
         if tb.materials().is_empty() {
             return Ok(None);
         }
-        Ok(Some(Arc::new(move |pos: &G| {
+        let tables = Arc::clone(&tb);
+        let probe: Probe<G> = Arc::new(move |pos: &G| {
             (pos as &dyn Any)
                 .downcast_ref::<T>()
-                .and_then(|p| tb.probe(p))
-        })))
+                .and_then(|p| tables.probe(p))
+        });
+        Ok(Some((probe, tb)))
     }
     match G::KIND {
         GameKind::Oska => wrap::<G, Oska>(dir, size, memory_limit),
         GameKind::Hexapawn => wrap::<G, Hexapawn>(dir, size, memory_limit),
         GameKind::Ctf => Ok(None),
+    }
+}
+
+/// The environment variable that sets the most bytes a table may have to be read into memory
+/// (see [`memory_limit`]).
+pub const MEMORY_LIMIT_VARIABLE: &str = "TABLEBASE_MEMORY_LIMIT";
+
+/// The `memory_limit` of [`Tablebase::open`] for the searches: `$TABLEBASE_MEMORY_LIMIT` (a
+/// number of bytes) when it is set and not empty, else [`MEMORY_LIMIT`]. A value that is not a
+/// number is an error naming the variable.
+pub fn memory_limit() -> Result<u64, TablebaseError> {
+    match std::env::var_os(MEMORY_LIMIT_VARIABLE) {
+        Some(v) if !v.is_empty() => {
+            let text = v.to_string_lossy();
+            text.trim().parse::<u64>().map_err(|_| {
+                TablebaseError::Setting(format!(
+                    "${MEMORY_LIMIT_VARIABLE} '{text}' is not a number of bytes (the largest table to read into memory; unset it for {MEMORY_LIMIT})"
+                ))
+            })
+        }
+        _ => Ok(MEMORY_LIMIT),
     }
 }
 
@@ -180,7 +217,7 @@ fn table_files(dir: &Path, game: GameKind, size: usize) -> Result<Vec<PathBuf>, 
 }
 
 /// What can go wrong building, writing or reading tables.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum TablebaseError {
     /// A file or directory could not be read or written.
     #[error("{}: {error}", path.display())]
@@ -210,13 +247,132 @@ pub enum TablebaseError {
     /// A defect of the builder.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A setting (an environment variable) that cannot be used.
+    #[error("{0}")]
+    Setting(String),
+}
+
+/// What [`Tablebase::verify`] found in a directory: the tables present (every one sound) and
+/// the materials missing from the set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// The materials present, as (White, Black) piece counts, each table sound.
+    pub present: Vec<(usize, usize)>,
+    /// The materials up to [`Verified::max_pieces`] a side that have no table.
+    pub missing: Vec<(usize, usize)>,
+    /// The most pieces a side of a table present (0: none).
+    pub max_pieces: usize,
 }
 
 /// Where one material's values are.
 #[derive(Debug)]
 enum Table {
     Memory(Vec<u8>),
-    Disk(File),
+    Disk(DiskTable),
+}
+
+/// How many blocks of a table read from its file are kept in memory at most (16 MiB of values),
+/// each checked when it was read.
+const CACHE_BLOCKS: u64 = 4096;
+
+/// A slot of [`DiskTable`]'s cache: a block's number and its checked values, or nothing yet.
+type Slot = Mutex<Option<(u64, Box<[u8]>)>>;
+
+/// A table probed from its file: its values are read a block of [`file::BLOCK_LEN`] at a time,
+/// and each block read is checked against the checksum that block had when the table was opened
+/// (and the whole file passed its checksum), so a file damaged or changed in place while it is
+/// open is refused, never answered from. Checked blocks are kept, direct-mapped, in a few slots.
+struct DiskTable {
+    file: File,
+    path: PathBuf,
+    count: u64,
+    /// The checksum of every block, taken when the table was opened.
+    sums: Vec<u64>,
+    /// The block `b` in slot `b % slots`.
+    cache: Vec<Slot>,
+    /// The first damage found: from then on the table answers nothing.
+    fault: OnceLock<TablebaseError>,
+}
+
+impl std::fmt::Debug for DiskTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiskTable")
+            .field("path", &self.path)
+            .field("count", &self.count)
+            .field("fault", &self.fault.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DiskTable {
+    /// A table whose file `file` at `path` passed every check, with the checksums of its
+    /// blocks.
+    fn new(file: File, path: &Path, count: u64, sums: Vec<u64>) -> DiskTable {
+        let slots = (sums.len() as u64).clamp(1, CACHE_BLOCKS);
+        DiskTable {
+            file,
+            path: path.to_path_buf(),
+            count,
+            sums,
+            cache: (0..slots).map(|_| Mutex::new(None)).collect(),
+            fault: OnceLock::new(),
+        }
+    }
+
+    /// The value at `index`, from a checked block.
+    fn value(&self, index: u64) -> Result<u8, TablebaseError> {
+        if let Some(e) = self.fault.get() {
+            return Err(e.clone());
+        }
+        let block_len = file::BLOCK_LEN as u64;
+        let block = index / block_len;
+        let Some(&sum) = self.sums.get(block as usize) else {
+            return Err(TablebaseError::Internal(format!(
+                "index {index} past the {} values of {}",
+                self.count,
+                self.path.display()
+            )));
+        };
+        let slot = &self.cache[(block % self.cache.len() as u64) as usize];
+        // A slot whose holder panicked still holds a checked block or nothing.
+        let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((b, values)) = slot.as_ref()
+            && *b == block
+        {
+            return Ok(values[(index % block_len) as usize]);
+        }
+        let start = block * block_len;
+        let mut values = vec![0u8; (self.count - start).min(block_len) as usize];
+        let checked = self
+            .file
+            .read_exact_at(&mut values, file::HEADER_LEN as u64 + start)
+            .map_err(|e| TablebaseError::Io {
+                path: self.path.clone(),
+                error: format!(
+                    "reading values {start} to {}: {e} (the file changed while in use? rebuild the table, then open the tables again)",
+                    start + values.len() as u64 - 1
+                ),
+            })
+            .and_then(|()| {
+                if file::checksum(&values) == sum {
+                    Ok(())
+                } else {
+                    Err(TablebaseError::BadFile {
+                        path: self.path.clone(),
+                        why: format!(
+                            "damaged while in use: values {start} to {} no longer match the checksum they had when the table was opened (rebuild the table, then open the tables again)",
+                            start + values.len() as u64 - 1
+                        ),
+                    })
+                }
+            });
+        if let Err(e) = checked {
+            return Err(self.fault.get_or_init(|| e).clone());
+        }
+        let v = values[(index - start) as usize];
+        *slot = Some((block, values.into_boxed_slice()));
+        Ok(v)
+    }
 }
 
 /// The tables of one game and size, opened for probing.
@@ -227,6 +383,8 @@ pub struct Tablebase {
     shape: Geometry,
     /// `tables[w][b]`.
     tables: Vec<Vec<Option<Table>>>,
+    /// The first table found damaged while probed.
+    fault: OnceLock<TablebaseError>,
 }
 
 impl Tablebase {
@@ -239,6 +397,7 @@ impl Tablebase {
             tables: (0..=size)
                 .map(|_| (0..=size).map(|_| None).collect())
                 .collect(),
+            fault: OnceLock::new(),
         }
     }
 
@@ -308,8 +467,8 @@ impl Tablebase {
         let table = if header.count <= memory_limit {
             Table::Memory(file::read_values(&f, &header, path)?)
         } else {
-            file::check_values(&f, &header, path)?;
-            Table::Disk(f)
+            let sums = file::check_values(&f, &header, path)?;
+            Table::Disk(DiskTable::new(f, path, header.count, sums))
         };
         Ok((header, table))
     }
@@ -431,8 +590,11 @@ impl Tablebase {
     }
 
     /// Checks every table of `game` at `size` in `dir` as [`Tablebase::open`] does (the same
-    /// checks, so a set that passes is one that probing accepts); returns how many there are.
-    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<usize, TablebaseError> {
+    /// checks, so a set that passes is one that probing accepts), and which materials are
+    /// missing from the set: every material up to the most pieces a side of a table present
+    /// belongs to it (a build up to K pieces a side writes them all, and each reads the ones
+    /// below it).
+    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<Verified, TablebaseError> {
         let tb = match game {
             GameKind::Oska => Tablebase::open::<Oska>(dir, size, 0)?,
             GameKind::Hexapawn => Tablebase::open::<Hexapawn>(dir, size, 0)?,
@@ -442,61 +604,109 @@ impl Tablebase {
                 )));
             }
         };
-        Ok(tb.materials().len())
+        let present = tb.materials();
+        let max_pieces = present.iter().map(|&(w, b)| w.max(b)).max().unwrap_or(0);
+        let missing = (1..=max_pieces)
+            .flat_map(|w| (1..=max_pieces).map(move |b| (w, b)))
+            .filter(|m| !present.contains(m))
+            .collect();
+        Ok(Verified {
+            present,
+            missing,
+            max_pieces,
+        })
     }
 
     /// The exact value of `pos` for its side to move, if a table covers it (a finished game is
-    /// always covered: the rules decide it).
+    /// always covered: the rules decide it). A table found damaged while probed (see
+    /// [`Tablebase::try_probe`]) answers `None`, and [`Tablebase::fault`] says which and how.
     pub fn probe<G: Retro>(&self, pos: &G) -> Option<Score> {
-        self.probe_value(pos).and_then(value::score)
+        self.kept(self.try_probe(pos))
+    }
+
+    /// [`Tablebase::probe`], with an error naming the table file when the value had to be read
+    /// from a table that was damaged or changed since it was opened (its values are checked a
+    /// block at a time as they are read: see [`Tablebase::open`]).
+    pub fn try_probe<G: Retro>(&self, pos: &G) -> Result<Option<Score>, TablebaseError> {
+        Ok(self.probe_value(pos)?.and_then(value::score))
+    }
+
+    /// The first table found damaged or changed while probed, if any (the probes that needed it
+    /// answered nothing).
+    pub fn fault(&self) -> Option<&TablebaseError> {
+        self.fault.get()
+    }
+
+    /// `Ok`'s value, or `None` with the error kept as [`Tablebase::fault`].
+    fn kept<T>(&self, result: Result<Option<T>, TablebaseError>) -> Option<T> {
+        result.unwrap_or_else(|e| {
+            let _ = self.fault.set(e);
+            None
+        })
     }
 
     /// [`Tablebase::probe`] as a table byte.
-    fn probe_value<G: Retro>(&self, pos: &G) -> Option<u8> {
+    fn probe_value<G: Retro>(&self, pos: &G) -> Result<Option<u8>, TablebaseError> {
         if G::KIND != self.game || pos.size() != self.size {
-            return None;
+            return Ok(None);
         }
         if let Some(o) = pos.board_outcome() {
-            return Some(value::of_outcome(o, pos.side_to_move()));
+            return Ok(Some(value::of_outcome(o, pos.side_to_move())));
         }
         let (white, black) = pos.sets();
         let (w, b) = match pos.side_to_move() {
             Side::White => (white, black),
             Side::Black => (self.shape.mirror(black), self.shape.mirror(white)),
         };
-        let table = self
+        let Some(table) = self
             .tables
-            .get(w.count_ones() as usize)?
-            .get(b.count_ones() as usize)?
-            .as_ref()?;
+            .get(w.count_ones() as usize)
+            .and_then(|row| row.get(b.count_ones() as usize))
+            .and_then(Option::as_ref)
+        else {
+            return Ok(None);
+        };
         let index = self.shape.index(w, b);
         let v = match table {
-            Table::Memory(values) => *values.get(index as usize)?,
-            Table::Disk(f) => {
-                let mut byte = [0u8];
-                f.read_exact_at(&mut byte, file::HEADER_LEN as u64 + index)
-                    .ok()?;
-                byte[0]
-            }
+            Table::Memory(values) => match values.get(index as usize) {
+                Some(&v) => v,
+                None => return Ok(None),
+            },
+            Table::Disk(t) => t.value(index)?,
         };
-        (v != value::UNSET).then_some(v)
+        Ok((v != value::UNSET).then_some(v))
     }
 
     /// Every legal move of `pos` with its exact value for the side to move (the value of the
     /// position after it, seen from before it), best first; `None` unless a table covers every
-    /// position reached.
+    /// position reached (or one of them is damaged: see [`Tablebase::probe`]).
     pub fn probe_moves<G: Retro>(&self, pos: &G) -> Option<Vec<(Move, Score)>> {
+        self.kept(self.try_probe_moves(pos))
+    }
+
+    /// [`Tablebase::probe_moves`], with an error naming the table file when a value had to be
+    /// read from a table damaged or changed since it was opened.
+    pub fn try_probe_moves<G: Retro>(
+        &self,
+        pos: &G,
+    ) -> Result<Option<Vec<(Move, Score)>>, TablebaseError> {
         if pos.board_outcome().is_some() {
-            return Some(Vec::new());
+            return Ok(Some(Vec::new()));
         }
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
         let mut out = Vec::new();
         for &mv in moves.as_slice() {
-            let after = self.probe_value(&pos.play(mv))?;
-            out.push((mv, value::score(value::before(after)?)?));
+            let Some(score) = self
+                .probe_value(&pos.play(mv))?
+                .and_then(value::before)
+                .and_then(value::score)
+            else {
+                return Ok(None);
+            };
+            out.push((mv, score));
         }
         out.sort_by_key(|&(_, s)| std::cmp::Reverse(s.value()));
-        Some(out)
+        Ok(Some(out))
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use engine::games::format::slash;
-use engine::games::{Game, GameKind, Hexapawn, Oska};
+use engine::games::{Game, GameKind, Hexapawn, Oska, Side};
 use engine::tablebase::Retro;
 
 /// Runs the engine binary with `args`, killed if it has not ended after `limit`.
@@ -451,5 +451,366 @@ fn capture_the_flag_ignores_a_tables_directory() {
         assert!(out.status.success(), "ctf {size}: {}", text(&out.stderr));
         protocol_search("ctf", size, d);
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `engine tablebase build ARGS`, its files limited to `limit` bytes (`RLIMIT_FSIZE`, as a full
+/// disk would stop it); with `ignore`, a write past the limit fails with `EFBIG` (the build's
+/// error path), else the kernel kills the build with `SIGXFSZ` mid-write (a crash).
+fn build_limited(args: &[&str], limit: u64, ignore: bool) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_engine"));
+    command
+        .args(args)
+        .env_remove("TABLEBASE_PATH")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) and signal(2) are async-signal-safe, and touch only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if ignore {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            }
+            Ok(())
+        });
+    }
+    command.output().expect("the engine binary runs")
+}
+
+/// The names in `dir` that end in `.part`.
+fn parts(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".part"))
+        .collect()
+}
+
+/// `engine tablebase verify GAME SIZE --dir DIR` succeeds.
+fn verifies(dir: &Path, game: &str, size: &str) {
+    let out = run(&[
+        "tablebase",
+        "verify",
+        game,
+        size,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "verify {game} {size}: {}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_failed_build_leaves_no_part_file_and_the_next_build_succeeds() {
+    let dir = scratch("failed-build");
+    let d = dir.to_str().unwrap();
+    let args = ["tablebase", "build", "hexapawn", "4", "--dir", d];
+    // Files of 64 KiB at most: the small tables are written, a larger one fails (EFBIG, as
+    // ENOSPC would): the error names the temporary file, and nothing is left under that name.
+    let out = build_limited(&args, 64 << 10, true);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a failed write: {err}");
+    assert!(
+        err.contains(".tb.part") && err.contains("too large"),
+        "the error names the file and the fault: {err}"
+    );
+    assert_eq!(
+        parts(&dir),
+        Vec::<String>::new(),
+        "the failed write is removed"
+    );
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "the build after: {}",
+        text(&out.stderr)
+    );
+    verifies(&dir, "hexapawn", "4");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A build killed mid-write leaves its `.part`; the next build replaces it and succeeds.
+    let dir = scratch("killed-build");
+    let d = dir.to_str().unwrap();
+    let args = ["tablebase", "build", "hexapawn", "4", "--dir", d];
+    let out = build_limited(&args, 64 << 10, false);
+    assert!(!out.status.success(), "killed by SIGXFSZ");
+    let left = parts(&dir);
+    assert_eq!(left.len(), 1, "a killed build leaves its .part: {left:?}");
+    // Left unwritable too, as a build of another user could leave it (root writes anyway).
+    let part = dir.join(&left[0]);
+    std::fs::set_permissions(&part, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "the build after: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    verifies(&dir, "hexapawn", "4");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_planted_part_link_is_not_followed() {
+    let dir = scratch("part-link");
+    let outside = scratch("part-link-target");
+    let target = outside.join("precious");
+    std::fs::write(&target, "not a table\n").unwrap();
+    // A link to a file, and one to a file that does not exist yet (created through it, before).
+    std::os::unix::fs::symlink(&target, dir.join("hexapawn-3-w3b3.tb.part")).unwrap();
+    let absent = outside.join("absent");
+    std::os::unix::fs::symlink(&absent, dir.join("hexapawn-3-w1b1.tb.part")).unwrap();
+    build(&dir, "hexapawn", 3, 3);
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        b"not a table\n",
+        "the link's target is unchanged"
+    );
+    assert!(
+        !absent.exists(),
+        "nothing is created through a dangling link"
+    );
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    for name in ["hexapawn-3-w3b3.tb", "hexapawn-3-w1b1.tb"] {
+        let meta = std::fs::symlink_metadata(dir.join(name)).unwrap();
+        assert!(meta.file_type().is_file(), "{name} is a regular file");
+    }
+    verifies(&dir, "hexapawn", "3");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&outside).unwrap();
+}
+
+#[test]
+fn a_fifo_part_does_not_block_the_build_and_a_directory_is_named() {
+    let dir = scratch("part-fifo");
+    let fifo = dir.join("hexapawn-3-w2b2.tb.part");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    let d = dir.to_str().unwrap();
+    let out = run_for(
+        &["tablebase", "build", "hexapawn", "3", "--dir", d],
+        Duration::from_secs(60),
+    );
+    assert!(out.status.success(), "build: {}", text(&out.stderr));
+    assert_eq!(parts(&dir), Vec::<String>::new());
+    verifies(&dir, "hexapawn", "3");
+    // A directory in the way is not removed: the build stops, naming it.
+    std::fs::create_dir(dir.join("hexapawn-3-w2b2.tb.part")).unwrap();
+    let out = run(&["tablebase", "build", "hexapawn", "3", "--dir", d]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("hexapawn-3-w2b2.tb.part: a directory is in the way"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Overwrites the values of a table file in place (the same file, as a disk error or a careless
+/// copy would change it under a running engine), every value with `value` (2: a win).
+fn overwrite_values(path: &Path, value: u8) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    let len = f.metadata().unwrap().len() - 56;
+    f.write_all_at(&vec![value; len as usize], 56).unwrap();
+    f.sync_all().unwrap();
+}
+
+/// Hexapawn 4 with two pawns a side, White to move: lost for White in 4 plies, by the tables.
+const TWO_A_SIDE: &str = "w--w/----/----/b--b";
+
+#[test]
+fn a_table_damaged_while_open_is_refused_by_the_library() {
+    use engine::tablebase::Tablebase;
+    let dir = scratch("damaged-open-lib");
+    build(&dir, "hexapawn", 4, 4);
+    let position = |board: &str| {
+        *engine::games::format::parse_board::<Hexapawn>(board, Side::White)
+            .unwrap()
+            .line
+            .current()
+    };
+    let start = Hexapawn::start(4).unwrap();
+    // Every table read from its file, as a table over the memory limit is.
+    let tb = Tablebase::open::<Hexapawn>(&dir, 4, 0).unwrap();
+    let value = tb.try_probe(&start).unwrap().expect("the start is covered");
+    assert_eq!(value.to_string(), "win 11");
+    // Damaged in place: every value of the start's table and of the two-a-side table a win.
+    overwrite_values(&dir.join("hexapawn-4-w4b4.tb"), 2);
+    overwrite_values(&dir.join("hexapawn-4-w2b2.tb"), 2);
+    // A value read and checked before the damage is kept: the right one, not the file's now.
+    assert_eq!(tb.try_probe(&start).unwrap(), Some(value));
+    // A value read after it: the table is refused, naming its file.
+    let two = position(TWO_A_SIDE);
+    let err = tb.try_probe(&two).expect_err("a damaged table is refused");
+    let err = err.to_string();
+    assert!(
+        err.contains("hexapawn-4-w2b2.tb") && err.contains("damaged while in use"),
+        "{err}"
+    );
+    assert_eq!(tb.probe(&two), None, "no value from a damaged table");
+    assert!(tb.probe_moves(&two).is_none());
+    assert!(
+        tb.fault()
+            .expect("the damage is kept")
+            .to_string()
+            .contains("hexapawn-4-w2b2.tb")
+    );
+    // Opened again, the damage is found by the whole files' checksums.
+    let err = Tablebase::open::<Hexapawn>(&dir, 4, 0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("checksum mismatch"), "{err}");
+    // Cut short under the probe: an error naming the file, not a value.
+    let three = position("www-/----/----/bbb-");
+    let tb = Tablebase::open_materials::<Hexapawn>(&dir, 4, &[(3, 3)], 0).unwrap();
+    let file = dir.join("hexapawn-4-w3b3.tb");
+    let f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    f.set_len(100).unwrap();
+    let err = tb.try_probe(&three).unwrap_err().to_string();
+    assert!(err.contains("hexapawn-4-w3b3.tb"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_damaged_while_open_is_refused_over_the_protocol() {
+    let dir = scratch("damaged-open-protocol");
+    build(&dir, "hexapawn", 4, 4);
+    let d = dir.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        // Every table read from its file, as the ones over 1 GiB are.
+        .env("TABLEBASE_MEMORY_LIMIT", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let search = |stdin: &mut std::process::ChildStdin, commands: &str| {
+        writeln!(stdin, "{commands}").unwrap();
+        let mut said = Vec::new();
+        loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the protocol search answers");
+            assert!(!line.starts_with("error"), "{line}");
+            if line.starts_with("bestmove") {
+                return said;
+            }
+            said.push(line);
+        }
+    };
+    // The tables are opened (checked whole) by the first search, at the start.
+    let said = search(
+        &mut stdin,
+        &format!("setoption name TablebasePath value {d}\nnewgame hexapawn 4\ngo depth 1"),
+    );
+    assert!(said.iter().any(|l| l.contains("tbhits")), "{said:?}");
+    // Then the two-a-side table is damaged in place, and a position of it is searched: a loss
+    // that the damaged table would call a win.
+    overwrite_values(&dir.join("hexapawn-4-w2b2.tb"), 2);
+    let said = search(
+        &mut stdin,
+        &format!("position board {TWO_A_SIDE} w\ngo depth 2"),
+    );
+    // No exact value but the true one (the damaged table says loss 2: a win in 1 after any
+    // move).
+    for line in said.iter().filter(|l| l.starts_with("info depth")) {
+        let score = line.split(" score ").nth(1).unwrap_or("");
+        assert!(
+            !(score.starts_with("win") || score.starts_with("loss"))
+                || score.starts_with("loss 4 "),
+            "a value from the damaged table: {line}"
+        );
+    }
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string tablebase damaged while in use"))
+        .unwrap_or_else(|| panic!("no note of the damaged table in {said:?}"));
+    assert!(note.contains("hexapawn-4-w2b2.tb"), "{note}");
+    // The next search opens the tables again, and the whole file's checksum refuses them.
+    let said = search(&mut stdin, "go depth 2");
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string tablebase not used"))
+        .unwrap_or_else(|| panic!("no note of the refused tables in {said:?}"));
+    assert!(
+        note.contains("hexapawn-4-w2b2.tb") && note.contains("checksum mismatch"),
+        "{note}"
+    );
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_names_every_missing_table_and_does_not_call_the_set_sound() {
+    let (dir, _) = sound_set("incomplete");
+    let d = dir.to_str().unwrap();
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    assert_eq!(
+        text(&out.stdout),
+        format!("9 tables of hexapawn 3 in {d} are sound, every material up to 3 pieces a side\n")
+    );
+    // Two tables gone: both named, the set not called sound.
+    for name in ["hexapawn-3-w1b2.tb", "hexapawn-3-w3b2.tb"] {
+        std::fs::remove_file(dir.join(name)).unwrap();
+    }
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    refused(
+        &out,
+        &[
+            "incomplete, not sound",
+            "2 of the 9 tables up to 3 pieces a side missing",
+            "hexapawn-3-w1b2.tb, hexapawn-3-w3b2.tb",
+        ],
+        "verify of an incomplete set",
+    );
+    assert!(
+        !text(&out.stdout).contains("sound"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Only the largest left: the eight below it named.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.ends_with("hexapawn-3-w3b3.tb") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let out = run(&["tablebase", "verify", "hexapawn", "3", "--dir", d]);
+    refused(
+        &out,
+        &[
+            "8 of the 9 tables",
+            "hexapawn-3-w1b1.tb, hexapawn-3-w1b2.tb, hexapawn-3-w1b3.tb, hexapawn-3-w2b1.tb, hexapawn-3-w2b2.tb, hexapawn-3-w2b3.tb, hexapawn-3-w3b1.tb, hexapawn-3-w3b2.tb",
+        ],
+        "verify of the largest table alone",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,7 +9,7 @@ use engine::eval::EvalKind;
 use engine::games::format::print_board;
 use engine::games::{Game, GameKind};
 use engine::search::{Event, Limits, Searcher};
-use engine::tablebase::MEMORY_LIMIT;
+use engine::tablebase::memory_limit;
 use engine::with_game;
 
 use super::common::{Position, TablebaseArg, tables, threads};
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<()> {
         let mut searcher = Searcher::<G>::new(hash);
         searcher.set_trace(trace);
         searcher.set_evaluator(eval.function::<G>());
-        searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
+        searcher.set_probe(tables::<G>(tablebase, pos.size(), memory_limit()?)?);
         let mut out = String::new();
         let limits = Limits {
             depth: Some(depth),

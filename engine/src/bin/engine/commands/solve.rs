@@ -7,7 +7,7 @@ use anyhow::Result;
 use engine::games::{Game, GameKind};
 use engine::score::Score;
 use engine::search::{Event, Limits, Proof, ProofSearch, SEARCH_STACK, Searcher};
-use engine::tablebase::MEMORY_LIMIT;
+use engine::tablebase::memory_limit;
 use engine::with_game;
 
 use super::common::{Position, TablebaseArg, tables, threads};
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<()> {
                     G::KIND
                 );
             }
-            let probe = tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?;
+            let probe = tables::<G>(tablebase, pos.size(), memory_limit()?)?;
             return prove::<G>(pos, hash, probe, nodes);
         }
         // A covered position is answered at once, reading a few values from the files.
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Result<()> {
             return emit(format!("{value}\n"));
         }
         let mut searcher = Searcher::<G>::new(hash);
-        searcher.set_probe(tables::<G>(tablebase, pos.size(), MEMORY_LIMIT)?);
+        searcher.set_probe(tables::<G>(tablebase, pos.size(), memory_limit()?)?);
         let limits = Limits { solve: true, threads, ..Limits::default() };
         // The search reports once a second; stderr gets one line in ten, and each stage's end.
         let mut shown = Duration::ZERO;

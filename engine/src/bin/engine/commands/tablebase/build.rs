@@ -154,7 +154,7 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
     let (white, black) = start.sets();
     let material = (white.count_ones() as usize, black.count_ones() as usize);
     let tb = Tablebase::open_materials::<G>(dir, plan.size, &[material], 0)?;
-    let start_value = tb.probe(&start).map_or(
+    let start_value = tb.try_probe(&start)?.map_or(
         "not covered (fewer pieces a side than the start)".to_string(),
         |s| s.to_string(),
     );

@@ -52,7 +52,8 @@ fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
     let parsed = read::<G>(board, side)?;
     let pos = *parsed.line.current();
     let tb = open::<G>(dir, pos.size())?;
-    let (Some(value), Some(moves)) = (tb.probe(&pos), tb.probe_moves(&pos)) else {
+    // A table damaged since it was checked at open is an error naming it, never a value.
+    let (Some(value), Some(moves)) = (tb.try_probe(&pos)?, tb.try_probe_moves(&pos)?) else {
         bail!(
             "no table in {} covers this position ({} White and {} Black pieces)",
             dir.display(),
