@@ -305,43 +305,15 @@ fn a_hostile_class_touches_nothing_but_itself() {
     let report = ClassReport::from_records(&records).unwrap();
     let n = (honest.len() + 1 + HOSTILE.len()) as u64;
     assert_eq!(report.games as u64, n * (n - 1), "{all}");
-    let entry = |name: &str| {
-        let i = report
-            .standings
-            .names
-            .iter()
-            .position(|m| m == name)
-            .unwrap_or_else(|| panic!("no {name} in: {all}"));
-        &report.entries[i]
-    };
     // Each hostile submission loses every game it has to move in against one that does not
-    // fail (the honest ones and the setsid one, both colours), by its own named fault only.
-    for (name, fault) in HOSTILE {
-        let e = entry(name);
-        let wanted = 2 * (honest.len() as u64 + 1);
-        assert!(
-            e.faults.get(fault).is_some_and(|&c| c >= wanted),
-            "{name}: {:?}\n{all}",
-            e.faults
-        );
-        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
-    }
-    // What each attempt met, in its own words: blocked, never escaped.
+    // fail (the honest ones and the setsid one, both colours), by its own named fault only, and
+    // each attempt met, in its own words, BLOCKED, never ESCAPED.
+    let not_failing: Vec<&str> = honest.iter().copied().chain(["setsid.py"]).collect();
+    charged_to_their_authors(&all, &records, &report, &not_failing, &HOSTILE);
     let mut charged = 0;
     for r in &records {
         let Some(name) = loser(r) else { continue };
         let reason = r.tag("Reason").unwrap();
-        assert!(!reason.contains("ESCAPED"), "{name}: {reason}");
-        let Some((_, fault)) = HOSTILE.iter().find(|(h, _)| *h == name) else {
-            panic!("{name} lost by a fault: {reason}");
-        };
-        assert!(
-            reason.contains(&format!("board-call: [{fault}]")),
-            "{reason}"
-        );
-        if *fault == "exception" {
-            assert!(reason.contains("BLOCKED"), "{name}: {reason}");
-        }
         if name == "forkbomb.py" && sandbox::pids_cgroup().is_ok() {
             // The hard cap: the kernel refused the fork that would pass 16 processes.
             assert!(reason.contains("the kernel refused the fork"), "{reason}");
@@ -367,9 +339,6 @@ fn a_hostile_class_touches_nothing_but_itself() {
     assert!(!records_text.contains(&base.canary()));
     if sandbox::pids_cgroup().is_err() {
         eprintln!("note: no pids cgroup here: the process cap was watched, not enforced");
-    }
-    for name in honest.iter().chain(&["setsid.py"]) {
-        assert!(entry(name).faults.is_empty(), "{name}: {all}");
     }
     // The other submissions and the cache are byte for byte as they were; nothing was written
     // outside, nothing connected, nothing runs on, no run folder or cgroup is left.
@@ -484,7 +453,7 @@ fn class_run(
 
 /// Checks that each of `hostile` lost every game it had to move in against the `honest`
 /// (both colours) by its named fault only, that every fault's reason says BLOCKED and never
-/// ESCAPED, and that the honest played without a fault.
+/// ESCAPED, and that only the hostile lost by a fault.
 fn charged_to_their_authors(
     all: &str,
     records: &[GameRecord],
