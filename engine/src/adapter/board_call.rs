@@ -241,7 +241,7 @@ impl BoardCall {
             // Once per adapter process (one program each).
             static NOTED: AtomicBool = AtomicBool::new(false);
             if !NOTED.swap(true, Ordering::Relaxed) {
-                for note in limits.notes() {
+                for note in super::sandbox::notes(limits) {
                     say(format!("note: {note}"));
                 }
             }

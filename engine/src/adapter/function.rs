@@ -110,7 +110,7 @@ impl FunctionCall {
         let side = pos.side_to_move().letter();
         if !self.noted {
             self.noted = true;
-            for note in self.limits.notes() {
+            for note in super::sandbox::notes(&self.limits) {
                 report(Info::String(format!("board-call: note: {note}")));
             }
         }

@@ -90,13 +90,10 @@ impl ResourceLimits {
     }
 
     /// What these limits cannot do here, for a note at the first move: no network isolation
-    /// outside the sandbox, no pids cgroup for the process cap, a sandbox that cannot bound
-    /// the scratch folder.
+    /// outside the sandbox, no pids cgroup for the process cap (the sandbox's own notes:
+    /// [`super::sandbox::notes`]).
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
-        if self.sandbox {
-            notes.extend(super::sandbox::notes(self.scratch_mib));
-        }
         if self.no_network
             && !self.sandbox
             && let Err(why) = network_isolation()

@@ -153,16 +153,18 @@ pub fn features() -> Features {
     })
 }
 
-/// What the sandbox cannot do here, for a note at the first move: a `bwrap` too old to bound
-/// the scratch folder.
-pub fn notes(scratch_mib: Option<u64>) -> Vec<String> {
-    match scratch_mib {
-        Some(mib) if !features().size => vec![format!(
+/// What `limits` cannot do here, for a note at the first move: those of
+/// [`ResourceLimits::notes`], and in the sandbox a `bwrap` too old to bound the scratch folder.
+pub fn notes(limits: &ResourceLimits) -> Vec<String> {
+    let mut notes = limits.notes();
+    match limits.scratch_mib {
+        Some(mib) if limits.sandbox && !features().size => notes.push(format!(
             "this bubblewrap cannot size a tmpfs (--size needs bubblewrap 0.8 or later): the \
              scratch folder is not held to {mib} MiB, only by the machine's memory"
-        )],
-        _ => Vec::new(),
+        )),
+        _ => {}
     }
+    notes
 }
 
 /// The arguments every sandbox starts with: the namespaces (the program `nobody` in a user
