@@ -29,6 +29,7 @@
 
 pub mod class;
 mod fault;
+mod files;
 mod game;
 pub mod grade;
 pub mod html;

@@ -284,6 +284,18 @@ fn without_paths(text: &str, dir: &Path) -> String {
     out
 }
 
+/// In debug builds only, for the tests: sleeps `ARENA_TEST_DISCOVERY_PAUSE_MS` milliseconds
+/// before discovery, so that a test can signal the arena while it discovers.
+fn discovery_pause() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("ARENA_TEST_DISCOVERY_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
 /// `arena class`.
 pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     let game = args.game.kind()?;
@@ -300,7 +312,14 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     } else if let Err(e) = engine::adapter::sandbox::bwrap() {
         bail!("{e}");
     }
-    let class = discover(&args.dir, game, args.function.as_deref())?;
+    // On a thread of its own, so that SIGTERM and Ctrl-C end the run during discovery too.
+    let (dir, function) = (args.dir.clone(), args.function.clone());
+    let class = tokio::task::spawn_blocking(move || {
+        discovery_pause();
+        discover(&dir, game, function.as_deref())
+    })
+    .await
+    .context("the discovery thread failed")??;
     let subs = &class.subs;
     let written_notes = note_lines(&class.notes);
     let notes = notes_in(&written_notes);

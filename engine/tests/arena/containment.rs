@@ -1,0 +1,154 @@
+//! What a class folder or an engine must not be able to do to the arena: a FIFO or a symbolic
+//! link to `/dev/stdin` or out of the class folder must not hang discovery (they are left out,
+//! with a note), SIGTERM ends the arena during discovery too, and an engine's `setsid`
+//! grandchild does not outlive `arena match`.
+
+use crate::common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Scratch;
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+
+/// The test submissions of engine/tests/class.
+fn sources() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class")
+}
+
+/// `--no-sandbox` where bubblewrap cannot make a sandbox.
+fn unsandboxed() -> Option<&'static str> {
+    engine::adapter::sandbox::bwrap()
+        .as_ref()
+        .err()
+        .map(|_| "--no-sandbox")
+}
+
+/// Waits for `child` at most `limit`; kills it and fails when it is still running then.
+fn wait_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what}: still running after {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) reads the NUL-terminated path only.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+/// A class folder with two honest loose files and one honest student folder, and beside them
+/// a FIFO, a link to `/dev/stdin`, a link to a file outside the class folder, a FIFO in the
+/// student's folder and a link out of it: the class finishes, notes each of them, and ranks the
+/// honest three.
+#[test]
+fn fifos_and_links_out_of_the_class_are_noted_and_skipped() {
+    let s = Scratch::new("containment", "fifo");
+    let subs = s.path("subs");
+    fs::create_dir_all(subs.join("alice")).unwrap();
+    for f in ["first.py", "greedy.py"] {
+        fs::copy(sources().join(f), subs.join(f)).unwrap();
+    }
+    for f in ["oskaplayer.py", "OskaBoard.py"] {
+        fs::copy(
+            sources().join("folders/alice").join(f),
+            subs.join("alice").join(f),
+        )
+        .unwrap();
+    }
+    // Outside the class folder: a file that would play, if it were read.
+    fs::copy(sources().join("first.py"), s.path("teacher.py")).unwrap();
+    mkfifo(&subs.join("pipe.py"));
+    mkfifo(&subs.join("alice/fifo.py"));
+    std::os::unix::fs::symlink("/dev/stdin", subs.join("stdin.py")).unwrap();
+    std::os::unix::fs::symlink(s.path("teacher.py"), subs.join("secret.py")).unwrap();
+    std::os::unix::fs::symlink(s.path("teacher.py"), subs.join("alice/more.py")).unwrap();
+    std::os::unix::fs::symlink("/dev/stdin", subs.join("class.csv")).unwrap();
+    let child = Command::new(ARENA)
+        .args(["class", subs.to_str().unwrap(), "--depth", "1"])
+        .args(unsandboxed())
+        // A standard input that never ends: reading /dev/stdin would wait for ever.
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_within(child, Duration::from_secs(240), "arena class");
+    let all = format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.starts_with("Class of 3 submissions, oska 4, depth 1: 6 games"),
+        "{all}"
+    );
+    for note in [
+        "alice: left out fifo.py: a FIFO (named pipe) (not read)",
+        "alice: left out more.py: a symbolic link that leads outside the class folder (not read)",
+        "class.csv: left out: a symbolic link that leads outside the class folder (not read)",
+        "pipe.py: left out: a FIFO (named pipe) (not read)",
+        "secret.py: left out: a symbolic link that leads outside the class folder (not read)",
+        "stdin.py: left out: a symbolic link that leads outside the class folder (not read)",
+    ] {
+        assert!(
+            all.contains(&format!("\n{note}\n")),
+            "no note '{note}' in:\n{all}"
+        );
+    }
+    for honest in ["alice", "first.py", "greedy.py"] {
+        assert!(
+            all.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(honest)),
+            "{honest} is not ranked:\n{all}"
+        );
+    }
+    assert!(!all.contains("teacher"), "{all}");
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
+/// SIGTERM while the arena discovers the class (held there by the debug build's pause) ends it
+/// at once with status 130.
+#[test]
+fn sigterm_during_discovery_ends_the_arena() {
+    let s = Scratch::new("containment", "sigterm");
+    let subs = s.path("subs");
+    fs::create_dir_all(&subs).unwrap();
+    for f in ["first.py", "greedy.py"] {
+        fs::copy(sources().join(f), subs.join(f)).unwrap();
+    }
+    let child = Command::new(ARENA)
+        .args(["class", subs.to_str().unwrap(), "--depth", "1"])
+        .args(unsandboxed())
+        .env("ARENA_TEST_DISCOVERY_PAUSE_MS", "60000")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Time for the runtime to start and to reach the discovery.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) has no memory effects.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let started = Instant::now();
+    let out = wait_within(child, Duration::from_secs(10), "arena class after SIGTERM");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("terminated"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
