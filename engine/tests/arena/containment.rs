@@ -152,3 +152,59 @@ fn sigterm_during_discovery_ends_the_arena() {
     assert!(String::from_utf8_lossy(&out.stdout).is_empty());
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
+
+/// An engine behind a script that first starts a `setsid` child that sleeps on (in a session of
+/// its own: no process group kill reaches it): after `arena match`, nothing of it is left, with
+/// the engine's pids cgroup (where one can be made) and with the arena as a subreaper alone
+/// (`ARENA_TEST_NO_ENGINE_CGROUP`, debug builds).
+#[test]
+fn an_engines_setsid_grandchild_does_not_outlive_the_match() {
+    for no_cgroup in [false, true] {
+        let s = Scratch::new("containment", "setsid");
+        // Named by the scratch folder, so that `leftovers` sees it.
+        std::os::unix::fs::symlink("/bin/sleep", s.path("sleeper")).unwrap();
+        let script = s.write(
+            "wrapper.sh",
+            &format!(
+                "setsid {} 1000 </dev/null >/dev/null 2>&1 &\nexec {} \"$@\"\n",
+                s.path("sleeper").display(),
+                s.engine()
+            ),
+        );
+        let mut cmd = Command::new(ARENA);
+        cmd.args(["match", "--game", "hexapawn", "--size", "3", "--games", "2"])
+            .args([
+                "--engine",
+                "cmd=sh",
+                &format!("arg={script}"),
+                "name=wrapped",
+            ])
+            .args([
+                "depth=1",
+                "--engine",
+                &format!("cmd={}", s.engine()),
+                "depth=1",
+            ]);
+        if no_cgroup {
+            cmd.env("ARENA_TEST_NO_ENGINE_CGROUP", "1");
+        }
+        let child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = wait_within(child, Duration::from_secs(60), "arena match");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("Score of wrapped vs engine"), "{stdout}");
+        let left = s.leftovers();
+        // Kill what the test found, so that a failure leaves nothing either.
+        for l in &left {
+            if let Some(pid) = l.split(':').next().and_then(|p| p.parse::<i32>().ok()) {
+                // SAFETY: kill(2) has no memory effects.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        assert_eq!(left, Vec::<String>::new(), "no cgroup: {no_cgroup}");
+    }
+}
