@@ -208,3 +208,51 @@ fn an_engines_setsid_grandchild_does_not_outlive_the_match() {
         assert_eq!(left, Vec::<String>::new(), "no cgroup: {no_cgroup}");
     }
 }
+
+/// A class folder whose name is not ASCII (`accént`, which a traceback relayed by the adapter
+/// spells `acc\xc3\xa9nt`): neither standard output, nor the records, nor the web page name the
+/// teacher's absolute path; and `--no-sandbox` is said in all three, not only on standard error.
+#[test]
+fn a_non_ascii_class_folder_publishes_no_absolute_path_and_no_sandbox_is_reported() {
+    let s = Scratch::new("containment", "accent");
+    let subs = s.path("accént");
+    fs::create_dir_all(&subs).unwrap();
+    for f in ["first.py", "crash.py"] {
+        fs::copy(sources().join(f), subs.join(f)).unwrap();
+    }
+    let (records, html) = (s.path("class.rec"), s.path("class.html"));
+    let child = Command::new(ARENA)
+        .args([
+            "class",
+            subs.to_str().unwrap(),
+            "--depth",
+            "1",
+            "--no-sandbox",
+        ])
+        .args(["--records", records.to_str().unwrap()])
+        .args(["--html", html.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_within(child, Duration::from_secs(120), "arena class");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    // The crash's traceback is in the report, named relative to the class folder.
+    assert!(stdout.contains("File \"crash.py\""), "{stdout}");
+    let scratch = s.dir.display().to_string();
+    for (what, text) in [
+        ("stdout", stdout),
+        ("records", fs::read_to_string(&records).unwrap()),
+        ("html", fs::read_to_string(&html).unwrap()),
+    ] {
+        assert!(!text.contains(&scratch), "{what} names {scratch}:\n{text}");
+        assert!(!text.contains("acc\\xc3\\xa9nt"), "{what}:\n{text}");
+        assert!(!text.contains("acc\\\\xc3\\\\xa9nt"), "{what}:\n{text}");
+        assert!(
+            text.contains("--no-sandbox: the submissions ran unconfined"),
+            "{what} does not say --no-sandbox:\n{text}"
+        );
+    }
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
