@@ -256,3 +256,72 @@ fn a_non_ascii_class_folder_publishes_no_absolute_path_and_no_sandbox_is_reporte
     }
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
+
+/// The children of `pid` whose command line holds `board-call` (live adapters).
+fn adapters_of(pid: u32) -> usize {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let stat = fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            let parent = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+            let zombie = stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+            parent == Some(pid)
+                && !zombie
+                && fs::read(e.path().join("cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains("board-call"))
+        })
+        .count()
+}
+
+/// A class of 8 students at `--concurrency 2`: at most two adapters per worker are alive at any
+/// time (one per student per worker would be 16), and the standings are those of a run at
+/// `--concurrency 1` (the students are deterministic).
+#[test]
+fn a_class_keeps_at_most_two_adapters_per_worker() {
+    let s = Scratch::new("containment", "pool");
+    let subs = s.path("subs");
+    fs::create_dir_all(&subs).unwrap();
+    for i in 0..8 {
+        let from = if i % 2 == 0 { "first.py" } else { "greedy.py" };
+        fs::copy(sources().join(from), subs.join(format!("s{i}.py"))).unwrap();
+    }
+    let run = |concurrency: &str| {
+        let mut child = Command::new(ARENA)
+            .args(["class", subs.to_str().unwrap(), "--depth", "1"])
+            .args(["--concurrency", concurrency])
+            .args(unsandboxed())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut peak = 0;
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the class did not finish");
+            peak = peak.max(adapters_of(child.id()));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let standings: Vec<String> = stdout
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with("Crosstable"))
+            .map(str::to_string)
+            .collect();
+        (peak, standings)
+    };
+    let (peak, standings) = run("2");
+    assert!(peak >= 2, "no adapter was seen ({peak})");
+    assert!(peak <= 4, "{peak} adapters alive at once with 2 workers");
+    let (_, alone) = run("1");
+    assert_eq!(standings, alone);
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
