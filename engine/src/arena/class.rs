@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::ArenaError;
+use super::files::{Found, classify, read_text};
 use super::game::GameOutcome;
 use super::schedule::GameJob;
 use super::spec::EngineSpec;
@@ -135,31 +136,48 @@ fn seed_names(game: GameKind) -> &'static str {
 }
 
 /// The source files of a student's folder (and its subfolders, three levels deep; hidden ones
-/// left out), sorted, with their language.
-fn sources(folder: &Path) -> Vec<(PathBuf, Language)> {
-    fn walk(dir: &Path, depth: usize, out: &mut Vec<(PathBuf, Language)>) {
+/// left out), sorted, with their language: each the path to read it by (a link's target inside
+/// the class folder `root`) and the path it has in the folder. Entries left out (a link out of
+/// the class folder, a FIFO, a device) are noted in `skipped` as `PATH: WHY`, the path relative
+/// to `folder`.
+fn sources(folder: &Path, root: &Path, skipped: &mut Vec<String>) -> Vec<(PathBuf, Language)> {
+    fn walk(
+        dir: &Path,
+        shown: &Path,
+        root: &Path,
+        depth: usize,
+        out: &mut Vec<(PathBuf, Language)>,
+        skipped: &mut Vec<String>,
+    ) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };
-        for path in entries.flatten().map(|e| e.path()) {
-            if path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            {
+        for name in entries.flatten().map(|e| e.file_name()) {
+            if name.to_string_lossy().starts_with('.') {
                 continue;
             }
-            if path.is_dir() {
-                if depth > 0 {
-                    walk(&path, depth - 1, out);
+            let path = dir.join(&name);
+            match classify(&path, root) {
+                Found::Folder(real) => {
+                    if depth > 0 {
+                        walk(&real, &shown.join(&name), root, depth - 1, out, skipped);
+                    }
                 }
-            } else if let Some(lang) = Language::of(&path) {
-                out.push((path, lang));
+                Found::File(real) => {
+                    if let Some(lang) = Language::of(&path) {
+                        out.push((real, lang));
+                    }
+                }
+                Found::Skipped(why) => {
+                    skipped.push(format!("{}: {why}", shown.join(&name).display()));
+                }
             }
         }
     }
     let mut out = Vec::new();
-    walk(folder, 3, &mut out);
+    walk(folder, Path::new(""), root, 3, &mut out, skipped);
     out.sort_by(|a, b| a.0.cmp(&b.0));
+    skipped.sort();
     out
 }
 
@@ -173,7 +191,7 @@ fn relative(file: &Path, base: &Path) -> String {
 
 /// The note on a function that keeps state, if it does.
 fn state_note(name: &str, file: &Path, language: Language) -> Option<ClassNote> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = read_text(file).ok()?;
     keeps_state(language, &text).map(|what| ClassNote {
         name: name.to_string(),
         text: format!(
@@ -186,21 +204,30 @@ fn state_note(name: &str, file: &Path, language: Language) -> Option<ClassNote> 
 
 /// The student in `folder` named `name`: the one file defining the function (`function`, or
 /// one of the seed's names for `game`) among its source files, or the note saying why there
-/// is none.
+/// is none. `root` is the class folder (canonical); the entries of the folder left out are
+/// noted in `notes`.
 fn student(
     name: &str,
     folder: &Path,
+    root: &Path,
     game: GameKind,
     function: Option<&str>,
+    notes: &mut Vec<ClassNote>,
 ) -> Result<Submission, ClassNote> {
     let note = |text: String| ClassNote {
         name: name.to_string(),
         text,
     };
-    let files = sources(folder);
+    let mut skipped = Vec::new();
+    let files = sources(folder, root, &mut skipped);
+    notes.extend(
+        skipped
+            .into_iter()
+            .map(|s| note(format!("left out {s} (not read)"))),
+    );
     let mut found: Vec<(PathBuf, String)> = Vec::new();
     for (file, lang) in &files {
-        let Ok(text) = std::fs::read_to_string(file) else {
+        let Ok(text) = read_text(file) else {
             continue;
         };
         match function {
@@ -253,11 +280,13 @@ fn student(
     }
 }
 
-/// The submission a manifest line names (`dir` the class folder), or the note saying what is
-/// wrong with it.
+/// The submission a manifest line names (`dir` the class folder, `root` the same canonical),
+/// or the note saying what is wrong with it. The file must lie inside the class folder (links
+/// and `..` resolved) and be a regular file.
 fn from_manifest(
     line: &ManifestLine,
     dir: &Path,
+    root: &Path,
     game: GameKind,
     function: Option<&str>,
 ) -> Result<Submission, ClassNote> {
@@ -265,10 +294,20 @@ fn from_manifest(
         name: line.student.clone(),
         text: format!("does not play: {MANIFEST}: {text}"),
     };
-    let file = dir.join(&line.file);
-    if !file.is_file() {
+    let Ok(real) = std::fs::canonicalize(dir.join(&line.file)) else {
         return Err(note(format!("{} is not a file", line.file)));
+    };
+    if !real.starts_with(root) {
+        return Err(note(format!(
+            "{} leads outside the class folder (not read)",
+            line.file
+        )));
     }
+    let file = match classify(&real, root) {
+        Found::File(f) => f,
+        Found::Folder(_) => return Err(note(format!("{} is not a file", line.file))),
+        Found::Skipped(why) => return Err(note(format!("{}: {why} (not read)", line.file))),
+    };
     let language = match &line.language {
         Some(l) => Some(
             Language::parse(l)
@@ -285,8 +324,8 @@ fn from_manifest(
     let function = match line.function.as_deref().or(function) {
         Some(f) => f.to_string(),
         None => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| note(format!("cannot read {}: {e}", line.file)))?;
+            let text =
+                read_text(&file).map_err(|e| note(format!("cannot read {}: {e}", line.file)))?;
             match seed_functions(game, lang, &text).as_slice() {
                 [f] => f.clone(),
                 [] => {
@@ -307,14 +346,13 @@ fn from_manifest(
             }
         }
     };
-    let file = std::path::absolute(&file).unwrap_or(file);
-    // The student's folder: the first folder of the path below the class folder.
-    let folder = Path::new(&line.file)
-        .components()
-        .next()
-        .filter(|_| Path::new(&line.file).components().count() > 1)
-        .map(|c| dir.join(c.as_os_str()))
-        .map(|f| std::path::absolute(&f).unwrap_or(f));
+    // The student's folder: the first folder of the file's path below the class folder.
+    let folder = file
+        .strip_prefix(root)
+        .ok()
+        .filter(|r| r.components().count() > 1)
+        .and_then(|r| r.components().next())
+        .map(|c| root.join(c.as_os_str()));
     Ok(Submission {
         name: line.student.clone(),
         function: Some(format!("{}:{function}", file.display())),
@@ -338,20 +376,43 @@ fn from_manifest(
 /// A student whose function keeps state between calls gets a note too, and plays. Too few
 /// submissions is an error that names every note.
 pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Class, ArenaError> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", dir.display())))?;
+    let cannot =
+        |e: std::io::Error| ArenaError::Config(format!("cannot read {}: {e}", dir.display()));
+    let root = std::fs::canonicalize(dir).map_err(cannot)?;
+    let entries = std::fs::read_dir(&root).map_err(cannot)?;
     let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     paths.sort();
     let mut subs = Vec::new();
     let mut notes = Vec::new();
-    let (manifest, manifest_notes) = match std::fs::read_to_string(dir.join(MANIFEST)) {
-        Ok(text) => read_manifest(&text),
-        Err(_) => (Vec::new(), Vec::new()),
+    let manifest_text = match classify(&root.join(MANIFEST), &root) {
+        Found::File(real) => match read_text(&real) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                notes.push(ClassNote {
+                    name: MANIFEST.into(),
+                    text: format!("left out: cannot read it: {e}"),
+                });
+                None
+            }
+        },
+        Found::Folder(_) => None,
+        Found::Skipped(why) => {
+            // Not there at all is no note: most classes have no manifest.
+            if std::fs::symlink_metadata(root.join(MANIFEST)).is_ok() {
+                notes.push(ClassNote {
+                    name: MANIFEST.into(),
+                    text: format!("left out: {why} (not read)"),
+                });
+            }
+            None
+        }
     };
+    let (manifest, manifest_notes) =
+        manifest_text.map_or_else(Default::default, |t| read_manifest(&t));
     notes.extend(manifest_notes);
-    let listed: Vec<PathBuf> = manifest.iter().map(|l| dir.join(&l.file)).collect();
+    let listed: Vec<PathBuf> = manifest.iter().map(|l| root.join(&l.file)).collect();
     for line in &manifest {
-        match from_manifest(line, dir, game, function) {
+        match from_manifest(line, &root, &root, game, function) {
             Ok(s) => subs.push(s),
             Err(n) => notes.push(n),
         }
@@ -370,23 +431,24 @@ pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Cl
         if manifest.iter().any(|l| l.student == name) || listed.contains(&path) {
             continue;
         }
-        if path.is_dir() {
-            let folder = std::path::absolute(&path).unwrap_or(path);
-            match student(&name, &folder, game, function) {
-                Ok(s) => subs.push(s),
-                Err(n) => notes.push(n),
+        let file = match classify(&path, &root) {
+            Found::Folder(folder) => {
+                match student(&name, &folder, &root, game, function, &mut notes) {
+                    Ok(s) => subs.push(s),
+                    Err(n) => notes.push(n),
+                }
+                continue;
             }
-            continue;
-        }
-        if !path.is_file() {
-            notes.push(note("left out: not a file or a folder".into()));
-            continue;
-        }
-        let file = std::path::absolute(&path).unwrap_or(path);
-        if let Some(lang) = Language::of(&file) {
+            Found::Skipped(why) => {
+                notes.push(note(format!("left out: {why} (not read)")));
+                continue;
+            }
+            Found::File(file) => file,
+        };
+        if let Some(lang) = Language::of(&path) {
             let found = match function {
                 Some(f) => Some(f.to_string()),
-                None => match std::fs::read_to_string(&file) {
+                None => match read_text(&file) {
                     Ok(text) => seed_function(game, lang, &text),
                     Err(e) => {
                         notes.push(note(format!("left out: cannot read it: {e}")));
@@ -398,9 +460,10 @@ pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Cl
                 Some(f) => subs.push(Submission {
                     function: Some(format!("{}:{f}", file.display())),
                     name,
-                    file,
                     folder: None,
-                    language: None,
+                    // A link's target may not say the language its name does.
+                    language: (Language::of(&file) != Some(lang)).then_some(lang),
+                    file,
                 }),
                 None => notes.push(note(format!(
                     "left out: defines none of the seed's names for {} ({}); a helper \

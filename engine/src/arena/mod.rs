@@ -14,8 +14,9 @@
 //! - [`table`]: running results and the final table; [`stats`]: Elo, LOS, SPRT;
 //!   [`openings`]: the openings file ([`crate::games::openings`] makes random ones).
 //!
-//! **Processes.** Each worker keeps its own process of every engine it needs and reuses it from
-//! game to game (`newgame`, then `isready`). An engine that fails in any way (failed start,
+//! **Processes.** Each worker keeps the processes of its last game's engines and reuses them
+//! when its next game has them (`newgame`, then `isready`); the others are shut down before the
+//! next game, so that at most two engine processes per worker are alive at once. An engine that fails in any way (failed start,
 //! crash, stall, time forfeit, illegal move, protocol violation) loses the game, is shut down
 //! (`quit`, a short grace, then its whole process group is killed, and it is always reaped) and
 //! is started again for its next game. When the run ends every worker shuts its engines down, so
@@ -29,6 +30,7 @@
 
 pub mod class;
 mod fault;
+mod files;
 mod game;
 pub mod grade;
 pub mod html;

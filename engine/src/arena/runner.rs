@@ -1,5 +1,6 @@
-//! The runner: workers (tokio tasks) that take the scheduled games in turn, each keeping its own
-//! engine processes, and the caller's loop that collects the results.
+//! The runner: workers (tokio tasks) that take the scheduled games in turn, each keeping the
+//! engine processes of its last game (at most two) for the next, and the caller's loop that
+//! collects the results.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -108,6 +109,18 @@ pub async fn run_jobs(
     })
 }
 
+/// Takes out of `pool` the engines that `job` does not play, to be shut down before it.
+fn idle(pool: &mut [Option<SimpleEngine>], job: &GameJob) -> Vec<SimpleEngine> {
+    pool.iter_mut()
+        .enumerate()
+        .filter(|&(i, _)| i != job.white && i != job.black)
+        .filter_map(|(_, slot)| slot.take())
+        .collect()
+}
+
+/// One worker: takes games from the queue until it is empty (or the SPRT decided), keeping the
+/// engines of its last game alive for the next one and shutting the others down, so that at
+/// most two engine processes per worker are alive at once.
 async fn worker(
     config: Arc<MatchConfig>,
     queue: Arc<Mutex<VecDeque<GameJob>>>,
@@ -122,6 +135,12 @@ async fn worker(
         }
         let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
         let Some(job) = job else { break };
+        // At most the two engines of this game stay alive: with many engines (a class), one
+        // process of each per worker would add up to engines x workers processes.
+        for e in idle(&mut pool, &job) {
+            // Killed after the grace when it does not quit; how it ended does not matter here.
+            let _ = e.quit_within(Duration::from_secs(2)).await;
+        }
         let outcome = with_game!(config.game, G => play::<G>(&config, &job, &mut pool).await);
         if let Some((idx, _)) = outcome.fault
             && let Some(e) = pool[idx].take()

@@ -12,7 +12,11 @@
 //! gets a parent-death signal (SIGKILL when this program dies, even by SIGKILL; see the
 //! `orphans` module), so an engine in the middle of a `go solve` does not outlive a GUI or an
 //! arena that was killed. That signal reaches the engine process itself; what it started in its
-//! group is left to notice that its input or output closed. A task waits for
+//! group is left to notice that its input or output closed. Where a pids cgroup can be made,
+//! each engine also runs in one of its own, and everything in it (a `setsid` grandchild that
+//! left the process group included) is killed when the engine ends; a program that made itself
+//! a child subreaper ([`crate::process::contain::become_subreaper`], as `arena` does) also has
+//! every process that an ended engine left behind killed. A task waits for
 //! the engine's exit: an engine that exits is reported as crashed at once (with its exit status)
 //! even when a child of it still holds its output open, and the rest of its group is killed
 //! then. [`Engine::shutdown`] sends `quit`, waits a grace period, then sends SIGTERM and, if
@@ -43,6 +47,8 @@ use tokio::time::timeout;
 use crate::games::GameKind;
 use crate::games::notation::MoveText;
 use crate::process::cgroup::clean_after;
+#[cfg(target_os = "linux")]
+use crate::process::contain::{self, EngineCgroup};
 #[cfg(target_os = "linux")]
 use crate::process::orphans;
 use crate::protocol::{Command, Go, OptionDecl, ProtocolError, Reply};
@@ -242,6 +248,12 @@ pub struct Engine {
     pending: usize,
 }
 
+/// An engine's cgroup, where there are such (Linux).
+#[cfg(target_os = "linux")]
+type Cgroup = EngineCgroup;
+#[cfg(not(target_os = "linux"))]
+type Cgroup = ();
+
 /// Sends `signal` to the process group `pgid` (Unix); errors (the group is gone) are ignored.
 #[cfg(unix)]
 fn signal_group(pgid: Option<u32>, kill: bool) {
@@ -279,6 +291,24 @@ fn spawn_child(mut cmd: Process) -> io::Result<Child> {
 /// The process groups of the engines that run now, for [`kill_all`].
 static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
+/// Held while an engine is started and entered in [`LIVE`], and while orphans are killed: a
+/// child just forked is never taken for an orphan.
+static SPAWNING: Mutex<()> = Mutex::new(());
+
+/// Set by [`kill_all`], under [`SPAWNING`]: no engine is started after it (its cgroup would
+/// outlive the program).
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Kills what ended engines left behind, when this program is a child subreaper (Linux).
+fn kill_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        let _spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+        let ours = live().clone();
+        contain::kill_orphans(&ours);
+    }
+}
+
 fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -287,8 +317,13 @@ fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
 /// for a program that is interrupted (Ctrl-C) and cannot shut its engines down one by one.
 /// The engines are in process groups of their own, so the terminal's Ctrl-C does not reach them.
 /// What a killed board-call adapter leaves (its run folders, its cgroups) is removed once it
-/// is gone, two seconds at most each.
+/// is gone, two seconds at most each, and so are the engines' cgroups (Linux); no engine is
+/// started after it.
 pub fn kill_all() {
+    {
+        let _spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+        ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
     let pids: Vec<u32> = live().clone();
     for &pid in &pids {
         signal_group(Some(pid), true);
@@ -300,6 +335,9 @@ pub fn kill_all() {
         }
         clean_after(pid);
     }
+    #[cfg(target_os = "linux")]
+    contain::kill_all_cgroups();
+    kill_orphans();
 }
 
 /// Whether the process `pid` has ended (no longer there, or a zombie).
@@ -318,6 +356,7 @@ async fn wait_exit_task(
     pgid: Option<u32>,
     mut kill: mpsc::UnboundedReceiver<()>,
     tx: watch::Sender<Exit>,
+    cgroup: Option<Cgroup>,
 ) {
     let status = tokio::select! {
         s = child.wait() => s.ok(),
@@ -333,6 +372,12 @@ async fn wait_exit_task(
         // A board-call adapter that was killed leaves its run folders and cgroups.
         let _ = tokio::task::spawn_blocking(move || clean_after(pid)).await;
     }
+    // Its descendants outside the group: in its cgroup, or orphans reparented here.
+    let _ = tokio::task::spawn_blocking(move || {
+        drop(cgroup);
+        kill_orphans();
+    })
+    .await;
     tx.send_replace(Exit::Exited(status));
 }
 
@@ -444,12 +489,29 @@ impl Engine {
         // A group of its own, led by the engine: its group id is its process id.
         #[cfg(unix)]
         cmd.process_group(0);
+        let spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+        if ENDING.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ClientError::Spawn {
+                program: program.to_string_lossy().into_owned(),
+                source: io::Error::other("the program is ending"),
+            });
+        }
+        #[cfg(target_os = "linux")]
+        let cgroup = EngineCgroup::new();
+        #[cfg(not(target_os = "linux"))]
+        let cgroup: Option<Cgroup> = None;
         #[cfg(target_os = "linux")]
         {
             let parent = std::process::id();
-            // SAFETY: die_with_parent only makes system calls; it allocates nothing.
+            let join = cgroup.as_ref().map(EngineCgroup::join_fd);
+            // SAFETY: die_with_parent and join only make system calls; they allocate nothing.
             unsafe {
-                cmd.pre_exec(move || orphans::die_with_parent(parent));
+                cmd.pre_exec(move || {
+                    if let Some(fd) = join {
+                        contain::join(fd);
+                    }
+                    orphans::die_with_parent(parent)
+                });
             }
         }
         let mut child = spawn_child(cmd).map_err(|source| ClientError::Spawn {
@@ -467,9 +529,10 @@ impl Engine {
         if let Some(p) = pid {
             live().push(p);
         }
+        drop(spawning);
         let (exit_tx, exit) = watch::channel(Exit::Running);
         let (kill, kill_rx) = mpsc::unbounded_channel();
-        tokio::spawn(wait_exit_task(child, pid, kill_rx, exit_tx));
+        tokio::spawn(wait_exit_task(child, pid, kill_rx, exit_tx, cgroup));
         Ok(Engine {
             pid,
             exit,

@@ -8,11 +8,15 @@
 //! - [`cgroup`]: the run folders and pids cgroups of untrusted programs, removed after a killed
 //!   adapter.
 //! - [`path`]: programs found on `PATH`.
+//! - [`contain`]: an engine's descendants end with it: a pids cgroup per engine, and the
+//!   arena as a child subreaper that kills what engines leave behind.
 //!
-//! No file of this folder imports another.
+//! No file of this folder imports another, but `contain` uses `cgroup`'s cgroups.
 
 pub mod capture;
 pub mod cgroup;
+#[cfg(target_os = "linux")]
+pub mod contain;
 #[cfg(target_os = "linux")]
 pub(crate) mod orphans;
 pub mod path;

@@ -11,5 +11,6 @@ mod arena;
 mod arena_trust;
 mod board_call;
 mod class;
+mod containment;
 mod grade;
 mod sandbox;

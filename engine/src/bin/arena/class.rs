@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use engine::arena::class::{
-    ClassLimits, ClassReport, discover, engines, note_lines, notes_in, notes_section, parse_shard,
-    shard, timed_record,
+    ClassLimits, ClassNote, ClassReport, discover, engines, note_lines, notes_in, notes_section,
+    parse_shard, shard, timed_record,
 };
 use engine::arena::grade::{DEFAULT_NODES, DEPTH_TAG, GradeSettings, grade, tablebase_dir};
 use engine::arena::html::{Page, page};
@@ -271,9 +271,37 @@ fn write_html(
     std::fs::write(path, html).with_context(|| format!("--html: cannot write {}", path.display()))
 }
 
+/// The ways a path may be written in an engine's message: as it is, escaped by [`shown`], and
+/// with every byte outside printable ASCII as `\xNN` (lower and upper case hex), as the
+/// adapter passes a program's standard error on (`acc\xc3\xa9nt` for `accént`).
+fn spellings(path: &str) -> Vec<String> {
+    let bytes = |upper: bool| {
+        path.bytes()
+            .map(|b| match b {
+                b'\\' => "\\\\".to_string(),
+                0x20..=0x7e => char::from(b).to_string(),
+                _ if upper => format!("\\x{b:02X}"),
+                _ => format!("\\x{b:02x}"),
+            })
+            .collect::<String>()
+    };
+    let mut all = vec![
+        path.to_string(),
+        shown(path).into_owned(),
+        bytes(false),
+        bytes(true),
+    ];
+    all.sort();
+    all.dedup();
+    // The longest first, so that no spelling is cut by a shorter one.
+    all.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    all
+}
+
 /// `text` without the class folder's absolute path (a traceback names the student's file
-/// with it) and with the home folder as `~`: a report to publish names files as the class
-/// folder does.
+/// with it), however the message spells it ([`spellings`]: a folder named `accént` arrives as
+/// `acc\xc3\xa9nt`), and with the home folder as `~`: a report to publish names files
+/// relative to the class folder.
 fn without_paths(text: &str, dir: &Path) -> String {
     let mut out = text.to_string();
     let mut prefixes = Vec::new();
@@ -283,17 +311,38 @@ fn without_paths(text: &str, dir: &Path) -> String {
     if let Ok(cwd) = std::env::current_dir() {
         prefixes.push(cwd.join(dir));
     }
-    for p in prefixes {
-        let p = format!("{}/", p.display());
-        if p.len() > 1 {
-            out = out.replace(&p, "");
+    prefixes.push(dir.to_path_buf());
+    for p in prefixes.iter().filter(|p| p.is_absolute()) {
+        for p in spellings(&format!("{}/", p.display())) {
+            if p.len() > 1 {
+                out = out.replace(&p, "");
+            }
         }
     }
     if let Some(home) = std::env::var_os("HOME").filter(|h| h.len() > 1) {
-        out = out.replace(&format!("{}/", Path::new(&home).display()), "~/");
+        for h in spellings(&format!("{}/", Path::new(&home).display())) {
+            out = out.replace(&h, "~/");
+        }
     }
     out
 }
+
+/// In debug builds only, for the tests: sleeps `ARENA_TEST_DISCOVERY_PAUSE_MS` milliseconds
+/// before discovery, so that a test can signal the arena while it discovers.
+fn discovery_pause() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("ARENA_TEST_DISCOVERY_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// What `--no-sandbox` means: on standard error, and as a note of the report and the records.
+const NO_SANDBOX: &str = "the submissions ran unconfined: each could read and write every file \
+                          this user can, the other submissions included, and what it started \
+                          may have outlived its game";
 
 /// `arena class`.
 pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
@@ -303,17 +352,31 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
         bail!("--rounds must be at least 1");
     }
     if args.no_sandbox {
-        eprintln!(
-            "warning: --no-sandbox: the submissions run unconfined: each can read and write every \
-             file this user can, the other submissions included, and what it starts may outlive \
-             its game"
-        );
+        eprintln!("warning: --no-sandbox: {NO_SANDBOX}");
     } else if let Err(e) = engine::adapter::sandbox::bwrap() {
         bail!("{e}");
     }
-    let class = discover(&args.dir, game, args.function.as_deref())?;
+    // On a thread of its own, so that SIGTERM and Ctrl-C end the run during discovery too.
+    let (dir, function) = (args.dir.clone(), args.function.clone());
+    let class = tokio::task::spawn_blocking(move || {
+        discovery_pause();
+        discover(&dir, game, function.as_deref())
+    })
+    .await
+    .context("the discovery thread failed")??;
     let subs = &class.subs;
-    let written_notes = note_lines(&class.notes);
+    let mut class_notes = class.notes.clone();
+    if args.no_sandbox {
+        // In the report and the records too, not only on standard error.
+        class_notes.insert(
+            0,
+            ClassNote {
+                name: "--no-sandbox".into(),
+                text: NO_SANDBOX.into(),
+            },
+        );
+    }
+    let written_notes = note_lines(&class_notes);
     let notes = notes_in(&written_notes);
     let exe = std::env::current_exe().context("finding the arena binary")?;
     let engine_exe = exe.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
@@ -398,7 +461,10 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
             shown(&g.record.white),
             shown(&g.record.black),
             g.result().as_str(),
-            fault.map_or_else(|| readable(g.reason()), |f| format!("[{}]", shown(&f)))
+            fault.map_or_else(
+                || readable(&without_paths(g.reason(), &args.dir)),
+                |f| format!("[{}]", shown(&f))
+            )
         );
         match &bar {
             Some(b) => {

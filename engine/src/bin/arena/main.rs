@@ -347,6 +347,16 @@ fn main() -> ExitCode {
             .map(|occ| occ.map(|words| words.cloned().collect()).collect())
             .unwrap_or_default();
     }
+    // What an engine leaves behind (a `setsid` grandchild outside its cgroup, or anything where
+    // no cgroup can be made) is reparented here and killed when an engine ends. Without it the
+    // engines' cgroups and process groups are all there is.
+    #[cfg(target_os = "linux")]
+    if let Err(e) = engine::process::contain::become_subreaper() {
+        eprintln!(
+            "warning: cannot become a child subreaper ({e}): what an engine leaves outside its \
+             process group may outlive it"
+        );
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
