@@ -131,9 +131,16 @@ impl Drop for Cgroup {
     }
 }
 
-/// Kills every process of the cgroup `dir` until it is empty (two seconds at most), then
-/// removes it.
-fn remove_cgroup(dir: &Path) {
+/// Kills every process of the cgroup `dir` and of the cgroups below it (an engine's holds its
+/// adapter's runs), deepest first, until each is empty (two seconds at most), then removes it.
+pub(crate) fn remove_cgroup(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_cgroup(&e.path());
+            }
+        }
+    }
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
         let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
@@ -185,10 +192,11 @@ pub fn clean_after(pid: u32) {
     }
 }
 
-/// Removes the run folders (in the temporary directory) and cgroups of adapter processes that
-/// are gone: killed with SIGKILL (by the OOM killer, or a user), they could not remove their
-/// own. A name `board-call-PID-N` whose process `PID` still runs is left alone, as is anything
-/// this user may not remove. Called once by each adapter process, at its first run.
+/// Removes the run folders (in the temporary directory) and cgroups of adapter and arena
+/// processes that are gone: killed with SIGKILL (by the OOM killer, or a user), they could not
+/// remove their own. A name `board-call-PID-N` or `arena-engine-PID-N` whose process `PID`
+/// still runs is left alone, as is anything this user may not remove. Called once by each
+/// adapter process at its first run, and by each program that runs engines at its first.
 pub fn clean_stale() {
     let mut parents = vec![(std::env::temp_dir(), false)];
     if let Ok(p) = pids_cgroup() {
@@ -215,10 +223,12 @@ pub fn clean_stale() {
     }
 }
 
-/// The process that made the run folder or cgroup `name` (`board-call-PID-N`, or the probe's
-/// `board-call-probe-PID`), if it is one.
+/// The process that made the run folder or cgroup `name` (`board-call-PID-N`, the probe's
+/// `board-call-probe-PID`, an engine's `arena-engine-PID-N`), if it is one.
 fn stale_owner(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix("board-call-")?;
+    let rest = name
+        .strip_prefix("board-call-")
+        .or_else(|| name.strip_prefix("arena-engine-"))?;
     let pid = match rest.strip_prefix("probe-") {
         Some(pid) => pid,
         None => {
@@ -256,6 +266,7 @@ mod tests {
     fn stale_names_are_read_and_others_left_alone() {
         assert_eq!(stale_owner("board-call-123-4"), Some(123));
         assert_eq!(stale_owner("board-call-probe-77"), Some(77));
+        assert_eq!(stale_owner("arena-engine-55-0"), Some(55));
         assert_eq!(stale_owner("board-call-123"), None);
         assert_eq!(stale_owner("board-call-x-1"), None);
         assert_eq!(stale_owner("other-123-4"), None);

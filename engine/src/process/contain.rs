@@ -7,12 +7,12 @@
 
 use std::io;
 use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::cgroup::{Cgroup, pids_cgroup};
+use super::cgroup::{Cgroup, clean_stale, pids_cgroup, remove_cgroup};
 
 /// The kernel's largest `pids.max` (`PID_MAX_LIMIT`): the engine's cgroup is there to find its
 /// processes, not to cap them.
@@ -48,6 +48,9 @@ impl EngineCgroup {
         if parent.join("cgroup.subtree_control").exists() {
             return None;
         }
+        // What a killed arena (and its adapters) left: their cgroups, their run folders.
+        static STALE: std::sync::Once = std::sync::Once::new();
+        STALE.call_once(clean_stale);
         let name = format!(
             "arena-engine-{}-{}",
             std::process::id(),
@@ -68,7 +71,7 @@ impl EngineCgroup {
 
 impl Drop for EngineCgroup {
     fn drop(&mut self) {
-        remove_tree(&self.dir);
+        remove_cgroup(&self.dir);
         live_cgroups().retain(|d| d != &self.dir);
     }
 }
@@ -88,46 +91,12 @@ fn no_cgroup_for_tests() -> bool {
     cfg!(debug_assertions) && std::env::var_os("ARENA_TEST_NO_ENGINE_CGROUP").is_some()
 }
 
-/// The pids of `cgroup.procs` in `dir`.
-fn procs(dir: &Path) -> Vec<i32> {
-    std::fs::read_to_string(dir.join("cgroup.procs"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
-}
-
-/// Kills every process of the cgroup `dir` and of the cgroups below it, deepest first, and
-/// removes them (two seconds at most).
-fn remove_tree(dir: &Path) {
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                remove_tree(&e.path());
-            }
-        }
-    }
-    let deadline = Instant::now() + Duration::from_secs(2);
-    loop {
-        for pid in procs(dir) {
-            // SAFETY: kill(2) has no memory effects.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
-        if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Kills the processes of every engine cgroup of this process and removes the cgroups: for a
 /// program that is interrupted and cannot end its engines one by one.
 pub(crate) fn kill_all_cgroups() {
     let dirs: Vec<PathBuf> = live_cgroups().clone();
     for d in dirs {
-        remove_tree(&d);
+        remove_cgroup(&d);
     }
 }
 

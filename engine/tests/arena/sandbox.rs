@@ -190,6 +190,18 @@ fn stale_cgroups() -> Vec<String> {
     stale
 }
 
+/// Every cgroup below `dir`, at any depth.
+fn cgroups_below(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            found.push(e.path());
+            found.extend(cgroups_below(&e.path()));
+        }
+    }
+    found
+}
+
 /// The submission that lost `record` by a fault, if one did.
 fn loser(record: &GameRecord) -> Option<&str> {
     record.tag("Fault")?;
@@ -735,14 +747,21 @@ fn what_a_killed_class_left_is_removed_by_the_next_run() {
     assert_eq!(base.leftovers(), Vec::<String>::new());
     let left = runs();
     assert!(!left.is_empty(), "SIGKILL left nothing to clean");
+    // Its engines' cgroups (cgroup v1) with the adapters' runs inside, else the runs' own.
     let cgroups: Vec<PathBuf> = match sandbox::pids_cgroup() {
-        Ok(parent) => left
-            .iter()
-            .map(|r| parent.join(r))
-            .filter(|c| c.exists())
+        Ok(parent) => cgroups_below(parent)
+            .into_iter()
+            .filter(|c| {
+                let name = c.file_name().unwrap().to_string_lossy();
+                name.starts_with(&format!("arena-engine-{}-", child.id()))
+                    || left.iter().any(|r| *r == name)
+            })
             .collect(),
         Err(_) => Vec::new(),
     };
+    if sandbox::pids_cgroup().is_ok() {
+        assert!(!cgroups.is_empty(), "SIGKILL left no cgroup to clean");
+    }
     // The next run: one honest submission against itself is enough to start an adapter.
     let next = Base::new("sigkill-next");
     next.add_to(&next.class(), "first.py", 0);
