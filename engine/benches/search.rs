@@ -58,3 +58,21 @@ fn hexapawn5_solve(bencher: divan::Bencher) {
 fn oska4_solve(bencher: divan::Bencher) {
     run(bencher, Oska::start(4).unwrap(), &solve());
 }
+
+/// A one-shot search as `engine best` makes it: the table of `hash_mib` MiB made, the depth-6
+/// search of the 5-piece Oska start, the table freed, all timed. A table's size should cost
+/// little beyond the buckets the search touches.
+#[divan::bench(args = [1, 64], sample_count = 20)]
+fn oska5_one_shot_depth6(bencher: divan::Bencher, hash_mib: usize) {
+    let pos = Oska::start(5).unwrap();
+    let limits = depth(6);
+    bencher.bench_local(|| {
+        let mut searcher = Searcher::<Oska>::new(hash_mib);
+        searcher.search(
+            &Line::new(pos),
+            &limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+    });
+}
