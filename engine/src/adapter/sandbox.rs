@@ -92,9 +92,10 @@ pub fn bwrap() -> &'static Result<PathBuf, Unavailable> {
             )
         })?;
         let mut args = base_args();
-        args.extend(
-            ["--size", "65536", "--tmpfs", SCRATCH, "--remount-ro", "/"].map(OsString::from),
-        );
+        if features().size {
+            args.extend(["--size", "65536"].map(OsString::from));
+        }
+        args.extend(["--tmpfs", SCRATCH, "--remount-ro", "/"].map(OsString::from));
         let mut cmd = bwrap_command(&path, &args).map_err(|e| {
             Unavailable(format!(
                 "cannot pass the sandbox its arguments: {e}: give --no-sandbox to run \
