@@ -719,6 +719,19 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
         GameKind::Hexapawn | GameKind::Ctf => "www/--/bbb",
     };
     bad.push((format!("position board {uneven} w"), ErrorCode::BadPosition));
+    // protocol.md: a board of a size the game does not support is `unsupported`, a character
+    // that is no board character is `syntax` (the word is no board), and a board character the
+    // game has no piece for is `bad-position`.
+    bad.push((
+        format!("position board {} w", empty_board(game, hi as usize + 1)),
+        ErrorCode::Unsupported,
+    ));
+    let at = open.board.replacen('-', "@", 1);
+    bad.push((format!("position board {at} w"), ErrorCode::Syntax));
+    if game != GameKind::Ctf {
+        let flag = open.board.replacen('-', "W", 1);
+        bad.push((format!("position board {flag} w"), ErrorCode::BadPosition));
+    }
     if game == GameKind::Oska && size == 5 {
         for (line, code) in [
             (
@@ -767,6 +780,19 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
     }
     e.shutdown(ANSWER).await.map_err(client)?;
     passed(format!("{} error lines, {game} {size}", bad.len() + 4))
+}
+
+/// An empty board of `game` at `size` in the `/` form (any size, supported or not).
+fn empty_board(game: GameKind, size: usize) -> String {
+    let rows: Vec<usize> = match game {
+        // Oska: rows of size, size - 1, ..., 2, ..., size squares.
+        GameKind::Oska => (2..=size).rev().chain(3..=size).collect(),
+        GameKind::Hexapawn | GameKind::Ctf => vec![size; size],
+    };
+    rows.iter()
+        .map(|&n| "-".repeat(n))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 async fn crlf_and_comments(t: &Target) -> CheckResult {
