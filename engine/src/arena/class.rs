@@ -82,6 +82,8 @@ pub struct Class {
 
 /// One line of the manifest.
 struct ManifestLine {
+    /// Its line number in the manifest, from 1.
+    line: usize,
     student: String,
     file: String,
     function: Option<String>,
@@ -109,6 +111,7 @@ fn read_manifest(text: &str) -> (Vec<ManifestLine>, Vec<ClassNote>) {
         };
         match (given(0), given(1)) {
             (Some(student), Some(file)) if fields.len() <= 4 => lines.push(ManifestLine {
+                line: i + 1,
                 student,
                 file,
                 function: given(2),
@@ -371,10 +374,13 @@ fn from_manifest(
 ///   `.lisp` (`.lsp`, `.cl`) file whose function is `function` or the seed's name for `game`,
 ///   or an executable program; other files are left out with a note;
 /// - the manifest [`MANIFEST`], when there is one, names a student's file, function and
-///   language, over what would be found.
+///   language, over what would be found: a line naming a file that a folder or a file at the
+///   top holds replaces that entry (under the manifest's name, with a note), so that a file
+///   plays once.
 ///
 /// A student whose function keeps state between calls gets a note too, and plays. Too few
-/// submissions is an error that names every note.
+/// submissions, and two manifest lines naming one file, are errors (the first names every
+/// note, the second both lines).
 pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Class, ArenaError> {
     let cannot =
         |e: std::io::Error| ArenaError::Config(format!("cannot read {}: {e}", dir.display()));
@@ -410,11 +416,47 @@ pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Cl
     let (manifest, manifest_notes) =
         manifest_text.map_or_else(Default::default, |t| read_manifest(&t));
     notes.extend(manifest_notes);
-    let listed: Vec<PathBuf> = manifest.iter().map(|l| root.join(&l.file)).collect();
+    // Each line's file, resolved (links and `..`), when it lies inside the class folder: one
+    // file is one submission, whatever path names it.
+    let resolved: Vec<Option<PathBuf>> = manifest
+        .iter()
+        .map(|l| {
+            std::fs::canonicalize(root.join(&l.file))
+                .ok()
+                .filter(|r| r.starts_with(&root))
+        })
+        .collect();
+    for (i, a) in manifest.iter().enumerate() {
+        for (j, b) in manifest.iter().enumerate().skip(i + 1) {
+            if let (Some(file), Some(other)) = (&resolved[i], &resolved[j])
+                && file == other
+            {
+                return Err(ArenaError::Config(format!(
+                    "{}: line {} ({},{}) and line {} ({},{}) name the same file {}: one file \
+                     is one submission; keep one of the two lines",
+                    dir.join(MANIFEST).display(),
+                    a.line,
+                    a.student,
+                    a.file,
+                    b.line,
+                    b.student,
+                    b.file,
+                    relative(file, &root)
+                )));
+            }
+        }
+    }
+    let mut plays = Vec::new();
     for line in &manifest {
         match from_manifest(line, &root, &root, game, function) {
-            Ok(s) => subs.push(s),
-            Err(n) => notes.push(n),
+            Ok(s) => {
+                subs.push(s);
+                plays.push(true);
+            }
+            Err(n) => {
+                notes.push(n);
+                plays.push(false);
+            }
         }
     }
     for path in paths {
@@ -428,7 +470,29 @@ pub fn discover(dir: &Path, game: GameKind, function: Option<&str>) -> Result<Cl
             name: name.clone(),
             text,
         };
-        if manifest.iter().any(|l| l.student == name) || listed.contains(&path) {
+        if manifest.iter().any(|l| l.student == name) {
+            continue;
+        }
+        // An entry that holds (or is) a file the manifest names is that line's student: the
+        // manifest's name wins, and the entry does not play a second time under its own.
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let covering = resolved.iter().position(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.starts_with(&path) || r.starts_with(&real))
+        });
+        if let Some(i) = covering {
+            let line = &manifest[i];
+            notes.push(note(if plays[i] {
+                format!(
+                    "plays as {} ({MANIFEST} line {} names its file {})",
+                    line.student, line.line, line.file
+                )
+            } else {
+                format!(
+                    "left out: {MANIFEST} line {} names its file {} for {}",
+                    line.line, line.file, line.student
+                )
+            }));
             continue;
         }
         let file = match classify(&path, &root) {

@@ -43,7 +43,7 @@ pub mod table;
 
 pub use fault::FaultKind;
 pub use game::GameOutcome;
-pub use runner::{Summary, run_jobs, run_tournament};
+pub use runner::{Summary, check_declared, run_jobs, run_tournament};
 pub use schedule::{GameJob, MatchConfig, Tournament, schedule};
 pub use spec::EngineSpec;
 

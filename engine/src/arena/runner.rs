@@ -32,14 +32,54 @@ pub struct Summary {
     pub skipped: usize,
 }
 
-/// Plays the whole run with `config.concurrency` workers. `on_game` is called in the caller's
-/// task after each game, with the standings that include it.
+/// Plays the whole run with `config.concurrency` workers, after [`check_declared`] (an engine
+/// that does not declare the game and size refuses the run before any game). `on_game` is
+/// called in the caller's task after each game, with the standings that include it.
 pub async fn run_tournament(
     config: MatchConfig,
     on_game: impl FnMut(&GameOutcome, &Standings),
 ) -> Result<Summary, ArenaError> {
     let jobs = schedule(&config)?;
+    check_declared(&config).await?;
     run_jobs(config, jobs, on_game).await
+}
+
+/// Starts each engine of `config` once, before any game, and refuses the match when one does not
+/// declare the game and size played (its `game NAME MIN MAX` lines of the handshake): such an
+/// engine would lose every game at its start. An engine that cannot be started is left to the
+/// games, which report how it fails.
+pub async fn check_declared(config: &MatchConfig) -> Result<(), ArenaError> {
+    let (game, size) = (config.game, config.size);
+    for spec in &config.engines {
+        let Ok(e) = SimpleEngine::start_with(&spec.program, &spec.args, spec.timeout).await else {
+            continue;
+        };
+        let games = e.info().games.clone();
+        // How it ends does not matter: it has told what it plays.
+        let _ = e.quit_within(GRACE).await;
+        if games
+            .iter()
+            .any(|&(g, lo, hi)| g == game && (lo as usize..=hi as usize).contains(&size))
+        {
+            continue;
+        }
+        let declared = if games.is_empty() {
+            "no game".to_string()
+        } else {
+            games
+                .iter()
+                .map(|(g, lo, hi)| format!("game {} {lo} {hi}", g.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(ArenaError::Config(format!(
+            "engine {} declares {declared}, not {} {size}: it cannot play this match (an engine \
+             plays the games and sizes its 'game NAME MIN MAX' lines declare)",
+            spec.name,
+            game.name()
+        )));
+    }
+    Ok(())
 }
 
 /// Plays `jobs`, a part of [`schedule`]'s games (a shard), as [`run_tournament`] plays them all.

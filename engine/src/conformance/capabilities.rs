@@ -87,14 +87,26 @@ fn multipv_lines<G: Game>(
         let numbers: Vec<Option<u32>> = at.iter().map(|i| i.multipv).collect();
         let want: Vec<Option<u32>> = (1..=k).map(Some).collect();
         if numbers != want {
+            let got: Vec<String> = numbers
+                .iter()
+                .map(|n| {
+                    n.map_or("an 'info depth' line without multipv".into(), |n| {
+                        format!("multipv {n}")
+                    })
+                })
+                .collect();
             return fail(format!(
-                "MultiPV {k}: depth {d} has lines {numbers:?}, expected multipv 1 to {k}"
+                "MultiPV {k}: at depth {d} the engine sent {}, expected one 'info depth {d} multipv K ...' line for each K from 1 to {k}",
+                got.join(", ")
             ));
         }
         let mut seen = HashSet::new();
         for i in &at {
             let Some(first) = i.pv.first() else {
-                return fail(format!("depth {d} multipv {:?}: an empty pv", i.multipv));
+                return fail(format!(
+                    "'info depth {d} multipv {} ...' has no move after 'pv'",
+                    i.multipv.unwrap_or_default()
+                ));
             };
             parse_move(&line, first).map_err(|x| format!("depth {d}: pv move '{first}': {x}"))?;
             if !seen.insert(first.clone()) {
@@ -105,7 +117,9 @@ fn multipv_lines<G: Game>(
     }
     if best != last_first {
         return fail(format!(
-            "bestmove {best:?} is not line 1's first move {last_first:?}"
+            "the engine sent 'bestmove {}', expected 'bestmove {}', the first move of 'multipv 1'",
+            best.as_deref().unwrap_or("none"),
+            last_first.as_deref().unwrap_or("none")
         ));
     }
     Ok(())

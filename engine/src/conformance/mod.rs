@@ -301,16 +301,57 @@ async fn quiet(e: &mut Engine, cmd: &str) -> Result<(), String> {
     }
 }
 
+/// The lines the engine sent, as it sent them, each quoted (`'info depth 1 ...', 'bestmove
+/// a1a2'`), or `nothing`: failure lines speak the protocol, not the client's types.
+fn quoted(replies: &[Reply]) -> String {
+    if replies.is_empty() {
+        return "nothing".into();
+    }
+    replies
+        .iter()
+        .map(|r| format!("'{r}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `bestmove` line of a search's best move (`None`: `bestmove none`), quoted.
+fn bestmove_line(best: Option<MoveText>) -> String {
+    format!("'{}'", Reply::BestMove(best))
+}
+
+/// The first 60 characters of a line sent, for a failure line.
+fn short(line: &str) -> String {
+    let mut s: String = line.chars().take(60).collect();
+    if s.len() < line.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+/// What protocol.md's section "Errors" asks of every refused line.
+const ONE_ERROR: &str =
+    "a refused line gets exactly one 'error CODE', with the code protocol.md gives it";
+
 /// Sends a line that must be refused with exactly one `error CODE`.
 async fn refused(e: &mut Engine, line: &str, code: ErrorCode) -> Result<(), String> {
+    refused_as(e, line, code, ONE_ERROR).await
+}
+
+/// [`refused`], the failure line naming `requirement`.
+async fn refused_as(
+    e: &mut Engine,
+    line: &str,
+    code: ErrorCode,
+    requirement: &str,
+) -> Result<(), String> {
     e.send_raw(&format!("{line}\n")).await.map_err(client)?;
     let seen = without_info(e.ping(ANSWER).await.map_err(client)?);
-    let shown: String = line.chars().take(60).collect();
     match seen.as_slice() {
         [Reply::Error { code: c, .. }] if *c == code => Ok(()),
         other => fail(format!(
-            "'{shown}' should give exactly one 'error {code}', got {:?}",
-            other.iter().map(ToString::to_string).collect::<Vec<_>>()
+            "{requirement}: sent '{}', expected 'error {code} ...', got {}",
+            short(line),
+            quoted(other)
         )),
     }
 }
@@ -482,10 +523,10 @@ async fn self_play<G: Game>(
             }));
             if results != [&want] || r.best.is_some() {
                 return fail(format!(
-                    "after {} the game is over: expected '{want}' then 'bestmove none', got {:?} and bestmove {:?}",
+                    "after {} the game is over: expected '{want}' then 'bestmove none', got {} then {}",
                     words(moves),
-                    results,
-                    r.best.map(|m| m.to_string())
+                    quoted(&results.into_iter().cloned().collect::<Vec<_>>()),
+                    bestmove_line(r.best)
                 ));
             }
             return Ok(moves.len());
@@ -547,14 +588,14 @@ async fn oska_pass(t: &Target) -> CheckResult {
     let r = s.play(&stuck, &Limit::Depth(3)).await.map_err(simple)?;
     if r.best != Some(MoveText::Pass) {
         return fail(format!(
-            "expected 'bestmove pass', got {:?}",
-            r.best.map(|m| m.to_string())
+            "expected 'bestmove pass', got {}",
+            bestmove_line(r.best)
         ));
     }
     let e = s.engine_mut();
     let l = legal(e).await?;
     if l != ["pass"] {
-        return fail(format!("legal moves should be 'pass', got {l:?}"));
+        return fail(format!("expected 'legal pass', got '{}'", Reply::Legal(l)));
     }
     quiet(e, "position board ----/---/--/w--/bb-- w moves pass").await?;
     let (board, _) = show(e).await?;
@@ -620,17 +661,19 @@ async fn game_over(t: &Target) -> CheckResult {
         };
         if r.best.is_some() || !r.replies.contains(&Reply::Result(Some(want.clone()))) {
             return fail(format!(
-                "{game} {board}: go should give 'result {} {reason}' and 'bestmove none', got {:?} {:?}",
+                "{game} {board}: go should give 'result {} {reason}' and 'bestmove none', got {} then {}",
                 winner.map_or("draw", |s| s.name()),
-                r.replies,
-                r.best
+                quoted(&r.replies),
+                bestmove_line(r.best)
             ));
         }
         let e = s.engine_mut();
         let (_, result) = show(e).await?;
         if result.as_ref() != Some(&want) {
             return fail(format!(
-                "{game} {board}: show gave result {result:?}, expected {want:?}"
+                "{game} {board}: show gave '{}', expected '{}'",
+                Reply::Result(result),
+                Reply::Result(Some(want))
             ));
         }
         if !legal(e).await?.is_empty() {
@@ -665,6 +708,7 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
         ("go".into(), ErrorCode::Syntax),
         ("go depth ten".into(), ErrorCode::Syntax),
         ("uci please".into(), ErrorCode::Syntax),
+        ("uci\x0b".into(), ErrorCode::Syntax),
         (
             format!("position startpos moves {first} zz9"),
             ErrorCode::Syntax,
@@ -719,6 +763,19 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
         GameKind::Hexapawn | GameKind::Ctf => "www/--/bbb",
     };
     bad.push((format!("position board {uneven} w"), ErrorCode::BadPosition));
+    // protocol.md: a board of a size the game does not support is `unsupported`, a character
+    // that is no board character is `syntax` (the word is no board), and a board character the
+    // game has no piece for is `bad-position`.
+    bad.push((
+        format!("position board {} w", empty_board(game, hi as usize + 1)),
+        ErrorCode::Unsupported,
+    ));
+    let at = open.board.replacen('-', "@", 1);
+    bad.push((format!("position board {at} w"), ErrorCode::Syntax));
+    if game != GameKind::Ctf {
+        let flag = open.board.replacen('-', "W", 1);
+        bad.push((format!("position board {flag} w"), ErrorCode::BadPosition));
+    }
     if game == GameKind::Oska && size == 5 {
         for (line, code) in [
             (
@@ -769,6 +826,104 @@ async fn errors_leave_state(t: &Target) -> CheckResult {
     passed(format!("{} error lines, {game} {size}", bad.len() + 4))
 }
 
+/// An empty board of `game` at `size` in the `/` form (any size, supported or not).
+fn empty_board(game: GameKind, size: usize) -> String {
+    let rows: Vec<usize> = match game {
+        // Oska: rows of size, size - 1, ..., 2, ..., size squares.
+        GameKind::Oska => (2..=size).rev().chain(3..=size).collect(),
+        GameKind::Hexapawn | GameKind::Ctf => vec![size; size],
+    };
+    rows.iter()
+        .map(|&n| "-".repeat(n))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// What protocol.md's `position` asks of a history.
+const HISTORY: &str = "a history that is not a game is refused (protocol.md, position: each \
+     history board follows from the one before it by one legal move, the sides alternating)";
+
+/// A history is checked by the rules: on each checked game, the start board as the history of
+/// the board after the first move is taken, and two histories that are no game are refused
+/// with `bad-position`: the board as its own history (no move leads from a board to itself)
+/// and the board after the first move as the history of the start (pieces do not move back).
+async fn history_checked(t: &Target) -> CheckResult {
+    let mut e = t.start().await?;
+    let mut sent = 0;
+    for &(game, lo, hi) in &t.games {
+        let size = 5.clamp(lo, hi);
+        let open = by_game!(game, opening(size))?;
+        let start = by_game!(game, start_board(size))?;
+        let (after, side) = (&open.board, open.side.letter());
+        quiet(&mut e, &format!("newgame {game} {size}")).await?;
+        let good = format!("position board {after} {side} history {start}");
+        quiet(&mut e, &good).await.map_err(|why| {
+            format!(
+                "a history that is a game is taken (protocol.md, position): sent '{}': {why}",
+                short(&good)
+            )
+        })?;
+        for bad in [
+            format!("position board {after} {side} history {after}"),
+            format!(
+                "position board {start} {} history {after}",
+                open.side.opposite().letter()
+            ),
+        ] {
+            refused_as(&mut e, &bad, ErrorCode::BadPosition, HISTORY).await?;
+            sent += 1;
+        }
+    }
+    e.shutdown(ANSWER).await.map_err(client)?;
+    passed(format!("{sent} histories refused"))
+}
+
+/// The start board of `G` of `size`, in the `/` form.
+fn start_board<G: Game>(size: u32) -> Result<String, String> {
+    G::start(size as usize)
+        .map(|p| slash(&p))
+        .map_err(|x| x.to_string())
+}
+
+/// `show` gives the line: on each checked game, after `position startpos moves FIRST` its
+/// `board` line is `board GAME SIZE BOARD SIDE from startpos moves FIRST`, and the `position`
+/// made of its words after `from` restores the same line.
+async fn show_gives_moves(t: &Target) -> CheckResult {
+    let mut e = t.start().await?;
+    for &(game, lo, hi) in &t.games {
+        let size = 5.clamp(lo, hi);
+        let open = by_game!(game, opening(size))?;
+        quiet(&mut e, &format!("newgame {game} {size}")).await?;
+        let setup = format!("position startpos moves {}", open.first);
+        quiet(&mut e, &setup).await?;
+        let want = format!(
+            "board {game} {size} {} {} from startpos moves {}",
+            open.board,
+            open.side.letter(),
+            open.first
+        );
+        let (board, _) = show(&mut e).await?;
+        if board.to_string() != want {
+            return fail(format!(
+                "'show' names the line's first board and every move since (protocol.md, show: \
+                 'from ... moves'): after '{setup}' the engine sent '{board}', expected '{want}'"
+            ));
+        }
+        let words = want.split(" from ").nth(1).unwrap_or_default();
+        let restore = format!("position {words}");
+        quiet(&mut e, &restore).await?;
+        let (again, _) = show(&mut e).await?;
+        if again != board {
+            return fail(format!(
+                "'position' with the words after 'from' restores the line (protocol.md, show): \
+                 after '{restore}' the engine sent '{again}', expected '{want}'"
+            ));
+        }
+    }
+    e.shutdown(ANSWER).await.map_err(client)?;
+    passed("")
+}
+
 async fn crlf_and_comments(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
     let (game, size) = t.main(3);
@@ -780,7 +935,10 @@ async fn crlf_and_comments(t: &Target) -> CheckResult {
     .map_err(client)?;
     let seen = e.ping(ANSWER).await.map_err(client)?;
     if !seen.is_empty() {
-        return fail(format!("blank and comment lines gave {seen:?}"));
+        return fail(format!(
+            "blank and comment lines should give nothing, got {}",
+            quoted(&seen)
+        ));
     }
     e.send_raw("isready\r\n").await.map_err(client)?;
     let r = e.recv(ANSWER).await.map_err(client)?;
@@ -792,7 +950,15 @@ async fn crlf_and_comments(t: &Target) -> CheckResult {
         .map_err(client)?;
     match show(&mut e).await? {
         (Reply::Board { board, side, .. }, None) if board == open.board && side == open.side => {}
-        other => return fail(format!("after CRLF input show gave {other:?}")),
+        (board, result) => {
+            return fail(format!(
+                "after CRLF input 'show' should give 'board {game} {size} {} {} from startpos moves {}', got '{board}', '{}'",
+                open.board,
+                open.side.letter(),
+                open.first,
+                Reply::Result(result)
+            ));
+        }
     }
     e.shutdown(ANSWER).await.map_err(client)?;
     passed("")
@@ -860,14 +1026,11 @@ async fn perft_one<G: Game>(
     want_sorted.sort_by_key(key);
     if got != want_sorted || !r.replies.contains(&Reply::Nodes(total)) || r.best.is_some() {
         return fail(format!(
-            "{} {size} perft {depth}: expected {} move lines, 'nodes {total}', 'bestmove none'; got {:?} bestmove {:?}",
+            "{} {size} perft {depth}: expected {} 'perft MOVE N' lines, 'nodes {total}', 'bestmove none'; got {} then {}",
             G::KIND,
             want.len(),
-            r.replies
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>(),
-            r.best
+            quoted(&r.replies),
+            bestmove_line(r.best)
         ));
     }
     nothing_pending(e, "perft").await?;
@@ -1013,6 +1176,8 @@ pub async fn run_with(program: &str, args: &[String], options: &Options) -> Repo
             "every error code, state unchanged",
             Box::pin(errors_leave_state(t)),
         ),
+        ("history checked by the rules", Box::pin(history_checked(t))),
+        ("show gives the moves", Box::pin(show_gives_moves(t))),
         ("CRLF, blanks and comments", Box::pin(crlf_and_comments(t))),
         ("end of input exits", Box::pin(eof_exit(t))),
         ("perft totals", Box::pin(perft_totals(t))),

@@ -314,6 +314,12 @@ fn size_for_rows(kind: GameKind, rows: usize) -> Result<usize, PositionError> {
     };
     match size {
         Some(n) if (lo..=hi).contains(&n) => Ok(n),
+        // A board of a size this game has, just not a supported one: the size is refused, as
+        // `newgame` refuses it.
+        Some(n) if n > 0 => Err(PositionError::UnsupportedSize {
+            game: kind,
+            size: n,
+        }),
         _ => {
             let expected = match kind {
                 GameKind::Oska => format!(
@@ -339,6 +345,17 @@ fn size_for_flat<G: Game>(len: usize) -> Result<usize, PositionError> {
     if let Some(n) = (lo..=hi).find(|&n| G::layout_of(n).squares() == len) {
         return Ok(n);
     }
+    // A square string of a size outside the supported ones is a board of that size.
+    if kind != GameKind::Oska
+        && let Some(n) = (1..=len)
+            .take_while(|n| n * n <= len)
+            .find(|n| n * n == len)
+    {
+        return Err(PositionError::UnsupportedSize {
+            game: kind,
+            size: n,
+        });
+    }
     let hint = match kind {
         GameKind::Oska => {
             let sizes: Vec<String> = (lo..=hi)
@@ -347,18 +364,14 @@ fn size_for_flat<G: Game>(len: usize) -> Result<usize, PositionError> {
             format!("an Oska board string has {}", sizes.join(", "))
         }
         _ => {
-            let root = (1..=12).take_while(|k| k * k <= len).last().unwrap_or(0);
-            if root * root == len {
-                format!("{root} x {root} is outside the supported sizes {lo} to {hi}")
-            } else {
-                format!(
-                    "{len} is not a square number (the nearest are {} = {root} x {root} and {} = {} x {})",
-                    root * root,
-                    (root + 1) * (root + 1),
-                    root + 1,
-                    root + 1
-                )
-            }
+            let root = (1..=len).take_while(|k| k * k <= len).last().unwrap_or(0);
+            format!(
+                "{len} is not a square number (the nearest are {} = {root} x {root} and {} = {} x {})",
+                root * root,
+                (root + 1) * (root + 1),
+                root + 1,
+                root + 1
+            )
         }
     };
     Err(PositionError::NotSquare {

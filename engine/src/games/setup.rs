@@ -117,7 +117,14 @@ impl Setup {
         for (i, h) in history.iter().enumerate() {
             s = s.opposite();
             let what = format!("history board {} '{h}'", i + 1);
-            let b = one(h, s, &what)?;
+            // A history board of another size, supported or not, is not the board's history.
+            let b = one(h, s, &what).map_err(|e| match e.cause {
+                PositionError::UnsupportedSize { .. } => SetupError {
+                    cause: PositionError::History(e.message.clone()),
+                    message: e.message,
+                },
+                _ => e,
+            })?;
             if b.size() != current.size() {
                 let message = format!("{what} is not the board's size");
                 return Err(SetupError {

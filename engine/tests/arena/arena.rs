@@ -858,6 +858,61 @@ fn bad_arguments_are_refused_clearly() {
     }
 }
 
+/// A fake engine that declares Hexapawn alone, and writes a line into `games.log` beside it for
+/// every `newgame` it is sent.
+const HEXAPAWN_ONLY: &str = r#"
+import os, sys
+log = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "games.log")
+for line in sys.stdin:
+    w = line.split()
+    if w[:1] == ["uci"]:
+        print("id name hexonly\nid author test\ngame hexapawn 3 11\nuciok", flush=True)
+    elif w[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif w[:1] == ["newgame"]:
+        with open(log, "a") as f:
+            f.write(line)
+    elif w[:1] == ["quit"]:
+        break
+"#;
+
+/// `arena match` refuses an engine that does not declare the game and size played before any
+/// game, with one line naming the engine and what it declares, and a failing status.
+#[test]
+fn match_refuses_an_engine_that_does_not_declare_the_game() {
+    let s = scratch("undeclared");
+    let fake = s.write("hexonly.py", HEXAPAWN_ONLY);
+    let e = s.engine();
+    let o = arena(&[
+        "match",
+        "--game",
+        "oska",
+        "--size",
+        "4",
+        "--engine",
+        &format!("cmd={e}"),
+        "name=ours",
+        "depth=1",
+        "--engine",
+        "cmd=python3",
+        &format!("arg={fake}"),
+        "name=hexonly",
+        "depth=1",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}{err}", stdout(&o));
+    assert_eq!(
+        err.trim_end(),
+        "error: engine hexonly declares game hexapawn 3 11, not oska 4: it cannot play this \
+         match (an engine plays the games and sizes its 'game NAME MIN MAX' lines declare)",
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("Finished game"), "{}", stdout(&o));
+    assert!(!s.path("games.log").exists());
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+}
+
 #[test]
 fn check_tells_a_conforming_engine_from_a_broken_one() {
     let o = arena(&["check", ENGINE]);

@@ -639,3 +639,60 @@ fn a_compiler_message_is_shown_as_text() {
     }
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
+
+/// A class of two: `first.py` at the top and the course site's folder of Erin's
+/// `hw3 (1).py`, with `manifest` as the class's class.csv.
+fn erin_class(s: &Scratch, manifest: &str) -> Result<engine::arena::class::Class, String> {
+    s.add("first.py");
+    let erin = s.subs().join("Erin O'Neil_4711_assignsubmission_file_");
+    fs::create_dir_all(&erin).unwrap();
+    fs::copy(sources().join("greedy.py"), erin.join("hw3 (1).py")).unwrap();
+    fs::write(s.subs().join("class.csv"), manifest).unwrap();
+    engine::arena::class::discover(&s.subs(), engine::games::GameKind::Oska, None)
+        .map_err(|e| e.to_string())
+}
+
+/// A manifest line naming the file that discovery found in a student's folder replaces the
+/// folder's entry: the file plays once, under the manifest's name, and a note says so.
+#[test]
+fn a_manifest_naming_a_detected_file_gives_one_entry() {
+    let s = Scratch::new("manifest-once");
+    let class = erin_class(
+        &s,
+        "student,file,function,language\nerin,Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py,,\n",
+    )
+    .unwrap();
+    let names: Vec<&str> = class.subs.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["erin", "first.py"], "{class:?}");
+    let notes: Vec<String> = class
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.name, n.text))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "Erin O'Neil_4711_assignsubmission_file_: plays as erin (class.csv line 2 names its \
+          file Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py)"
+        ]
+    );
+}
+
+/// Two manifest lines naming one file (by two spellings of its path) are an error naming both
+/// lines.
+#[test]
+fn two_manifest_lines_naming_one_file_are_an_error_naming_both() {
+    let s = Scratch::new("manifest-twice");
+    let err = erin_class(
+        &s,
+        "erin,Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py\n\
+         # a second try\n\
+         erin2,./Erin O'Neil_4711_assignsubmission_file_/../Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py,oskaplayer\n",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("class.csv: line 1 (erin,Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py) and line 3 (erin2,")
+            && err.contains("name the same file Erin O'Neil_4711_assignsubmission_file_/hw3 (1).py"),
+        "{err}"
+    );
+}

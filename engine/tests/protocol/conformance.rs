@@ -3,8 +3,9 @@
 //! engines that offer less, which conform: a Capture-the-Flag-only engine written from
 //! protocol.md (`ctf_engine.py`, no option, no `go solve`), our engine behind a filter that
 //! declares Capture the Flag alone and hides `Trace` and `MultiPV` (`ctf_only.py`), and a seed
-//! function run by `engine board-call`; and one that declares `MultiPV` but ignores it, which
-//! does not.
+//! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
+//! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history or the
+//! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
 use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
 
@@ -118,4 +119,66 @@ async fn a_board_call_seed_function_conforms() {
         report.outcome("Trace option"),
         Some(Outcome::NotSupported(_))
     ));
+}
+
+/// `arena check` on our engine behind `faulty.py MODE`: its exit status and standard output.
+fn arena_check(mode: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "check",
+            "python3",
+            &data("protocol/faulty.py"),
+            ENGINE,
+            mode,
+        ])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The `FAIL` lines of a report.
+fn failures(report: &str) -> Vec<&str> {
+    report.lines().filter(|l| l.starts_with("FAIL")).collect()
+}
+
+#[test]
+fn an_engine_that_ignores_history_fails() {
+    let (status, report) = arena_check("ignore-history");
+    assert_eq!(status, Some(1), "{report}");
+    // The check of histories fails (and the check of error codes, whose lines include a
+    // history of Oska 5 where Oska 5 is declared).
+    let failed = failures(&report);
+    assert!(failed.iter().all(|l| l.contains(" history ")), "{report}");
+    assert!(
+        failed.iter().any(|l| l.starts_with(
+            "FAIL  history checked by the rules: a history that is not a game is refused \
+             (protocol.md, position: each history board follows from the one before it by one \
+             legal move, the sides alternating): sent 'position board "
+        ) && l.ends_with("expected 'error bad-position ...', got nothing")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_whose_show_leaves_out_the_moves_fails() {
+    let (status, report) = arena_check("show-without-moves");
+    assert_eq!(status, Some(1), "{report}");
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{report}");
+    assert!(
+        failed[0].starts_with(
+            "FAIL  show gives the moves: 'show' names the line's first board and every move \
+             since (protocol.md, show: 'from ... moves'): after 'position startpos moves "
+        ) && failed[0].contains("the engine sent 'board ")
+            && failed[0].contains(" from startpos moves "),
+        "{report}"
+    );
+    // Failure lines quote the protocol's lines, not the client's types.
+    assert!(
+        !report.contains("Some(") && !report.contains("Board {"),
+        "{report}"
+    );
 }

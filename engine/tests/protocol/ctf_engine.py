@@ -147,6 +147,8 @@ class Engine:
     def set_line(self, board, side, boards):
         self.board, self.side = board, side
         self.seen = set(boards) | {board}
+        # The line's first board and side, and the moves played since (for `show`).
+        self.first, self.played = (board, side), []
 
     def position(self, words):
         i = 1
@@ -184,6 +186,25 @@ class Engine:
             boards = [parse_board(h) for h in history]
         else:
             boards = []
+        # The history, oldest first, must be a game: each board one legal move after the one
+        # before it, the sides alternating, no board repeated.
+        chain = list(reversed(boards)) + [base]
+        s = side if len(boards) % 2 == 0 else OTHER[side]
+        first, played, seen = (chain[0], s), [], set()
+        for k in range(len(chain) - 1):
+            older, newer = chain[k], chain[k + 1]
+            seen.add(older)
+            if len(older) != len(base):
+                raise Refused("bad-position", f"history board {len(chain) - k}: not the board's size")
+            name = None
+            if not outcome(older, s, seen):
+                name = next((m for m, b in moves(older, s, seen) if b == newer), None)
+            if name is None:
+                raise Refused("bad-position",
+                              f"history board {len(chain) - k - 1}: no legal move leads to it "
+                              f"from history board {len(chain) - k}")
+            played.append(name)
+            s = OTHER[s]
         board, seen = base, set(boards) | {base}
         for k, m in enumerate(mvs, 1):
             if outcome(board, side, seen):
@@ -193,7 +214,9 @@ class Engine:
                 raise Refused("illegal-move", f"move {k} '{m}' is not a legal move here")
             board, side = nxt, OTHER[side]
             seen = seen | {board}
+            played.append(m)
         self.board, self.side, self.seen = board, side, seen
+        self.first, self.played = first, played
 
     def go(self, words):
         args = words[1:]
@@ -252,7 +275,15 @@ class Engine:
             self.searching = None
 
     def show(self):
-        out(f"board ctf {self.size} {'/'.join(self.board)} {self.side}")
+        line = f"board ctf {self.size} {'/'.join(self.board)} {self.side}"
+        if self.played:
+            board, side = self.first
+            if board == start(self.size) and side == "w":
+                line += " from startpos"
+            else:
+                line += f" from board {'/'.join(board)} {side}"
+            line += " moves " + " ".join(self.played)
+        out(line)
         over = outcome(self.board, self.side, self.seen)
         out(f"result {NAMES[over[0]]} {over[1]}" if over else "result none")
 

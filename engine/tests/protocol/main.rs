@@ -10,6 +10,7 @@ mod common;
 mod cli;
 mod client;
 mod conformance;
+mod error_examples;
 mod fuzz;
 mod protocol_examples;
 mod simple_client;

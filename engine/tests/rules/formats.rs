@@ -170,7 +170,7 @@ fn wrong_row_count_says_how_many_rows_are_expected() {
     );
     assert_eq!(
         error::<Hexapawn>("['www','---']", Side::White),
-        "hexapawn board has 2 rows: an n x n board has n rows, for n = 3 to 11"
+        "hexapawn size 2 is not supported: sizes 3 to 11 are"
     );
 }
 
@@ -303,15 +303,15 @@ fn unsupported_sizes_name_the_range() {
     );
     assert_eq!(
         error::<Ctf>("wW-b", Side::White),
-        "a board string of 4 characters fits no ctf board: 2 x 2 is outside the supported sizes 3 to 11"
+        "ctf size 2 is not supported: sizes 3 to 11 are"
     );
     assert_eq!(
         error::<Oska>("wwww---", Side::White),
         "a board string of 7 characters fits no oska board: an Oska board string has 16 for n = 4, 26 for n = 5, 38 for n = 6, 52 for n = 7, 68 for n = 8, 86 for n = 9, 106 for n = 10, 128 for n = 11"
     );
     assert_eq!(
-        error::<Hexapawn>("wb/bw", Side::White),
-        "hexapawn board has 2 rows: an n x n board has n rows, for n = 3 to 11"
+        error::<Hexapawn>("wb/bw/bw/bw/bw/bw/bw/bw/bw/bw/bw/bw", Side::White),
+        "hexapawn size 12 is not supported: sizes 3 to 11 are"
     );
     let msg = error::<Oska>("www/--/www", Side::White);
     assert!(msg.contains("for n = 4 to 11"), "{msg}");

@@ -52,6 +52,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Play a match (two engines), a round robin or a gauntlet.
+    ///
+    /// Every engine must declare the game and size (its `game NAME MIN MAX` lines): one that
+    /// does not is refused before the first game. See docs/arena.md.
     Match(Box<MatchArgs>),
     /// Play a class of students' submissions against each other, in a sandbox.
     ///
