@@ -1,8 +1,10 @@
 //! Runs the conformance suite (`engine::conformance`) against this crate's `engine` binary, or
 //! against the engine named in `CONFORMANCE_ENGINE` ("program arg1 arg2 ..."); and against
 //! engines that offer less, which conform: a Capture-the-Flag-only engine written from
-//! protocol.md (`ctf_engine.py`, no option, no `go solve`), our engine behind a filter that
-//! declares Capture the Flag alone and hides `Trace` and `MultiPV` (`ctf_only.py`), and a seed
+//! protocol.md (`ctf_engine.py`, no option, no `go solve`), the smallest engine
+//! (`examples/minimal-engine.py`, Hexapawn 3 alone, random moves; run by `arena check`), our
+//! engine behind a filter that declares Capture the Flag alone and hides `Trace` and `MultiPV`
+//! (`ctf_only.py`), and a seed
 //! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
 //! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history or the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
@@ -137,6 +139,33 @@ fn arena_check(mode: &str) -> (Option<i32>, String) {
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
     )
+}
+
+/// `arena check` passes `examples/minimal-engine.py`, the smallest engine of protocol.md's
+/// section "The smallest engine" (Hexapawn 3 alone, random moves, no option).
+#[test]
+fn arena_check_passes_the_smallest_engine() {
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let example = format!(
+        "{}/../examples/minimal-engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check", "python3", &example])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(failures(&report).is_empty(), "{report}");
+    assert!(report.contains("ok    perft totals"), "{report}");
+    assert!(report.contains("skip  oska pass"), "{report}");
 }
 
 /// The `FAIL` lines of a report.
