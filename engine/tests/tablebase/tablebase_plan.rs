@@ -1,7 +1,8 @@
 //! The build as jobs (`engine tablebase plan`, `engine tablebase build --material`): make, the
 //! list by level and the Slurm script (with a stand-in `sbatch`) give files byte for byte equal
 //! to the one-process build; a job refuses a missing or damaged input, naming it; the estimate
-//! of memory and disk is what the builds hold and write.
+//! of memory and disk is what the builds hold and write; the build gives its memory in a unit
+//! that suits it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -388,4 +389,22 @@ fn the_plan_refuses_what_it_cannot_write() {
     let out = engine(&["tablebase", "plan", "oska", "4", "--max-pieces", "5"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("--max-pieces 5"), "{}", text(&out));
+}
+
+#[test]
+fn the_build_gives_its_memory_in_a_unit_that_suits_it() {
+    let s = Scratch::new("tbplan", "unit");
+    let dir = s.path("tb");
+    let out = engine(&[
+        "tablebase",
+        "build",
+        "hexapawn",
+        "3",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(" KiB in memory)"), "{err}");
+    assert!(!err.contains("0.0 GiB"), "{err}");
 }

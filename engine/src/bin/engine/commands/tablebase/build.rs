@@ -14,6 +14,7 @@ use engine::tablebase::index::Geometry;
 use engine::tablebase::{Retro, Tablebase, TablebaseError, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::plan::bytes;
 use super::{dir_of, table_game};
 use crate::cli::{board_size, digits, emit, game_name};
 use crate::commands::common::threads;
@@ -117,12 +118,12 @@ fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {
         .map(|&(w, b)| shape.len(w, b))
         .sum();
     eprintln!(
-        "building {} {} up to {} pieces a side: {} materials, {total} positions (up to {:.1} GiB in memory), {} threads",
+        "building {} {} up to {} pieces a side: {} materials, {total} positions (up to {} in memory), {} threads",
         G::KIND,
         plan.size,
         plan.max_pieces,
         materials(plan.max_pieces).len(),
-        memory(&plan, &shape) as f64 / (1u64 << 30) as f64,
+        bytes(memory(&plan, &shape)),
         plan.threads
     );
     let started = Instant::now();

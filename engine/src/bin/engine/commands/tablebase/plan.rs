@@ -111,8 +111,8 @@ pub fn run(args: Args) -> Result<()> {
     })
 }
 
-/// A byte count with a binary unit.
-fn bytes(n: u64) -> String {
+/// A byte count with a binary unit (the largest that leaves at least 1: `9.0 MiB`, `2.3 GiB`).
+pub(super) fn bytes(n: u64) -> String {
     let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut v = n as f64;
     let mut u = 0;
