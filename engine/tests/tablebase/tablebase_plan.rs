@@ -2,7 +2,7 @@
 //! list by level and the Slurm script (with a stand-in `sbatch`) give files byte for byte equal
 //! to the one-process build; a job refuses a missing or damaged input, naming it; the estimate
 //! of memory and disk is what the builds hold and write; the build gives its memory in a unit
-//! that suits it.
+//! that suits it, and the plan warns of jobs larger than this machine.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -407,4 +407,24 @@ fn the_build_gives_its_memory_in_a_unit_that_suits_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(" KiB in memory)"), "{err}");
     assert!(!err.contains("0.0 GiB"), "{err}");
+}
+
+#[test]
+fn the_plan_warns_of_jobs_larger_than_this_machine() {
+    // Oska 6's largest job holds several TiB of tables: more than any machine that runs this.
+    let out = engine(&["tablebase", "plan", "oska", "6", "--format", "slurm"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].contains("jobs need more memory than this machine has (")
+            && warnings[0].contains("MemTotal); the largest, w6b6, needs ")
+            && warnings[0].ends_with(" TiB"),
+        "{err}"
+    );
+    // Hexapawn 4's jobs hold a few KiB: no warning.
+    let out = engine(&["tablebase", "plan", "hexapawn", "4", "--format", "slurm"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }

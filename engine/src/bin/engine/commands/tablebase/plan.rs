@@ -104,11 +104,38 @@ pub fn run(args: Args) -> Result<()> {
         threads,
         what: &what,
     };
+    if let Some(warning) = total_memory().and_then(|total| too_large(&plan, total)) {
+        eprintln!("{warning}");
+    }
     emit(match args.format.as_str() {
         "make" => job.makefile()?,
         "slurm" => job.slurm(),
         _ => job.list(),
     })
+}
+
+/// The memory of this machine in bytes (`MemTotal` of `/proc/meminfo`); `None` where it cannot
+/// be read (not Linux).
+fn total_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// One warning line when jobs of the plan hold more tables in memory than `total` bytes: how
+/// many, and the largest with both figures; `None` when every job fits.
+fn too_large(plan: &[Job], total: u64) -> Option<String> {
+    let over: Vec<&Job> = plan.iter().filter(|j| j.memory > total).collect();
+    let largest = over.iter().max_by_key(|j| j.memory)?;
+    Some(format!(
+        "warning: {} of {} jobs need more memory than this machine has ({}, MemTotal); the largest, {}, needs {}",
+        over.len(),
+        plan.len(),
+        bytes(total),
+        job_name(largest.material),
+        bytes(largest.memory),
+    ))
 }
 
 /// A byte count with a binary unit (the largest that leaves at least 1: `9.0 MiB`, `2.3 GiB`).
