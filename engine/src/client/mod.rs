@@ -46,7 +46,7 @@ use tokio::time::timeout;
 
 use crate::games::GameKind;
 use crate::games::notation::MoveText;
-use crate::process::cgroup::clean_after;
+use crate::process::cgroup::{clean_after, gone};
 #[cfg(target_os = "linux")]
 use crate::process::contain::{self, EngineCgroup};
 #[cfg(target_os = "linux")]
@@ -338,15 +338,6 @@ pub fn kill_all() {
     #[cfg(target_os = "linux")]
     contain::kill_all_cgroups();
     kill_orphans();
-}
-
-/// Whether the process `pid` has ended (no longer there, or a zombie).
-fn gone(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
-        s.rsplit(')')
-            .next()
-            .is_some_and(|r| r.trim_start().starts_with('Z'))
-    })
 }
 
 /// Waits for the engine's exit (or a request to kill it), reaps it, ends the rest of its

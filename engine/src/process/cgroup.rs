@@ -211,7 +211,7 @@ pub fn clean_stale() {
             let Some(pid) = stale_owner(&name.to_string_lossy()) else {
                 continue;
             };
-            if process_alive(pid) {
+            if !gone(pid) {
                 continue;
             }
             if is_cgroup {
@@ -240,22 +240,15 @@ fn stale_owner(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// Whether the process `pid` runs (in this PID namespace): it exists and is not a zombie (a
-/// killed adapter whose parent died too may stay a zombie where nothing reaps orphans).
-fn process_alive(pid: u32) -> bool {
-    let Ok(id) = i32::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: kill(2) with signal 0 only checks that the process exists.
-    let r = unsafe { libc::kill(id, 0) };
-    let exists = r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+/// Whether the process `pid` has ended (no longer there, or a zombie: a killed adapter whose
+/// parent died too may stay a zombie where nothing reaps orphans).
+pub(crate) fn gone(pid: u32) -> bool {
     // `PID (NAME) STATE ...`: the state follows the last parenthesis.
-    let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+        s.rsplit(')')
             .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-    });
-    exists && !zombie
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
 }
 
 #[cfg(test)]
