@@ -84,12 +84,7 @@ async fn prepare(
         let mut e = SimpleEngine::start_with(&spec.program, &spec.args, spec.timeout)
             .await
             .map_err(|err| (FaultKind::FailedStart, fault_of(&err).1))?;
-        let supported = e
-            .info()
-            .games
-            .iter()
-            .any(|&(g, lo, hi)| g == game && (lo as usize..=hi as usize).contains(&size));
-        if !supported {
+        if !e.info().plays(game, size) {
             return Err((
                 FaultKind::FailedStart,
                 format!(

@@ -54,15 +54,13 @@ pub async fn check_declared(config: &MatchConfig) -> Result<(), ArenaError> {
         let Ok(e) = SimpleEngine::start_with(&spec.program, &spec.args, spec.timeout).await else {
             continue;
         };
-        let games = e.info().games.clone();
+        let info = e.info().clone();
         // How it ends does not matter: it has told what it plays.
         let _ = e.quit_within(GRACE).await;
-        if games
-            .iter()
-            .any(|&(g, lo, hi)| g == game && (lo as usize..=hi as usize).contains(&size))
-        {
+        if info.plays(game, size) {
             continue;
         }
+        let games = info.games;
         let declared = if games.is_empty() {
             "no game".to_string()
         } else {

@@ -201,6 +201,15 @@ pub struct EngineInfo {
     pub options: Vec<OptionDecl>,
 }
 
+impl EngineInfo {
+    /// Whether its `game NAME MIN MAX` lines declare `game` at `size`.
+    pub fn plays(&self, game: GameKind, size: usize) -> bool {
+        self.games
+            .iter()
+            .any(|&(g, lo, hi)| g == game && (lo as usize..=hi as usize).contains(&size))
+    }
+}
+
 /// The end of a `go`: every reply before the `bestmove`, and the best move (`None` for
 /// `bestmove none`).
 #[derive(Clone, Debug, PartialEq, Eq)]
