@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Refits the pattern weights of the Hexapawn and Oska evaluators (engine/data/patterns/*.bin):
+# Refits the pattern weights of the Hexapawn and Oska evaluators (engine/core/data/patterns/*.bin):
 # makes the training sets with the exact solver (fixed seeds, so the same sets every run), then
 # fits each size, leaving out the positions of the committed sets that `engine-tune blunders`
 # measures on, and the positions one move after them. Oska 5 needs its whole tablebase (2.5 GB,
@@ -63,7 +63,7 @@ for gss in "hexapawn 5 4" "hexapawn 6 6" "oska 4 7" "oska 5 1" "oska 6 7"; do
     set -- $gss
     sets_of "$1" "$2" "$work"
     "$tune" tune-patterns "$1" "$2" "${sets[@]}" "${exclude[@]}" --seed "$3" \
-        --write "engine/data/patterns/$1-$2.bin"
+        --write "engine/core/data/patterns/$1-$2.bin"
 done
 # Oska 4's fitted weights are then refined with the search (docs/research/2026-11-24-strength.md,
 # "Refining the weights with the search") on every position within 12 plies of the start, solved from the Oska 4 tables
@@ -73,6 +73,6 @@ done
     "$tune" positions oska 4 --opening 12 --count 200000 --tablebase "$work/tb4" \
         --out "$work/oska-4-opening-train.txt"
 "$tune" refine-patterns oska 4 "$work/oska-4-opening-train.txt" \
-    --exclude engine/data/positions/oska-4.txt --from engine/data/patterns/oska-4.bin \
-    --epochs 200 --write engine/data/patterns/oska-4.bin
+    --exclude engine/data/positions/oska-4.txt --from engine/core/data/patterns/oska-4.bin \
+    --epochs 200 --write engine/core/data/patterns/oska-4.bin
 echo "rebuild (cargo build --release) for the engine to use the new weights"

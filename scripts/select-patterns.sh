@@ -6,7 +6,7 @@
 # examples/duel on openings the gauntlets of docs/research/ do not use (300 openings of 4 random plies,
 # seed 7, and 300 of 3 plies, seed 9; each opening played with both colours). Prints each seed's
 # twelve scores and their mean, then refits the seed with the highest mean into
-# engine/data/patterns/GAME-SIZE.bin.
+# engine/core/data/patterns/GAME-SIZE.bin.
 # Usage: scripts/select-patterns.sh GAME SIZE FIRST LAST [WORKDIR]   (WORKDIR as fit-patterns.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,7 @@ sets_of "$game" "$size" "$work" || {
 for data in "${sets[@]}"; do
     [ -s "$data" ] || { echo "select-patterns.sh: $data is missing: run scripts/fit-patterns.sh $work first" >&2; exit 2; }
 done
-weights="engine/data/patterns/$game-$size.bin"
+weights="engine/core/data/patterns/$game-$size.bin"
 fit() { # SEED: writes the weights of that seed
     target/release/engine-tune tune-patterns "$game" "$size" "${sets[@]}" "${exclude[@]}" \
         --seed "$1" --write "$weights" >/dev/null

@@ -2,9 +2,9 @@
 //! set (the first 200), so the cost of the tuned evaluators can be compared with the first
 //! version's (`legacy`) and the classic ones.
 
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::{Ctf, Game, Hexapawn, Oska};
-use engine::tuning::positions::read;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::{Ctf, Game, Hexapawn, Oska};
+use boardgames_tools::tuning::positions::read;
 
 fn main() {
     divan::main();
@@ -61,9 +61,11 @@ fn hexapawn6_parts(bencher: divan::Bencher, part: &str) {
             .map(|p| {
                 let p = divan::black_box(p);
                 i64::from(if part == "features" {
-                    engine::eval::hexapawn::features(p).iter().sum::<i32>()
+                    boardgames_core::eval::hexapawn::features(p)
+                        .iter()
+                        .sum::<i32>()
                 } else {
-                    engine::eval::patterns::score(p)
+                    boardgames_core::eval::patterns::score(p)
                 })
             })
             .sum::<i64>()

@@ -3,9 +3,9 @@
 //! Run with `cargo bench -p engine --bench movegen`. Perft counts the last ply without playing it
 //! (bulk counting); divan reports time per call, and the README turns that into leaves a second.
 
+use boardgames_core::games::perft::perft;
+use boardgames_core::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
 use divan::{Bencher, black_box};
-use engine::games::perft::perft;
-use engine::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska};
 
 fn main() {
     divan::main();

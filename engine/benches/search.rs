@@ -2,9 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use engine::eval::Evaluate;
-use engine::games::{Game, Hexapawn, Line, Oska};
-use engine::search::{Limits, SearchResult, Searcher};
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::{Game, Hexapawn, Line, Oska};
+use boardgames_core::search::{Limits, SearchResult, Searcher};
 
 fn main() {
     divan::main();

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use engine::games::{Hexapawn, Oska};
-use engine::tablebase::Retro;
-use engine::tablebase::build::{Plan, build, build_material, inputs};
+use boardgames_core::games::{Hexapawn, Oska};
+use boardgames_core::tablebase::Retro;
+use boardgames_core::tablebase::build::{Plan, build, build_material, inputs};
 
 fn main() {
     divan::main();

@@ -16,13 +16,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::format::slash;
-use engine::games::{GameKind, Line, MoveList, Side};
-use engine::score::Score;
-use engine::search::{Limits, Probe, Searcher};
-use engine::splitmix::SplitMix64;
-use engine::with_game;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::format::slash;
+use boardgames_core::games::{GameKind, Line, MoveList, Side};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Limits, Probe, Searcher};
+use boardgames_core::splitmix::SplitMix64;
+use boardgames_core::with_game;
 
 /// A game still going after this many plies is a draw. Capture the Flag has no draw (no board may
 /// come back), but its games can run to thousands of plies; Oska and Hexapawn end far sooner.
@@ -136,7 +136,7 @@ fn play<G: Evaluate>(
                         "A blunder: {} to move in {}, plays {}: {before} -> {after}",
                         line.current().side_to_move(),
                         slash(line.current()),
-                        engine::games::notation::move_name(line.current(), best)
+                        boardgames_core::games::notation::move_name(line.current(), best)
                     );
                 }
             }
@@ -159,7 +159,7 @@ fn run<G: Evaluate>(
     let (mut w, mut d, mut l) = (0, 0, 0);
     let mut played = 0;
     let tables = std::env::var_os("TABLEBASE").and_then(|dir| {
-        engine::tablebase::probe_for::<G>(std::path::Path::new(&dir), size, 1 << 32)
+        boardgames_core::tablebase::probe_for::<G>(std::path::Path::new(&dir), size, 1 << 32)
             .expect("TABLEBASE: the tables")
     });
     let mut check = std::env::var_os("CHECK").map(|_| {

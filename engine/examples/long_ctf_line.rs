@@ -2,8 +2,8 @@
 //! `src/session/testdata/ctf11_10000_moves.txt`): a seeded random walk that avoids captures and
 //! game ends, and prefers sideways and flag moves so that the pawns do not run out of moves.
 
-use engine::games::notation::move_name;
-use engine::games::{Ctf, Game, Line, MoveList};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{Ctf, Game, Line, MoveList};
 
 fn main() {
     let mut line = Line::new(Ctf::start(11).expect("11 is supported"));

@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use engine::games::format::slash;
-use engine::games::{Game, Line, MoveList, Oska};
-use engine::search::{Limits, Searcher};
+use boardgames_core::games::format::slash;
+use boardgames_core::games::{Game, Line, MoveList, Oska};
+use boardgames_core::search::{Limits, Searcher};
 
 fn main() {
     let args: Vec<usize> = std::env::args()

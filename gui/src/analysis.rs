@@ -1,9 +1,9 @@
 //! Seeing the search: scores from White's point of view, the live engine panel with its
 //! principal variation, and the evaluation graph of the game.
 
+use boardgames_core::score::Score;
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, MarkerShape, Plot, PlotPoints, Points};
-use engine::score::Score;
 
 use crate::board;
 use crate::game::GameState;

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use boardgames_core::games::Side;
 use eframe::egui;
-use engine::games::Side;
 
 use crate::board::Geometry;
 use crate::console::{Console, Role};
@@ -438,7 +438,7 @@ impl GuiApp {
 
     /// The analysis engine's name (the saved name, and its `id name` once its handshake is
     /// done) and the options it declared.
-    pub fn analysis_engine(&self) -> Option<(String, Vec<engine::protocol::OptionDecl>)> {
+    pub fn analysis_engine(&self) -> Option<(String, Vec<boardgames_core::protocol::OptionDecl>)> {
         self.hub.analysis_engine()
     }
 

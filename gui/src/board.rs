@@ -4,8 +4,8 @@
 //! `j` of a row of length `L` sits `j - (L-1)/2` squares right of the board's centre line. For
 //! Hexapawn and Capture the Flag every row has the same length, so this is an ordinary grid.
 
+use boardgames_core::games::{GameKind, Layout, Move, Piece, Side};
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
-use engine::games::{GameKind, Layout, Move, Piece, Side};
 
 /// Where each square of a board is drawn inside a rectangle.
 #[derive(Clone, Debug, PartialEq)]

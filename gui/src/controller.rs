@@ -8,7 +8,7 @@
 //! all the same, so that the engine's own refusal is what the user reads. The UI sends the
 //! actor [`Request`]s through a tokio channel and receives [`EngineEvent`]s through a std
 //! channel; every event also asks the UI for a repaint. A search is the client's
-//! [`engine::client::Analysis`], whose `info` lines become events as they come. When the UI
+//! [`boardgames_tools::client::Analysis`], whose `info` lines become events as they come. When the UI
 //! changes its mind while an engine thinks (new position, pause, new game), the actor stops the
 //! search and waits for the `bestmove`, which it discards, before it sends anything else. On
 //! [`Request::Quit`], or when the UI side of the channel is dropped, the actor sends `quit`,
@@ -24,13 +24,13 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::client::{
+use boardgames_core::games::GameKind;
+use boardgames_core::games::notation::MoveText;
+use boardgames_core::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
+use boardgames_tools::client::{
     Analysis, ClientError, Direction, Engine, EngineError, EngineInfo, Limit, Position,
     SimpleEngine, Strictness, Tap,
 };
-use engine::games::GameKind;
-use engine::games::notation::MoveText;
-use engine::protocol::{Command, Go, Info, ProgressInfo, Reply, SearchInfo, Setup};
 use tokio::sync::mpsc;
 
 /// How long the handshake may take.

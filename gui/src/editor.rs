@@ -1,8 +1,8 @@
 //! The position editor: a board on which pieces are placed and removed by clicking squares, with
 //! the game, size and side to move, checked live by the rules.
 
+use boardgames_core::games::{GameKind, Piece, Side};
 use eframe::egui::{self, Color32, RichText};
-use engine::games::{GameKind, Piece, Side};
 
 use crate::board::{self, BoardInput, Marks};
 use crate::game::GameState;

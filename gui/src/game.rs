@@ -1,17 +1,17 @@
 //! A game in progress, independent of which of the three games it is.
 //!
 //! [`GameState`] keeps the start line and every move played; the position after any number of
-//! moves can be looked at (the move list's navigation). The rules come from [`engine::games`]
+//! moves can be looked at (the move list's navigation). The rules come from [`boardgames_core::games`]
 //! only: each position is an [`AnyLine`], reached through [`with_game!`].
 
-use engine::games::format::{Format, parse_board, print_board};
-use engine::games::notation::{move_name, parse_move};
-use engine::games::setup::Setup;
-use engine::games::{
+use boardgames_core::games::format::{Format, parse_board, print_board};
+use boardgames_core::games::notation::{move_name, parse_move};
+use boardgames_core::games::setup::Setup;
+use boardgames_core::games::{
     AnyLine, Game, GameKind, Layout, Line, Move, MoveList, Outcome, Piece, PositionError, Side,
 };
-use engine::record::{GameRecord, RecordResult, start_line};
-use engine::with_game;
+use boardgames_core::record::{GameRecord, RecordResult, start_line};
+use boardgames_core::with_game;
 
 /// One move of a line of moves looked at ahead (a principal variation), with the board after it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,10 +12,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use boardgames_core::games::Side;
+use boardgames_core::protocol::Go;
+use boardgames_tools::client::EngineInfo;
 use eframe::egui;
-use engine::client::EngineInfo;
-use engine::games::Side;
-use engine::protocol::Go;
 
 use crate::console::{Console, Role};
 use crate::controller::{EngineEvent, EngineHandle, Launch, Request, Search, SharedLog, Waker};
@@ -193,7 +193,7 @@ impl Hub {
 
     /// The analysis engine's name (as [`display_name`] gives it) and the options it declared
     /// after `uci` (empty until its handshake is done).
-    pub fn analysis_engine(&self) -> Option<(String, Vec<engine::protocol::OptionDecl>)> {
+    pub fn analysis_engine(&self) -> Option<(String, Vec<boardgames_core::protocol::OptionDecl>)> {
         self.analysis.as_ref().map(|a| {
             let id = a.info.as_ref().map(|i| i.name.as_str());
             let options = a.info.as_ref().map_or_else(Vec::new, |i| i.options.clone());

@@ -1,7 +1,7 @@
 //! A desktop program to play Oska, Hexapawn and Capture the Flag against any engine that speaks
 //! the protocol (protocol.md), built with eframe/egui.
 //!
-//! - [`game`]: a game in progress over the rules of [`engine::games`], whichever game it is.
+//! - [`game`]: a game in progress over the rules of [`boardgames_core::games`], whichever game it is.
 //! - [`model`]: the game on the table and everything shown about it, without egui or tokio.
 //! - [`settings`]: what persists between runs (the set-up, the players, the saved engines, the
 //!   recent files).
@@ -16,7 +16,7 @@
 //! - [`editor`]: the position editor.
 //! - [`console`]: the engine console (every line to and from each engine).
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
-//! - [`tablebase`]: the tablebase page (exact values read with [`engine::tablebase`]).
+//! - [`tablebase`]: the tablebase page (exact values read with [`boardgames_core::tablebase`]).
 //! - [`review`]: the game review (each move's value before and after, marks, accuracy).
 //! - [`app`]: composes them ([`app::GuiApp`]).
 

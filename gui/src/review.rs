@@ -12,13 +12,13 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::{GameKind, Hexapawn, Line, Oska, Side};
+use boardgames_core::protocol::Go;
+use boardgames_core::score::Score;
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, probe_for};
 use eframe::egui::{self, RichText};
-use engine::eval::Evaluate;
-use engine::games::{GameKind, Hexapawn, Line, Oska, Side};
-use engine::protocol::Go;
-use engine::score::Score;
-use engine::search::{Limits, Searcher};
-use engine::tablebase::{MEMORY_LIMIT, Retro, probe_for};
 
 use crate::controller::{EngineEvent, EngineHandle, Request, Search};
 use crate::game::GameState;
@@ -451,7 +451,7 @@ impl Review {
                         // Every legal move searched: the played move's score comes from the
                         // same search as the best one's.
                         if let Some(max) = info.options.iter().find_map(|o| match &o.kind {
-                            engine::protocol::OptionKind::Spin { max, .. }
+                            boardgames_core::protocol::OptionKind::Spin { max, .. }
                                 if o.name.eq_ignore_ascii_case("MultiPV") =>
                             {
                                 Some(*max)

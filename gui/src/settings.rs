@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::client::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
-use engine::clock::TimeControl;
-use engine::games::GameKind;
-use engine::protocol::Go;
+use boardgames_core::clock::TimeControl;
+use boardgames_core::games::GameKind;
+use boardgames_core::protocol::Go;
+use boardgames_tools::client::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
 use serde::{Deserialize, Serialize};
 
 use crate::controller::Launch;

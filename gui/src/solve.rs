@@ -6,10 +6,10 @@
 
 use std::time::Instant;
 
+use boardgames_core::games::{GameKind, Outcome, Side};
+use boardgames_core::protocol::{Go, ProgressInfo, SearchInfo};
+use boardgames_core::score::Score;
 use eframe::egui::{self, Color32, RichText};
-use engine::games::{GameKind, Outcome, Side};
-use engine::protocol::{Go, ProgressInfo, SearchInfo};
-use engine::score::Score;
 
 use crate::analysis::white_view;
 use crate::controller::{EngineEvent, EngineHandle, Request, Search};

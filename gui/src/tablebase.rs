@@ -1,5 +1,5 @@
 //! The tablebase page: the exact value of the shown Oska or Hexapawn position and of every legal
-//! move, best first, read from the tables through the engine library ([`engine::tablebase`]).
+//! move, best first, read from the tables through the engine library ([`boardgames_core::tablebase`]).
 //!
 //! [`probe`] is the UI-free lookup. [`TablebasePage`] runs it on a thread of its own (a probe of a
 //! table larger than memory reads from disk), once per position shown, and draws the page; a
@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::SystemTime;
 
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{GameKind, Hexapawn, Move, Oska, Piece, Side};
+use boardgames_core::score::Score;
+use boardgames_core::tablebase::{Retro, Tablebase};
 use eframe::egui::{self, Color32, RichText};
-use engine::games::notation::move_name;
-use engine::games::{GameKind, Hexapawn, Move, Oska, Piece, Side};
-use engine::score::Score;
-use engine::tablebase::{Retro, Tablebase};
 
 use crate::game::GameState;
 use crate::model::side_name;

@@ -1,10 +1,10 @@
 //! The search tree explorer: runs a traced search on an engine process of its own, collects the
 //! `info trace` lines, rebuilds the tree of the last iteration and shows it node by node.
 
+use boardgames_core::games::GameKind;
+use boardgames_core::protocol::Go;
+use boardgames_core::search::trace::{NodeKind, TraceNode, TraceTree, rebuild};
 use eframe::egui::{self, Color32, RichText};
-use engine::games::GameKind;
-use engine::protocol::Go;
-use engine::search::trace::{NodeKind, TraceNode, TraceTree, rebuild};
 
 use crate::board;
 use crate::controller::{EngineEvent, EngineHandle, Request, Search};
@@ -313,7 +313,7 @@ fn node_preview(ui: &mut egui::Ui, kind: GameKind, node: &TraceNode) {
     ui.label(format!(
         "{}  {} to move",
         node.board,
-        if node.side == engine::games::Side::White {
+        if node.side == boardgames_core::games::Side::White {
             "White"
         } else {
             "Black"

@@ -1,7 +1,7 @@
 //! Small widgets shared by the panels and the editor.
 
+use boardgames_core::games::GameKind;
 use eframe::egui::{self, Color32, RichText};
-use engine::games::GameKind;
 
 /// The colour of errors.
 pub const ERROR: Color32 = Color32::from_rgb(0xd0, 0x30, 0x30);

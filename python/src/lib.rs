@@ -11,14 +11,16 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::format::{Format, parse_board, print_board, print_history};
-use engine::games::notation::{move_name, parse_move};
-use engine::games::{AnyLine, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side};
-use engine::score::Score;
-use engine::search::{Limits, Searcher};
-use engine::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
-use engine::with_game;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::format::{Format, parse_board, print_board, print_history};
+use boardgames_core::games::notation::{move_name, parse_move};
+use boardgames_core::games::{
+    AnyLine, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side,
+};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
+use boardgames_core::with_game;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -142,7 +144,7 @@ pub struct Position {
 impl Position {
     /// The `/`-joined board of the current position.
     fn slash(&self) -> String {
-        with_game!(l in &self.line => engine::games::format::slash(l.current()))
+        with_game!(l in &self.line => boardgames_core::games::format::slash(l.current()))
     }
 
     /// The current side to move.
@@ -166,12 +168,12 @@ impl Position {
             .earlier()
             .iter()
             .rev()
-            .map(engine::games::format::slash)
+            .map(boardgames_core::games::format::slash)
             .collect();
         Ok(Position {
             size: current.size(),
             setup: Setup::Board {
-                board: engine::games::format::slash(&current),
+                board: boardgames_core::games::format::slash(&current),
                 side: current.side_to_move(),
                 history,
             },
@@ -533,8 +535,10 @@ fn solve_line<G: Game + Evaluate>(
     }
     let pos = *line.current();
     let probe = match dir {
-        Some(dir) => engine::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
-            .map_err(|e| e.to_string())?,
+        Some(dir) => {
+            boardgames_core::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
+                .map_err(|e| e.to_string())?
+        }
         None => None,
     };
     if let Some(value) = probe.as_ref().and_then(|p| p(&pos)) {

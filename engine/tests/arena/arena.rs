@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use boardgames_core::record::{GameRecord, RecordResult, parse_records};
 use common::Scratch;
-use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -101,7 +101,7 @@ fn deep_vs_shallow(game: &str, size: &str, depth: &str) {
     assert_eq!(recs.iter().filter(|r| r.white == "deep").count(), 4);
     for r in &recs {
         assert!(r.tag("Fault").is_none(), "{r}");
-        engine::with_game!(r.game, G => {
+        boardgames_core::with_game!(r.game, G => {
             let lines = r.replay::<G>().unwrap();
             let end = lines.last().unwrap().outcome().expect("finished");
             assert_eq!(RecordResult::from_outcome(end), r.result, "{r}");
@@ -308,7 +308,7 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
             // The faults come at the fake's second go: mid-game, after legal moves.
             if name != "missing" {
                 assert!(r.moves.len() >= 2, "{name}: {r}");
-                engine::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
+                boardgames_core::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
             }
         }
     }
@@ -512,14 +512,14 @@ fn clock_games_end_without_time_forfeits() {
 }
 
 /// The move our library chooses at depth 1 with evaluator `kind` (what the engine must play).
-fn depth1_move(board: &str, kind: engine::eval::EvalKind) -> String {
-    use engine::games::{Oska, Side};
-    let line = engine::games::format::parse_board::<Oska>(board, Side::White)
+fn depth1_move(board: &str, kind: boardgames_core::eval::EvalKind) -> String {
+    use boardgames_core::games::{Oska, Side};
+    let line = boardgames_core::games::format::parse_board::<Oska>(board, Side::White)
         .unwrap()
         .line;
-    let mut s = engine::search::Searcher::<Oska>::new(16);
+    let mut s = boardgames_core::search::Searcher::<Oska>::new(16);
     s.set_evaluator(kind.function());
-    let limits = engine::search::Limits {
+    let limits = boardgames_core::search::Limits {
         depth: Some(1),
         ..Default::default()
     };
@@ -529,12 +529,12 @@ fn depth1_move(board: &str, kind: engine::eval::EvalKind) -> String {
         &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     );
-    engine::games::notation::move_name(line.current(), r.best.unwrap())
+    boardgames_core::games::notation::move_name(line.current(), r.best.unwrap())
 }
 
 #[test]
 fn evaluator_option_reaches_the_engine() {
-    use engine::eval::EvalKind;
+    use boardgames_core::eval::EvalKind;
     // White can jump b3b5 (material's choice at depth 1) or race (the race count's choice).
     let board = "ww--/--w/-w/bbb/---b";
     let race_move = depth1_move(board, EvalKind::ClassicRace);
@@ -600,7 +600,7 @@ fn evaluator_option_reaches_the_engine() {
                     &race_move
                 };
                 assert_eq!(r.moves.first().map(String::as_str), Some(want), "{r}");
-                engine::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
+                boardgames_core::with_game!(r.game, G => { r.replay::<G>().unwrap(); });
             }
             (w, b) => {
                 assert!(w == "bad" || b == "bad", "{r}");

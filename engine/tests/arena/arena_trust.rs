@@ -15,9 +15,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use boardgames_core::protocol::shown as escaped;
+use boardgames_core::record::{GameRecord, RecordResult, parse_records};
 use common::Scratch;
-use engine::protocol::shown as escaped;
-use engine::record::{GameRecord, RecordResult, parse_records};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const TUNE: &str = env!("CARGO_BIN_EXE_engine-tune");
@@ -345,7 +345,7 @@ fn hostile_files_are_quoted_escaped_in_errors() {
 #[test]
 fn a_report_of_too_many_players_is_refused() {
     let s = scratch("players");
-    let max = engine::arena::class::MAX_PLAYERS;
+    let max = boardgames_tools::arena::class::MAX_PLAYERS;
     let games: String = (0..max / 2 + 1)
         .map(|i| {
             format!(
@@ -427,10 +427,12 @@ fn a_hostile_class_submission_is_shown_escaped() {
 /// a `Reason` that names an ending by the rules names the one the moves reach.
 fn rules_accept(records: &[GameRecord]) -> bool {
     records.iter().all(|r| {
-        let ruled = r
-            .tag("Reason")
-            .filter(|t| engine::games::Reason::ALL.iter().any(|x| x.code() == *t));
-        engine::with_game!(r.game, G => match r.replay::<G>() {
+        let ruled = r.tag("Reason").filter(|t| {
+            boardgames_core::games::Reason::ALL
+                .iter()
+                .any(|x| x.code() == *t)
+        });
+        boardgames_core::with_game!(r.game, G => match r.replay::<G>() {
             Err(_) => false,
             Ok(lines) => match lines.last().and_then(|l| l.outcome()) {
                 Some(o) => {

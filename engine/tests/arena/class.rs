@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use engine::arena::class::ClassReport;
-use engine::process::on_path;
-use engine::record::parse_records;
+use boardgames_core::record::parse_records;
+use boardgames_tools::arena::class::ClassReport;
+use boardgames_tools::process::on_path;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -86,7 +86,7 @@ impl Drop for Scratch {
 /// `--no-sandbox` where bubblewrap cannot make a sandbox (with a note), so that the limits are
 /// still tested there; nothing where it can (engine/tests/arena/sandbox.rs tests the sandbox).
 fn unsandboxed() -> Option<&'static str> {
-    let why = engine::adapter::sandbox::bwrap().as_ref().err()?;
+    let why = boardgames_tools::adapter::sandbox::bwrap().as_ref().err()?;
     eprintln!("note: no sandbox here ({why}): the class runs with --no-sandbox");
     Some("--no-sandbox")
 }
@@ -642,14 +642,21 @@ fn a_compiler_message_is_shown_as_text() {
 
 /// A class of two: `first.py` at the top and the course site's folder of Erin's
 /// `hw3 (1).py`, with `manifest` as the class's class.csv.
-fn erin_class(s: &Scratch, manifest: &str) -> Result<engine::arena::class::Class, String> {
+fn erin_class(
+    s: &Scratch,
+    manifest: &str,
+) -> Result<boardgames_tools::arena::class::Class, String> {
     s.add("first.py");
     let erin = s.subs().join("Erin O'Neil_4711_assignsubmission_file_");
     fs::create_dir_all(&erin).unwrap();
     fs::copy(sources().join("greedy.py"), erin.join("hw3 (1).py")).unwrap();
     fs::write(s.subs().join("class.csv"), manifest).unwrap();
-    engine::arena::class::discover(&s.subs(), engine::games::GameKind::Oska, None)
-        .map_err(|e| e.to_string())
+    boardgames_tools::arena::class::discover(
+        &s.subs(),
+        boardgames_core::games::GameKind::Oska,
+        None,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A manifest line naming the file that discovery found in a student's folder replaces the

@@ -21,7 +21,7 @@ fn sources() -> std::path::PathBuf {
 
 /// `--no-sandbox` where bubblewrap cannot make a sandbox.
 fn unsandboxed() -> Option<&'static str> {
-    engine::adapter::sandbox::bwrap()
+    boardgames_tools::adapter::sandbox::bwrap()
         .as_ref()
         .err()
         .map(|_| "--no-sandbox")

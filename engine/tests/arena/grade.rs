@@ -30,7 +30,7 @@ impl Class {
         let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class");
         let subs = dir.join("subs");
         for student in fs::read_dir(from.join("folders")).unwrap().flatten() {
-            if student.file_name() == "dave" && !engine::process::on_path("ghc") {
+            if student.file_name() == "dave" && !boardgames_tools::process::on_path("ghc") {
                 eprintln!("note: ghc is not installed: the class is graded without dave");
                 continue;
             }
@@ -58,7 +58,7 @@ impl Drop for Class {
 fn run(program: &str, args: &[&str]) -> Output {
     let mut cmd = Command::new(program);
     cmd.args(args);
-    if args.first() == Some(&"class") && engine::adapter::sandbox::bwrap().is_err() {
+    if args.first() == Some(&"class") && boardgames_tools::adapter::sandbox::bwrap().is_err() {
         cmd.arg("--no-sandbox");
     }
     cmd.output().unwrap()

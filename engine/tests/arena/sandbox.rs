@@ -20,9 +20,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use engine::adapter::sandbox;
-use engine::arena::class::ClassReport;
-use engine::record::{GameRecord, RecordResult, parse_records};
+use boardgames_core::record::{GameRecord, RecordResult, parse_records};
+use boardgames_tools::adapter::sandbox;
+use boardgames_tools::arena::class::ClassReport;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -261,7 +261,7 @@ fn a_hostile_class_touches_nothing_but_itself() {
     for file in &honest {
         base.add_to(&class, file, port);
     }
-    if engine::process::on_path("ghc") {
+    if boardgames_tools::process::on_path("ghc") {
         base.add_to(&class, "oska_hs.hs", port);
         honest.push("oska_hs.hs");
     } else {
@@ -602,7 +602,7 @@ fn slow_loads_and_compiles_are_the_submissions_faults() {
     let class = base.class();
     base.add_to(&class, "first.py", 0);
     base.add_to(&class, "hostile/slowload.py", 0);
-    let ghc = engine::process::on_path("ghc");
+    let ghc = boardgames_tools::process::on_path("ghc");
     if ghc {
         base.add_to(&class, "hostile/slow_th.hs", 0);
     } else {

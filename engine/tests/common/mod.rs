@@ -11,12 +11,12 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 
-use engine::eval::Evaluate;
-use engine::games::format::{parse_board, slash};
-use engine::games::notation::move_name;
-use engine::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
-use engine::score::WIN;
-use engine::splitmix::SplitMix64;
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::format::{parse_board, slash};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{Ctf, Game, GameKind, Line, MoveList, Piece, Side};
+use boardgames_core::score::WIN;
+use boardgames_core::splitmix::SplitMix64;
 
 /// The crate's SplitMix64, with helpers to pick moves and squares.
 #[derive(Clone, Debug)]
@@ -214,7 +214,7 @@ pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> 
         return -(WIN - ply);
     }
     if depth == 0 {
-        let l = engine::eval::EVAL_LIMIT;
+        let l = boardgames_core::eval::EVAL_LIMIT;
         return pos.evaluate().clamp(-l, l);
     }
     let mut best = i32::MIN;

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use engine::arena::spec::split_words;
+use boardgames_tools::arena::spec::split_words;
 
 /// The page, relative to the repository root.
 const PAGE: &str = "docs/rules.md";
@@ -157,8 +157,14 @@ fn has_test(scope: &str, name: &str) -> bool {
 /// Why a named test is not found, or `None` when it is there.
 fn missing(root: &Path, r: &TestRef) -> Option<String> {
     let at = format!("line {}: `{}`", r.line, r.file);
-    if !r.file.starts_with("engine/tests/") && !r.file.starts_with("engine/src/") {
-        return Some(format!("{at}: tests live in engine/tests/ or engine/src/"));
+    let homes = [
+        "engine/tests/",
+        "engine/src/",
+        "engine/core/src/",
+        "engine/tools/src/",
+    ];
+    if !homes.iter().any(|home| r.file.starts_with(home)) {
+        return Some(format!("{at}: tests live in {}", homes.join(", ")));
     }
     let Ok(source) = std::fs::read_to_string(root.join(&r.file)) else {
         return Some(format!("{at}: no such file"));
@@ -489,10 +495,10 @@ fn the_checks_report_what_is_wrong() {
     let text = "\
 - `engine/tests/rules/rules.rs::oska_one_capture_per_turn`
 - `engine/tests/rules/rules.rs::no_such_test`
-- `engine/src/games/oska.rs::tests::no_such_test`
+- `engine/core/src/games/oska.rs::tests::no_such_test`
 - `engine/tests/rules/rules.rs::play`
-- `engine/src/games/oska.rs::tests::row_lengths_follow_the_rules`
-- `engine/src/games/oska.rs::nomodule::row_lengths_follow_the_rules`
+- `engine/core/src/games/oska.rs::tests::row_lengths_follow_the_rules`
+- `engine/core/src/games/oska.rs::nomodule::row_lengths_follow_the_rules`
 - named without backticks: engine/tests/rules/rules.rs::oska_one_capture_per_turn
 ```sh
 $ engine perft oska wwww/---/--/---/bbbb w 1 # `engine/tests/ignored.rs::in_a_block`
@@ -506,7 +512,7 @@ $ engine perft oska wwww/---/--/---/bbbb w 1 # `engine/tests/ignored.rs::in_a_bl
         refs[4],
         TestRef {
             line: 5,
-            file: "engine/src/games/oska.rs".into(),
+            file: "engine/core/src/games/oska.rs".into(),
             module: Some("tests".into()),
             name: "row_lengths_follow_the_rules".into(),
         }

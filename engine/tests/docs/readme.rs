@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use engine::arena::spec::split_words;
+use boardgames_tools::arena::spec::split_words;
 
 /// The repository root (README.md, `docs/` and the `engine/data/...` files their commands name).
 fn root() -> PathBuf {

@@ -10,10 +10,10 @@ use crate::common;
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
-use engine::games::format::{parse_board, print_board};
-use engine::games::notation::move_name;
-use engine::games::perft::{perft, perft_divide};
-use engine::games::{Ctf, Game, Hexapawn, Oska, Side};
+use boardgames_core::games::format::{parse_board, print_board};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::perft::{perft, perft_divide};
+use boardgames_core::games::{Ctf, Game, Hexapawn, Oska, Side};
 
 /// The user's binary.
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -544,7 +544,7 @@ fn positions_blunders_and_tune() {
         fit[0].starts_with("hexapawn: 32 positions fitted, 8 held out"),
         "{fit:?}"
     );
-    for name in engine::eval::weights_hexapawn::NAMES {
+    for name in boardgames_core::eval::weights_hexapawn::NAMES {
         assert!(
             fit.iter().any(|l| l.starts_with(name)),
             "{name} missing: {fit:?}"
@@ -609,8 +609,11 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
     assert!(!err.contains("panicked"), "{err}");
     let bytes = std::fs::read(&weights).expect("the weights file was written");
     let _ = std::fs::remove_file(&weights);
-    engine::eval::patterns::decode(engine::eval::patterns::Shape::Oska(4), &bytes)
-        .expect("a whole weights file");
+    boardgames_core::eval::patterns::decode(
+        boardgames_core::eval::patterns::Shape::Oska(4),
+        &bytes,
+    )
+    .expect("a whole weights file");
 }
 
 /// `engine -h` lists the user's commands only, each summed up on one line, as does `engine

@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use engine::client::{ClientError, Engine};
-use engine::protocol::{Command, Go, Reply};
+use boardgames_core::protocol::{Command, Go, Reply};
+use boardgames_tools::client::{ClientError, Engine};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 const T: Duration = Duration::from_secs(10);
@@ -74,7 +74,11 @@ async fn closed_output_while_running_is_not_an_exit() {
     let err = e.recv(Duration::from_secs(20)).await.err().unwrap();
     match &err {
         ClientError::Crashed { status, closed, .. } => {
-            assert_eq!(*closed, Some(engine::client::Pipe::Stdout), "{err}");
+            assert_eq!(
+                *closed,
+                Some(boardgames_tools::client::Pipe::Stdout),
+                "{err}"
+            );
             assert_eq!(*status, None, "{err}");
         }
         other => panic!("{other}"),

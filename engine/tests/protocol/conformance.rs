@@ -1,4 +1,4 @@
-//! Runs the conformance suite (`engine::conformance`) against this crate's `engine` binary, or
+//! Runs the conformance suite (`boardgames_tools::conformance`) against this crate's `engine` binary, or
 //! against the engine named in `CONFORMANCE_ENGINE` ("program arg1 arg2 ..."); and against
 //! engines that offer less, which conform: a Capture-the-Flag-only engine written from
 //! protocol.md (`ctf_engine.py`, no option, no `go solve`), the smallest engine
@@ -9,7 +9,7 @@
 //! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history or the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
-use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
+use boardgames_tools::conformance::{self, Options, Outcome, Report, engine_from_env};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 

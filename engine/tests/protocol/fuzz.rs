@@ -28,9 +28,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use boardgames_core::games::GameKind;
+use boardgames_core::protocol::Reply;
 use common::Rng;
-use engine::games::GameKind;
-use engine::protocol::Reply;
 
 /// Generous: the machine is shared, the build may be a debug one, and a search may be running.
 const PATIENCE: Duration = Duration::from_secs(60);

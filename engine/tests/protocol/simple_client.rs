@@ -1,18 +1,18 @@
-//! The position-level client (`engine::client::simple` and `engine::client::blocking`) against
+//! The position-level client (`boardgames_tools::client::simple` and `boardgames_tools::client::blocking`) against
 //! our engine binary, and against fake engines that crash or hang: typed results and errors,
 //! `newgame` only when the game or size changes, and no process left behind.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::client::blocking;
-use engine::client::{
+use boardgames_core::games::GameKind;
+use boardgames_core::games::notation::MoveText;
+use boardgames_core::protocol::{Clock, Command, ErrorCode, Go, Info, Reply};
+use boardgames_tools::client::blocking;
+use boardgames_tools::client::{
     ClientError, Direction, Engine, EngineError, Limit, Position, SimpleEngine, Strictness,
     pv_moves,
 };
-use engine::games::GameKind;
-use engine::games::notation::MoveText;
-use engine::protocol::{Clock, Command, ErrorCode, Go, Info, Reply};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
 const NO_ARGS: [&str; 0] = [];
@@ -148,7 +148,7 @@ async fn analyse_gives_one_line_per_pv_and_restores_multipv() {
     let r = e.play(&pos, &Limit::Depth(3)).await.unwrap();
     assert!(
         r.replies.iter().all(
-            |x| !matches!(x, engine::protocol::Reply::Info(Info::Search(i)) if i.multipv.is_some())
+            |x| !matches!(x, boardgames_core::protocol::Reply::Info(Info::Search(i)) if i.multipv.is_some())
         ),
         "{:?}",
         r.replies
@@ -227,7 +227,7 @@ async fn refusals_are_typed() {
         GameKind::Hexapawn,
         3,
         "---/-b-/w--",
-        engine::games::Side::Black,
+        boardgames_core::games::Side::Black,
     );
     let r = e.play(&over, &Limit::Depth(2)).await.unwrap();
     assert_eq!(r.best, None);
@@ -312,9 +312,9 @@ fn the_blocking_client_plays_without_tokio_and_leaves_no_process() {
 /// The example of docs/scripting.md ("From Rust"), word for word between the marker lines
 /// (checked by `the_scripting_page_shows_this_example`).
 mod scripting_example {
-    use engine::client::blocking::SimpleEngine;
-    use engine::client::{EngineError, Limit, Position, pv_moves};
-    use engine::games::GameKind;
+    use boardgames_core::games::GameKind;
+    use boardgames_tools::client::blocking::SimpleEngine;
+    use boardgames_tools::client::{EngineError, Limit, Position, pv_moves};
 
     // The page's example begins.
     pub fn oska_best_moves(program: &str) -> Result<(), EngineError> {
@@ -381,7 +381,7 @@ fn scripted(name: &str, arms: &str) -> (tempfile_dir::Dir, String) {
 }
 
 /// The lines sent to an engine, and a tap that records them.
-fn sent_lines() -> (Arc<Mutex<Vec<String>>>, engine::client::Tap) {
+fn sent_lines() -> (Arc<Mutex<Vec<String>>>, boardgames_tools::client::Tap) {
     let sent = Arc::new(Mutex::new(Vec::<String>::new()));
     let log = Arc::clone(&sent);
     let tap = Arc::new(move |d: Direction, l: &str| {

@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska};
+use boardgames_core::score::{MAX_PLY, Score};
+use boardgames_core::search::trace::{NodeKind, TraceNode, rebuild};
+use boardgames_core::search::{Limits, SEARCH_STACK, Searcher};
 use common::{Rng, legal, long_ctf_game, spawn_engine};
-use engine::eval::Evaluate;
-use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska};
-use engine::score::{MAX_PLY, Score};
-use engine::search::trace::{NodeKind, TraceNode, rebuild};
-use engine::search::{Limits, SEARCH_STACK, Searcher};
 
 /// The longest of a few seeded games of `size` in which each side plays, where it can, a move
 /// that neither captures nor ends the game nor lets the opponent end it at once: the positions
@@ -46,7 +46,7 @@ fn long_game<G: Game>(size: usize) -> (Vec<G>, usize) {
                 .copied()
                 .filter(|&m| {
                     let next = pos.play(m);
-                    let mut replies = engine::games::MoveList::new();
+                    let mut replies = boardgames_core::games::MoveList::new();
                     next.generate(&mut replies);
                     !pos.is_capture(m)
                         && next.board_outcome().is_none()
@@ -228,7 +228,7 @@ fn a_trace_deeper_than_the_search_goes_is_refused() {
         iteration: ply,
         ply,
         path: vec!["a1a2".to_string(); ply as usize],
-        side: engine::games::Side::White,
+        side: boardgames_core::games::Side::White,
         board: "www/---/bbb".into(),
         alpha: -1,
         beta: 1,

@@ -8,9 +8,9 @@
 
 use crate::common;
 
+use boardgames_core::games::format::{Format, parse_board, print_board, print_history, slash};
+use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, PositionError, Side};
 use common::{Rng, random_line, sizes};
-use engine::games::format::{Format, parse_board, print_board, print_history, slash};
-use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, PositionError, Side};
 use proptest::prelude::*;
 
 /// Prints a line in every format of its game and reads it back.

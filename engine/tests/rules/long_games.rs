@@ -6,10 +6,10 @@ use crate::common;
 use std::io::{self, Cursor, Write};
 use std::sync::{Arc, Mutex};
 
+use boardgames_core::games::{Ctf, Game, Line, MoveList};
+use boardgames_core::protocol::MAX_LINE;
+use boardgames_tools::session::{SearchBackend, run};
 use common::{Rng, legal, long_ctf_game, random_line};
-use engine::games::{Ctf, Game, Line, MoveList};
-use engine::protocol::MAX_LINE;
-use engine::session::{SearchBackend, run};
 
 /// Whether `pos`'s board is the current board or an earlier one: the rule read literally.
 fn seen_naive(line: &Line<Ctf>, pos: &Ctf) -> bool {
@@ -98,7 +98,7 @@ fn a_search_after_100000_plies_of_history_works() {
     let legal: Vec<String> = legal(&line)
         .as_slice()
         .iter()
-        .map(|&m| engine::games::notation::move_name(line.current(), m))
+        .map(|&m| boardgames_core::games::notation::move_name(line.current(), m))
         .collect();
     assert!(legal.iter().any(|m| m == best), "{best} not in {legal:?}");
     assert!(

@@ -15,10 +15,12 @@ use crate::common;
 
 use std::collections::BTreeSet;
 
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::perft::perft;
+use boardgames_core::games::{
+    Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Reason, Side,
+};
 use common::{Rng, random_line, sizes};
-use engine::games::notation::move_name;
-use engine::games::perft::perft;
-use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Reason, Side};
 
 type Grid = Vec<Vec<char>>;
 

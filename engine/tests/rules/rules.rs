@@ -9,10 +9,12 @@
 
 use crate::common;
 
+use boardgames_core::games::format::{parse_board, slash};
+use boardgames_core::games::notation::parse_move;
+use boardgames_core::games::{
+    Ctf, Game, Hexapawn, Line, Oska, Outcome, PositionError, Reason, Side,
+};
 use common::{legal_boards, legal_names, line, pos, set};
-use engine::games::format::{parse_board, slash};
-use engine::games::notation::parse_move;
-use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Outcome, PositionError, Reason, Side};
 
 /// Plays a named move (which must be legal) and returns the line after it.
 fn play<G: Game>(mut line: Line<G>, mv: &str) -> Line<G> {

@@ -2,11 +2,11 @@
 
 use std::process::Command;
 
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::format::{Format, parse_board, print_board};
-use engine::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
-use engine::search::{Limits, Searcher};
-use engine::with_game;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::format::{Format, parse_board, print_board};
+use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_core::with_game;
 
 fn run(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_engine"))
@@ -53,7 +53,7 @@ fn check_formats<G: Game + Evaluate>(pos: G, line: Option<&Line<G>>) {
     for format in Format::examples(G::KIND) {
         let text = match (&format, line) {
             (Format::History { quote, sep }, Some(l)) => {
-                engine::games::format::print_history(l, *quote, sep)
+                boardgames_core::games::format::print_history(l, *quote, sep)
             }
             _ => print_board(&pos, &format),
         };
@@ -76,7 +76,7 @@ fn best_answers_in_every_seed_format() {
     check_formats(Hexapawn::start(3).unwrap(), None);
     check_formats(Hexapawn::start(5).unwrap(), None);
     let mut line = Line::new(Ctf::start(5).unwrap());
-    let mut moves = engine::games::MoveList::new();
+    let mut moves = boardgames_core::games::MoveList::new();
     line.legal_moves(&mut moves);
     line.push(moves.as_slice()[0]);
     check_formats(*line.current(), Some(&line));

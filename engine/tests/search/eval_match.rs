@@ -6,10 +6,10 @@ use crate::common;
 
 use std::sync::atomic::AtomicBool;
 
+use boardgames_core::eval::{Evaluate, material};
+use boardgames_core::games::{Ctf, Game, Hexapawn, Line, Oska, Side};
+use boardgames_core::search::{Limits, Searcher};
 use common::{XorShift as Rng, random_playout};
-use engine::eval::{Evaluate, material};
-use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Side};
-use engine::search::{Limits, Searcher};
 
 /// Wins, losses and draws of the evaluator.
 #[derive(Debug, Default, Clone, Copy)]

@@ -6,16 +6,16 @@ use crate::common;
 
 use std::sync::atomic::AtomicBool;
 
-use common::{Rng, random_line, sizes};
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
-use engine::score::Score;
-use engine::search::{Limits, Searcher};
-use engine::tuning::blunders::rates;
-use engine::tuning::fit::fit;
-use engine::tuning::positions::{
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::{Ctf, Game, Hexapawn, Line, Oska, Piece, Side};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_tools::tuning::blunders::rates;
+use boardgames_tools::tuning::fit::fit;
+use boardgames_tools::tuning::positions::{
     Labelled, RESULT_DEPTHS, SetSpec, generate, generate_opening, generate_results, read, write,
 };
+use common::{Rng, random_line, sizes};
 
 /// The position seen from the other side: rows reversed, colours swapped, the other side to
 /// move. Every board of the three games is symmetric top to bottom (Oska's rows too).
@@ -84,23 +84,23 @@ fn every_evaluator_is_colour_symmetric() {
 
 #[test]
 fn weights_files_name_the_features_of_their_evaluator() {
-    use engine::eval::{weights_ctf, weights_ctf_refined, weights_hexapawn, weights_oska};
+    use boardgames_core::eval::{weights_ctf, weights_ctf_refined, weights_hexapawn, weights_oska};
     assert_eq!(&weights_oska::NAMES[..], Oska::FEATURE_NAMES);
     assert_eq!(&weights_hexapawn::NAMES[..], Hexapawn::FEATURE_NAMES);
     assert_eq!(&weights_ctf::NAMES[..], Ctf::FEATURE_NAMES);
     assert_eq!(&weights_ctf_refined::NAMES[..], Ctf::FEATURE_NAMES);
     assert_eq!(
         weights_ctf_refined::SQUARES.len(),
-        engine::eval::ctf::piece_square_len(weights_ctf_refined::SIZE)
+        boardgames_core::eval::ctf::piece_square_len(weights_ctf_refined::SIZE)
     );
     // The refined file is exactly what `engine refine-weights` writes for its weights.
     assert_eq!(
-        engine::tuning::fit::weights_file::<Ctf>(
-            &engine::eval::ctf::refined_weights(),
+        boardgames_tools::tuning::fit::weights_file::<Ctf>(
+            &boardgames_core::eval::ctf::refined_weights(),
             weights_ctf_refined::FITTED_BY,
             Some(weights_ctf_refined::SIZE)
         ),
-        include_str!("../../src/eval/weights_ctf_refined.rs")
+        include_str!("../../core/src/eval/weights_ctf_refined.rs")
     );
     // The refinement starts from the fitted weights: after a new fit it must be rerun.
     let from = format!(
@@ -124,9 +124,9 @@ fn weights_files_name_the_features_of_their_evaluator() {
 
 #[test]
 fn ctf_uses_its_refined_weights_at_their_size_only() {
-    use engine::eval::ctf::piece_square_counts;
-    use engine::eval::dot;
-    use engine::eval::weights_ctf_refined::{SIZE, SQUARES};
+    use boardgames_core::eval::ctf::piece_square_counts;
+    use boardgames_core::eval::dot;
+    use boardgames_core::eval::weights_ctf_refined::{SIZE, SQUARES};
     assert_ne!(Ctf::weights_at(SIZE), Ctf::weights());
     assert!(SQUARES.iter().any(|&w| w != 0), "a piece-square term");
     let mut rng = Rng::new(11);
@@ -163,7 +163,7 @@ fn ctf_uses_its_refined_weights_at_their_size_only() {
 /// the columns folded: the 5 x 5 start, counted by hand.
 #[test]
 fn piece_squares_are_counted_from_the_side_to_move() {
-    use engine::eval::ctf::{piece_square_counts, piece_square_len};
+    use boardgames_core::eval::ctf::{piece_square_counts, piece_square_len};
     assert_eq!(piece_square_len(5), 60);
     assert_eq!(piece_square_len(4), 32);
     assert_eq!(piece_square_len(7), 112);
@@ -186,7 +186,7 @@ fn piece_squares_are_counted_from_the_side_to_move() {
     assert_eq!(counts, expected);
     // After White's first move Black's pieces are the own ones, each on the square the
     // matching white piece had, seen from Black's side; White's flag is on Black's far row.
-    let mut moves = engine::games::MoveList::new();
+    let mut moves = boardgames_core::games::MoveList::new();
     start.legal_moves(&mut moves);
     let mut line = start.clone();
     line.push(moves.as_slice()[0]);
@@ -206,7 +206,7 @@ fn solve<G: Evaluate>(line: &Line<G>) -> Score {
         .score
 }
 
-fn search_move<G: Evaluate>(line: &Line<G>, depth: u32) -> engine::games::Move {
+fn search_move<G: Evaluate>(line: &Line<G>, depth: u32) -> boardgames_core::games::Move {
     let mut s = Searcher::<G>::new(4);
     let limits = Limits {
         depth: Some(depth),
@@ -229,7 +229,7 @@ fn the_race_position_is_played_right() {
         assert!(
             matches!(solve(&after), Score::Loss(_)),
             "depth {depth} plays {} which does not keep the win",
-            engine::games::format::slash(after.current())
+            boardgames_core::games::format::slash(after.current())
         );
     }
 }
@@ -342,7 +342,7 @@ fn naive_opening(pos: Hexapawn, plies: usize, seen: &mut std::collections::HashS
     if line.outcome().is_some() || !seen.insert(pos) || plies == 0 {
         return;
     }
-    let mut moves = engine::games::MoveList::new();
+    let mut moves = boardgames_core::games::MoveList::new();
     line.legal_moves(&mut moves);
     for &m in moves.as_slice() {
         naive_opening(pos.play(m), plies - 1, seen);
@@ -363,7 +363,7 @@ fn opening_sets_hold_every_early_position_with_its_exact_value() {
     let mut seen = std::collections::HashSet::new();
     naive_opening(Hexapawn::start(4).unwrap(), 4, &mut seen);
     let two_moves = |p: &Hexapawn| {
-        let mut moves = engine::games::MoveList::new();
+        let mut moves = boardgames_core::games::MoveList::new();
         Line::new(*p).legal_moves(&mut moves);
         moves.len() >= 2
     };
@@ -384,11 +384,11 @@ fn opening_sets_hold_every_early_position_with_its_exact_value() {
 
 /// The value of Capture the Flag feature `name` of `pos` (from its side to move's view).
 fn ctf_feature(pos: &Ctf, name: &str) -> i32 {
-    let at = engine::eval::ctf::FEATURES
+    let at = boardgames_core::eval::ctf::FEATURES
         .iter()
         .position(|&f| f == name)
         .expect("a feature of the evaluator");
-    engine::eval::ctf::features(pos)[at]
+    boardgames_core::eval::ctf::features(pos)[at]
 }
 
 /// A pawn on its own home row closes the enemy flag's race (the flag can never stand past it):
@@ -509,7 +509,8 @@ fn hanging_pawns_and_who_can_take_them() {
     assert_eq!(ctf_feature(&hanging, "safe_take"), 1);
     assert_eq!(ctf_feature(&covered, "safe_take"), 0);
     // The same boards with Black to move: its pawn on c3 is hanging, or covered.
-    let black = |p: &Ctf| common::pos::<Ctf>(&engine::games::format::slash(p), Side::Black);
+    let black =
+        |p: &Ctf| common::pos::<Ctf>(&boardgames_core::games::format::slash(p), Side::Black);
     assert_eq!(ctf_feature(&black(&hanging), "hanging"), 1);
     assert_eq!(ctf_feature(&black(&hanging), "safe_take"), 0);
     assert_eq!(ctf_feature(&black(&covered), "hanging"), 0);
@@ -550,8 +551,8 @@ fn result_sets_are_played_at_the_depths_given() {
 /// its steps lower the pairwise loss it reports on its own positions.
 #[test]
 fn search_refinement_is_reproducible_and_lowers_its_loss() {
-    use engine::eval::patterns::{PatternBoard, committed as committed_weights};
-    use engine::tuning::refine::{Epoch, Options, evaluate_with, refine};
+    use boardgames_core::eval::patterns::{PatternBoard, committed as committed_weights};
+    use boardgames_tools::tuning::refine::{Epoch, Options, evaluate_with, refine};
 
     let set: Vec<Labelled<Oska>> = committed::<Oska>("oska-4.txt")
         .into_iter()
@@ -612,11 +613,11 @@ fn search_refinement_is_reproducible_and_lowers_its_loss() {
 /// steps lower the pairwise loss.
 #[test]
 fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
-    use engine::games::MoveList;
-    use engine::tuning::refine::{
+    use boardgames_core::games::MoveList;
+    use boardgames_tools::tuning::refine::{
         Epoch, Options, Taught, evaluate_linear, linear_evaluator, refine_linear,
     };
-    use engine::tuning::teach::{Games, taught};
+    use boardgames_tools::tuning::teach::{Games, taught};
 
     let games = Games {
         size: 5,
@@ -628,7 +629,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
         max_ply: 16,
     };
     let one = taught::<Ctf>(&games, Ctf::weights(), 4, 1);
-    let refined = engine::eval::ctf::refined_weights();
+    let refined = boardgames_core::eval::ctf::refined_weights();
     let two = taught::<Ctf>(&games, Ctf::weights(), 4, 2);
     let key = |t: &[Taught<Ctf>]| -> Vec<(Ctf, usize, String)> {
         t.iter()
@@ -725,7 +726,7 @@ fn teacher_refinement_is_reproducible_and_lowers_its_loss() {
     // With a piece-square term, started at 0, its weights move as well and the loss falls.
     let k = Ctf::FEATURE_NAMES.len();
     let mut start = Ctf::weights().to_vec();
-    start.resize(k + engine::eval::ctf::piece_square_len(5), 0);
+    start.resize(k + boardgames_core::eval::ctf::piece_square_len(5), 0);
     let mut with_squares: Vec<Epoch> = Vec::new();
     let w4 = refine_linear(&one, &[], 1.0, &start, &options, &mut |e| {
         with_squares.push(e.clone())

@@ -7,12 +7,12 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{Ctf, Game, Hexapawn, Line, Move, MoveList, Oska};
+use boardgames_core::protocol::{Info, Reply, SearchInfo};
+use boardgames_core::search::{Event, IterationInfo, Limits, SearchResult, Searcher};
 use common::{XorShift as Rng, minimax, random_playout};
-use engine::eval::Evaluate;
-use engine::games::notation::move_name;
-use engine::games::{Ctf, Game, Hexapawn, Line, Move, MoveList, Oska};
-use engine::protocol::{Info, Reply, SearchInfo};
-use engine::search::{Event, IterationInfo, Limits, SearchResult, Searcher};
 
 fn limits(depth: u32, multipv: usize) -> Limits {
     Limits {

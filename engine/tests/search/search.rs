@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use boardgames_core::eval::{Evaluate, SearchStyle};
+use boardgames_core::games::format::parse_board;
+use boardgames_core::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
+use boardgames_core::score::{Score, WIN};
+use boardgames_core::search::trace::{NodeKind, TraceNode, rebuild};
+use boardgames_core::search::{Event, Limits, SearchResult, Searcher};
 use common::{XorShift as Rng, minimax, random_playout};
-use engine::eval::{Evaluate, SearchStyle};
-use engine::games::format::parse_board;
-use engine::games::{Ctf, Game, Hexapawn, Line, MoveList, Oska, Side};
-use engine::score::{Score, WIN};
-use engine::search::trace::{NodeKind, TraceNode, rebuild};
-use engine::search::{Event, Limits, SearchResult, Searcher};
 
 fn search<G: Game + Evaluate>(
     searcher: &mut Searcher<G>,

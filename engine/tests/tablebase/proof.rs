@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use engine::games::{Game, Hexapawn, Oska};
-use engine::score::Score;
-use engine::search::{Proof, ProofSearch};
-use engine::tablebase::{Retro, Tablebase};
+use boardgames_core::games::{Game, Hexapawn, Oska};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Proof, ProofSearch};
+use boardgames_core::tablebase::{Retro, Tablebase};
 
 use crate::common::{Rng, random_line};
 use crate::tablebase::{naive, tables};
@@ -30,7 +30,7 @@ fn wdl(score: Score) -> Proof {
 fn against_naive<G: Game>(
     size: usize,
     count: usize,
-    probe: Option<engine::search::Probe<G>>,
+    probe: Option<boardgames_core::search::Probe<G>>,
 ) -> HashMap<Proof, usize> {
     let mut rng = Rng::new(size as u64 * 7 + G::KIND as u64);
     let mut memo = HashMap::new();
@@ -58,7 +58,7 @@ fn proofs_equal_the_naive_negamax_in_every_small_game() {
 }
 
 /// The tables of at most `k` pieces a side of `G` at `size`, as a probe.
-fn probe_of<G: Retro>(size: usize, k: usize) -> engine::search::Probe<G> {
+fn probe_of<G: Retro>(size: usize, k: usize) -> boardgames_core::search::Probe<G> {
     let (all, _) = tables::<G>(size);
     let some = all
         .into_iter()

@@ -5,14 +5,14 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use engine::eval::Evaluate;
-use engine::games::{Game, Hexapawn, Line, MoveList, Oska, Side};
-use engine::score::Score;
-use engine::search::{Limits, Searcher};
-use engine::tablebase::build::{Plan, build};
-use engine::tablebase::file::Header;
-use engine::tablebase::index::Geometry;
-use engine::tablebase::{Retro, Tablebase};
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::{Game, Hexapawn, Line, MoveList, Oska, Side};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_core::tablebase::build::{Plan, build};
+use boardgames_core::tablebase::file::Header;
+use boardgames_core::tablebase::index::Geometry;
+use boardgames_core::tablebase::{Retro, Tablebase};
 
 /// The exact value by plain recursion over every move, remembered per position.
 pub(crate) fn naive<G: Game>(pos: G, memo: &mut HashMap<G, Score>) -> Score {
@@ -152,7 +152,7 @@ fn tables_round_trip_through_files_and_partial_builds_agree() {
     let dir = std::env::temp_dir().join(format!("tb-roundtrip-{}", std::process::id()));
     let (built, memory) = tables::<Hexapawn>(4);
     for (h, v) in &built {
-        engine::tablebase::file::write(&dir, *h, v).unwrap();
+        boardgames_core::tablebase::file::write(&dir, *h, v).unwrap();
     }
     let disk = Tablebase::open::<Hexapawn>(&dir, 4, 0).unwrap();
     assert_eq!(disk.materials().len(), 16);
@@ -213,7 +213,7 @@ fn search_with_tables<G: Retro + Evaluate>(size: usize) {
         &depth1,
         &AtomicBool::new(false),
         &mut |e| {
-            if let engine::search::Event::Iteration(i) = e {
+            if let boardgames_core::search::Event::Iteration(i) = e {
                 hits = i.tbhits;
             }
         },
@@ -260,7 +260,7 @@ fn plays_random_positions_perfectly<G: Retro + Evaluate>(
     tb: &std::sync::Arc<Tablebase>,
     size: usize,
 ) {
-    let mut rng = engine::splitmix::SplitMix64::new(7);
+    let mut rng = boardgames_core::splitmix::SplitMix64::new(7);
     let mut searcher = Searcher::<G>::new(16);
     let probe_tb = tb.clone();
     searcher.set_probe(Some(std::sync::Arc::new(move |p: &G| probe_tb.probe(p))));
@@ -355,7 +355,7 @@ fn tables_are_byte_for_byte_as_recorded() {
         let mut out: Vec<((usize, usize), u64)> = tables
             .iter()
             .map(|(h, v)| {
-                assert_eq!(h.checksum, engine::tablebase::file::checksum(v));
+                assert_eq!(h.checksum, boardgames_core::tablebase::file::checksum(v));
                 ((h.white, h.black), h.checksum)
             })
             .collect();

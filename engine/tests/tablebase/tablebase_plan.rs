@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use engine::games::{Game, Oska};
-use engine::tablebase::build::{Plan, build_material, build_measured, memory};
-use engine::tablebase::file::HEADER_LEN;
-use engine::tablebase::index::Geometry;
-use engine::tablebase::jobs::{estimate, jobs};
+use boardgames_core::games::{Game, Oska};
+use boardgames_core::tablebase::build::{Plan, build_material, build_measured, memory};
+use boardgames_core::tablebase::file::HEADER_LEN;
+use boardgames_core::tablebase::index::Geometry;
+use boardgames_core::tablebase::jobs::{estimate, jobs};
 
 use crate::common::Scratch;
 

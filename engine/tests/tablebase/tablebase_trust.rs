@@ -11,9 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use engine::games::format::slash;
-use engine::games::{Game, GameKind, Hexapawn, Oska, Side};
-use engine::tablebase::Retro;
+use boardgames_core::games::format::slash;
+use boardgames_core::games::{Game, GameKind, Hexapawn, Oska, Side};
+use boardgames_core::tablebase::Retro;
 
 /// Runs the engine binary with `args`, killed if it has not ended after `limit`.
 fn run_for(args: &[&str], limit: Duration) -> Output {
@@ -446,7 +446,7 @@ fn capture_the_flag_ignores_a_tables_directory() {
     let d = dir.to_str().unwrap();
     let (lo, hi) = GameKind::Ctf.size_range();
     for size in lo..=hi {
-        let start = slash(&engine::games::Ctf::start(size).unwrap());
+        let start = slash(&boardgames_core::games::Ctf::start(size).unwrap());
         let out = run(&["best", "ctf", &start, "w", "1", "--tablebase", d]);
         assert!(out.status.success(), "ctf {size}: {}", text(&out.stderr));
         protocol_search("ctf", size, d);
@@ -633,11 +633,11 @@ const TWO_A_SIDE: &str = "w--w/----/----/b--b";
 
 #[test]
 fn a_table_damaged_while_open_is_refused_by_the_library() {
-    use engine::tablebase::Tablebase;
+    use boardgames_core::tablebase::Tablebase;
     let dir = scratch("damaged-open-lib");
     build(&dir, "hexapawn", 4, 4);
     let position = |board: &str| {
-        *engine::games::format::parse_board::<Hexapawn>(board, Side::White)
+        *boardgames_core::games::format::parse_board::<Hexapawn>(board, Side::White)
             .unwrap()
             .line
             .current()

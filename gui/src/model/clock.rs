@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use engine::clock::{SideClock, TimeControl, go_clock};
-use engine::games::Side;
-use engine::protocol::Clock;
+use boardgames_core::clock::{SideClock, TimeControl, go_clock};
+use boardgames_core::games::Side;
+use boardgames_core::protocol::Clock;
 
 /// Both sides' clocks.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! What the engines say about positions, without drawing it: scores turned to White's point of
 //! view, one engine's last report ([`EngineView`]) and the evaluation graph's points.
 
-use engine::games::{Move, Side};
-use engine::protocol::SearchInfo;
-use engine::score::Score;
+use boardgames_core::games::{Move, Side};
+use boardgames_core::protocol::SearchInfo;
+use boardgames_core::score::Score;
 
 use crate::game::GameState;
 

@@ -10,13 +10,13 @@ pub mod variations;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use engine::clock::TimeControl;
+use boardgames_core::clock::TimeControl;
 
-use engine::games::format::Format;
-use engine::games::{GameKind, Move, Outcome, Side};
-use engine::protocol::{Go, SearchInfo};
-use engine::record::{GameRecord, RecordResult, parse_records};
-use engine::score::Score;
+use boardgames_core::games::format::Format;
+use boardgames_core::games::{GameKind, Move, Outcome, Side};
+use boardgames_core::protocol::{Go, SearchInfo};
+use boardgames_core::record::{GameRecord, RecordResult, parse_records};
+use boardgames_core::score::Score;
 
 pub use clock::{Clocks, clock_text};
 

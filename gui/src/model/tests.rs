@@ -1,8 +1,8 @@
 //! The model alone: no window, no engine.
 
-use engine::games::{GameKind, Move, Side};
-use engine::protocol::{Info, Reply, SearchInfo};
-use engine::score::Score;
+use boardgames_core::games::{GameKind, Move, Side};
+use boardgames_core::protocol::{Info, Reply, SearchInfo};
+use boardgames_core::score::Score;
 
 use super::{ANALYSIS, Model, SearchState};
 
@@ -361,7 +361,7 @@ fn a_bad_variation_is_named_and_changes_nothing() {
 /// A Hexapawn 3 game on a clock of `tc`, both sides human.
 fn timed(tc: &str) -> Model {
     let mut m = hexapawn();
-    let tc = engine::clock::TimeControl::parse(tc).unwrap();
+    let tc = boardgames_core::clock::TimeControl::parse(tc).unwrap();
     m.set_time_control(Some(tc));
     m.new_game(GameKind::Hexapawn, 3).unwrap();
     m
@@ -391,13 +391,15 @@ fn clocks_charge_each_move_to_its_mover_and_run_for_the_side_to_move() {
     assert_eq!(c.running(), Some(Side::Black));
     assert_eq!(
         m.clock_go(t0 + ms(4500)),
-        Some(engine::protocol::Go::Clock(engine::protocol::Clock {
-            wtime: 8000,
-            btime: 8500,
-            winc: 1000,
-            binc: 1000,
-            movestogo: None,
-        }))
+        Some(boardgames_core::protocol::Go::Clock(
+            boardgames_core::protocol::Clock {
+                wtime: 8000,
+                btime: 8500,
+                winc: 1000,
+                binc: 1000,
+                movestogo: None,
+            }
+        ))
     );
     // Pausing stops Black's clock (charged, no increment); resuming restarts it.
     m.set_paused(true);
@@ -438,7 +440,7 @@ fn a_side_out_of_time_loses_and_the_record_says_so() {
     assert!(m.over());
     assert!(!m.human_may_move(HUMANS), "no move after the flag fell");
     let record = m.record("a", "b").unwrap();
-    assert_eq!(record.result, engine::record::RecordResult::White);
+    assert_eq!(record.result, boardgames_core::record::RecordResult::White);
     assert_eq!(record.tag("TimeControl"), Some("2"));
     assert!(record.tag("Reason").unwrap().contains("time forfeit"));
     // Nothing restarts the clocks, and a new game has full ones.
@@ -460,7 +462,7 @@ fn a_side_out_of_time_loses_and_the_record_says_so() {
     m.tick_clocks(t0 + ms(1000));
     assert_eq!(m.clocks().unwrap().running(), None);
     let record = m.record("a", "b").unwrap();
-    assert_eq!(record.result, engine::record::RecordResult::Black);
+    assert_eq!(record.result, boardgames_core::record::RecordResult::Black);
 }
 
 #[test]
@@ -543,7 +545,7 @@ fn marks_and_values_do_not_change_the_game_and_are_saved_as_comments() {
     m.set_mark(line[1], "?");
     m.set_mark(line[2], "!");
     m.set_mark(crate::model::ROOT, "??");
-    m.set_eval(line[1], engine::score::Score::Cp(-40));
+    m.set_eval(line[1], boardgames_core::score::Score::Cp(-40));
     assert_eq!(
         (m.revision(), m.epoch()),
         (revision, epoch),

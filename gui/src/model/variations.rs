@@ -5,8 +5,8 @@
 //! in one vector and named by their index ([`NodeId`]); a deleted node is only unlinked from its
 //! parent, so ids never change while the tree lives.
 
-use engine::games::Move;
-use engine::score::Score;
+use boardgames_core::games::Move;
+use boardgames_core::score::Score;
 
 /// A node of a [`MoveTree`].
 pub type NodeId = usize;

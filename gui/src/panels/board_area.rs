@@ -1,8 +1,8 @@
 //! The middle of the window: a line above the board (the end of the game, or Pass when passing
 //! is the only move) and the board itself, where a move's piece slides for a moment.
 
+use boardgames_core::games::Move;
 use eframe::egui::{self, RichText};
-use engine::games::Move;
 
 use super::Action;
 use crate::board::{self, BoardInput, Geometry, Marks, Slide};

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
+use boardgames_core::protocol::{OptionDecl, OptionKind};
+use boardgames_tools::client::EngineInfo;
 use eframe::egui::{self, RichText};
-use engine::client::EngineInfo;
-use engine::protocol::{OptionDecl, OptionKind};
 
 use crate::controller::{EngineEvent, EngineHandle, Launch};
 use crate::settings::SavedEngine;

@@ -1,8 +1,8 @@
 //! The menu bar: Game, Edit, Engines, Analysis, Tools and Help, each entry with its keyboard
 //! shortcut (read by [`super::help::keys`]).
 
+use boardgames_core::games::format::Format;
 use eframe::egui;
-use engine::games::format::Format;
 
 use super::Action;
 use super::dock::Tool;

@@ -17,7 +17,7 @@ pub mod question;
 pub mod setup;
 pub mod status;
 
-use engine::games::{GameKind, Move, Side};
+use boardgames_core::games::{GameKind, Move, Side};
 
 use crate::model::NodeId;
 use crate::settings::{Player, SavedEngine};

@@ -3,8 +3,8 @@
 //! variation indented in brackets under the row of the move it replaces. Any move can be shown,
 //! promoted to the main line or deleted; a move's annotation mark follows its name.
 
+use boardgames_core::games::Side;
 use eframe::egui;
-use engine::games::Side;
 
 use super::Action;
 use crate::model::{Model, MoveTree, NodeId, ROOT};

@@ -1,8 +1,8 @@
 //! The "Set position" window: a board typed in any seed format, its game and the side to move.
 
+use boardgames_core::games::format::Format;
+use boardgames_core::games::{GameKind, Side};
 use eframe::egui;
-use engine::games::format::Format;
-use engine::games::{GameKind, Side};
 
 use super::Action;
 use crate::model::Model;

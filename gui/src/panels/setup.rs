@@ -4,8 +4,8 @@
 //! An engine's program and arguments are edited in a draft, kept in egui's memory, and applied
 //! with Enter or the Apply button: a half-typed path never starts an engine.
 
+use boardgames_core::games::Side;
 use eframe::egui::{self, RichText};
-use engine::games::Side;
 
 use super::Action;
 use crate::model::{Model, side_name};

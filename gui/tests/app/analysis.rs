@@ -4,11 +4,11 @@
 
 use crate::common;
 
+use boardgames_core::games::{GameKind, Side};
+use boardgames_core::score::Score;
 use common::{engine, engine_path, wait_for, write_script};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine::games::{GameKind, Side};
-use engine::score::Score;
 use gui::GuiApp;
 use gui::analysis::{score_text, white_view};
 use gui::app::Player;

@@ -5,11 +5,11 @@ use crate::common;
 
 use std::time::Duration;
 
+use boardgames_core::games::{GameKind, Side};
 use common::{engine, engine_path, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine::games::{GameKind, Side};
 use gui::GuiApp;
 use gui::app::Player;
 use gui::console::Role;

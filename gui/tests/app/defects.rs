@@ -7,11 +7,11 @@ use crate::common;
 
 use std::time::Duration;
 
+use boardgames_core::games::GameKind;
 use common::{engine, engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine::games::GameKind;
 use gui::GuiApp;
 use gui::app::{Limit, Player};
 

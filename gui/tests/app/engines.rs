@@ -7,15 +7,15 @@ use crate::common;
 
 use std::path::PathBuf;
 
+use boardgames_core::games::{GameKind, Hexapawn};
+use boardgames_core::protocol::{OptionKind, SearchInfo};
+use boardgames_core::score::Score;
+use boardgames_core::tablebase::build::{Plan, build};
+use boardgames_core::tablebase::file;
 use common::{engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine::games::{GameKind, Hexapawn};
-use engine::protocol::{OptionKind, SearchInfo};
-use engine::score::Score;
-use engine::tablebase::build::{Plan, build};
-use engine::tablebase::file;
 use gui::GuiApp;
 use gui::app::{Limit, Player};
 use gui::console::Role;
@@ -228,7 +228,11 @@ fn an_engine_view_keeps_the_last_line_of_each_multipv() {
         pv: vec![mv.into()],
     };
     let game = GameState::new(GameKind::Hexapawn, 3).expect("a game");
-    let mut v = EngineView::new("Analysis".into(), Vec::new(), engine::games::Side::White);
+    let mut v = EngineView::new(
+        "Analysis".into(),
+        Vec::new(),
+        boardgames_core::games::Side::White,
+    );
     assert!(v.record(line(1, 1, 10, "a1a2")));
     assert!(!v.record(line(1, 2, 5, "b1b2")));
     assert!(!v.record(line(1, 3, 1, "c1c2")));

@@ -4,11 +4,11 @@
 
 use crate::common;
 
+use boardgames_core::games::GameKind;
 use common::{engine, harness, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine::games::GameKind;
 use gui::GuiApp;
 use gui::app::Player;
 use gui::panels::Action;
@@ -200,7 +200,10 @@ fn at_800x600_the_menus_board_moves_clocks_and_status_are_all_in_the_window() {
     h.state_mut().settings.clock = "5:00+3".into();
     h.state_mut().apply(Action::NewGame);
     h.state_mut()
-        .apply(Action::Play(engine::games::Move { from: 0, to: 5 }));
+        .apply(Action::Play(boardgames_core::games::Move {
+            from: 0,
+            to: 5,
+        }));
     h.run_steps(3);
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
     let board = board_rect(&h);
@@ -450,7 +453,7 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
         let path = dir.join(name);
         h.state_mut().save(&path).expect("saved");
         let text = std::fs::read_to_string(&path).expect("read");
-        let records = engine::record::parse_records(&text).expect("a record");
+        let records = boardgames_core::record::parse_records(&text).expect("a record");
         records[0].black.clone()
     };
     let before = black_of(&mut h, "before.games");
@@ -462,7 +465,10 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
     let running = black_of(&mut h, "running.games");
     assert_eq!(before, running);
     assert_eq!(running, h.state().settings.player_label(1));
-    assert_eq!(h.state().player_name(engine::games::Side::White), "human");
+    assert_eq!(
+        h.state().player_name(boardgames_core::games::Side::White),
+        "human"
+    );
     // A record with neither White nor Black opens; its players are "?".
     let bare = dir.join("bare.games");
     std::fs::write(
@@ -479,7 +485,7 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
 
 /// Builds every Oska 4 table into a fresh temporary directory (seconds).
 fn oska4_tables(tag: &str) -> std::path::PathBuf {
-    use engine::tablebase::build::{Plan, build};
+    use boardgames_core::tablebase::build::{Plan, build};
     let dir = std::env::temp_dir().join(format!("gui-review-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -488,8 +494,8 @@ fn oska4_tables(tag: &str) -> std::path::PathBuf {
         max_pieces: 4,
         threads: 1,
     };
-    build::<engine::games::Oska>(plan, &|_| {}, &mut |header, values| {
-        engine::tablebase::file::write(&dir, header, values).map(|_| ())
+    build::<boardgames_core::games::Oska>(plan, &|_| {}, &mut |header, values| {
+        boardgames_core::tablebase::file::write(&dir, header, values).map(|_| ())
     })
     .expect("the tables build");
     dir
@@ -499,8 +505,8 @@ fn oska4_tables(tag: &str) -> std::path::PathBuf {
 /// on a whole Oska 4 game every position is proven, and each value equals the tables'.
 #[test]
 fn the_review_without_tables_gets_exact_values_from_the_solver_equal_to_the_tables() {
-    use engine::games::{Game, Oska};
-    use engine::tablebase::Tablebase;
+    use boardgames_core::games::{Game, Oska};
+    use boardgames_core::tablebase::Tablebase;
     let dir = oska4_tables("solver");
     let empty = dir.with_extension("empty");
     std::fs::create_dir_all(&empty).expect("an empty directory");
@@ -537,9 +543,9 @@ fn the_review_without_tables_gets_exact_values_from_the_solver_equal_to_the_tabl
 
 #[test]
 fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_as_comments() {
-    use engine::games::{Game, Oska, Side};
-    use engine::score::Score;
-    use engine::tablebase::Tablebase;
+    use boardgames_core::games::{Game, Oska, Side};
+    use boardgames_core::score::Score;
+    use boardgames_core::tablebase::Tablebase;
     use gui::panels::dock::Tool;
     let dir = oska4_tables("tables");
     let mut h = harness(
@@ -619,7 +625,7 @@ fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_
     let path = dir.join("reviewed.games");
     h.state_mut().save(&path).expect("saved");
     let text = std::fs::read_to_string(&path).expect("read");
-    let records = engine::record::parse_records(&text).expect("other readers read it");
+    let records = boardgames_core::record::parse_records(&text).expect("other readers read it");
     assert_eq!(records[0].moves.len(), n);
     for m in &marked {
         let line = format!("# review {} {} {}", m.ply + 1, m.name, m.mark);

@@ -10,11 +10,11 @@ use crate::common;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use boardgames_core::games::{GameKind, Side};
 use common::{engine, engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine::games::{GameKind, Side};
 use gui::GuiApp;
 use gui::app::Player;
 

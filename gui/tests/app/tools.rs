@@ -4,11 +4,11 @@
 
 use crate::common;
 
+use boardgames_core::games::{GameKind, Piece, Side};
 use common::wait_for;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine::games::{GameKind, Piece, Side};
 use gui::GuiApp;
 use gui::console::Role;
 use gui::solve::SolveState;
@@ -66,7 +66,7 @@ fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     );
     assert_eq!(game.side_to_move(0), Side::Black);
     assert_eq!(
-        game.board_text(0, &engine::games::format::Format::Slash),
+        game.board_text(0, &boardgames_core::games::format::Format::Slash),
         "Ww-/---/bB-"
     );
     // The game's board is shown again, and Black (a human) can move from it.
@@ -147,7 +147,7 @@ fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     assert_eq!(
         h.state().solver().state(),
-        &SolveState::Solved(engine::score::Score::Loss(6))
+        &SolveState::Solved(boardgames_core::score::Score::Loss(6))
     );
     h.get_by_label("Black wins in 6 plies");
     assert_eq!(h.state().solver().last_info().map(|i| i.depth), Some(6));
@@ -197,7 +197,7 @@ fn the_exact_solvers_stages_reach_the_window() {
     let solver = h.state().solver();
     let last = solver.progress().expect("progress lines came");
     assert_eq!(last.stage.as_deref(), Some("distance"));
-    assert_eq!(last.bound, Some(engine::score::Score::Win(19)));
+    assert_eq!(last.bound, Some(boardgames_core::score::Score::Win(19)));
     assert_eq!(solver.best_line().map(|l| l.len()), Some(19));
     h.get_by_label("Best move: d1d2");
     assert!(h.query_by_label_contains("Proven so far").is_none());

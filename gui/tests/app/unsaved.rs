@@ -3,11 +3,11 @@
 
 use crate::common;
 
+use boardgames_core::games::GameKind;
 use common::harness;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine::games::GameKind;
 use gui::GuiApp;
 use gui::app::{Player, Replacing};
 use gui::panels::Action;

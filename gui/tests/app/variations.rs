@@ -2,10 +2,10 @@
 //! pieces on the board, the move animation, and the files chosen in the native dialogs and the
 //! recent files, through the real app with egui_kittest.
 
+use boardgames_core::games::GameKind;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine::games::GameKind;
 use gui::app::Player;
 use gui::dialogs::Purpose;
 use gui::settings::RECENT_FILES;

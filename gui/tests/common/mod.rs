@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use boardgames_core::games::GameKind;
 use egui_kittest::Harness;
-use engine::games::GameKind;
 use gui::app::{Limit, Player};
 use gui::{GuiApp, Settings};
 

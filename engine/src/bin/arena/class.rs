@@ -8,17 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
-use engine::arena::class::{
+use boardgames_core::protocol::{readable, shown};
+use boardgames_core::record::{GameRecord, file_text, referee_records};
+use boardgames_tools::arena::class::{
     ClassLimits, ClassNote, ClassReport, discover, engines, note_lines, notes_in, notes_section,
     parse_shard, shard, timed_record,
 };
-use engine::arena::grade::{DEFAULT_NODES, DEPTH_TAG, GradeSettings, grade, tablebase_dir};
-use engine::arena::html::{Page, page};
-use engine::arena::stats::SprtVerdict;
-use engine::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
-use engine::protocol::{readable, shown};
-use engine::record::{GameRecord, file_text, referee_records};
+use boardgames_tools::arena::grade::{
+    DEFAULT_NODES, DEPTH_TAG, GradeSettings, grade, tablebase_dir,
+};
+use boardgames_tools::arena::html::{Page, page};
+use boardgames_tools::arena::stats::SprtVerdict;
+use boardgames_tools::arena::{GameOutcome, MatchConfig, Tournament, run_jobs, schedule};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::schedule::{GameArgs, ScheduleArgs};
@@ -259,7 +261,7 @@ fn write_html(
     records: &[GameRecord],
     report: &ClassReport,
     notes: &[String],
-    grading: Option<&engine::arena::grade::Grading>,
+    grading: Option<&boardgames_tools::arena::grade::Grading>,
 ) -> Result<()> {
     let html = page(&Page {
         title,
@@ -353,7 +355,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     }
     if args.no_sandbox {
         eprintln!("warning: --no-sandbox: {NO_SANDBOX}");
-    } else if let Err(e) = engine::adapter::sandbox::bwrap() {
+    } else if let Err(e) = boardgames_tools::adapter::sandbox::bwrap() {
         bail!("{e}");
     }
     // On a thread of its own, so that SIGTERM and Ctrl-C end the run during discovery too.
@@ -443,7 +445,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     let mut records: Vec<GameRecord> = Vec::new();
     let mut write_error = None;
     let depth = args.depth.to_string();
-    let on_game = |g: &GameOutcome, _: &engine::arena::table::Standings| {
+    let on_game = |g: &GameOutcome, _: &boardgames_tools::arena::table::Standings| {
         let mut record = timed_record(g);
         record.tags.push((DEPTH_TAG.to_string(), depth.clone()));
         for (k, v) in &mut record.tags {
@@ -451,7 +453,7 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
                 *v = without_paths(v, &args.dir);
             }
         }
-        let fault = engine::adapter::Fault::find_in(g.reason())
+        let fault = boardgames_tools::adapter::Fault::find_in(g.reason())
             .map(|f| f.as_str().to_string())
             .or_else(|| g.record.tag("Fault").map(str::to_string));
         // Progress, not the result: on standard error, a bar on a terminal, else a line.

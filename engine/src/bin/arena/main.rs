@@ -28,11 +28,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use boardgames_core::protocol::{readable, shown};
+use boardgames_core::record::RecordResult;
+use boardgames_tools::arena::stats::{Sprt, SprtVerdict};
+use boardgames_tools::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use engine::arena::stats::{Sprt, SprtVerdict};
-use engine::arena::{EngineSpec, GameOutcome, MatchConfig, Tournament, run_tournament};
-use engine::protocol::{readable, shown};
-use engine::record::RecordResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use schedule::{GameArgs, ScheduleArgs};
@@ -211,7 +211,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let two = names.len() == 2;
     let sprt = config.sprt;
-    let total = engine::arena::schedule(&config)?.len();
+    let total = boardgames_tools::arena::schedule(&config)?.len();
     let mut records = match &args.records {
         Some(p) => {
             Some(BufWriter::new(File::create(p).with_context(|| {
@@ -229,7 +229,7 @@ async fn run_match(args: MatchArgs) -> Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut write_error = None;
-    let on_game = |g: &GameOutcome, s: &engine::arena::table::Standings| {
+    let on_game = |g: &GameOutcome, s: &boardgames_tools::arena::table::Standings| {
         let (a, b) = g.job.pair;
         bar.suspend(|| {
             out!(
@@ -291,7 +291,7 @@ async fn check(command: Vec<String>) -> Result<ExitCode> {
         .chain(args.iter().map(String::as_str))
         .collect();
     out!("Checking {}", shown(&words.join(" ")));
-    let report = engine::conformance::run(&program, &args).await;
+    let report = boardgames_tools::conformance::run(&program, &args).await;
     out!("{report}");
     if report.passed() {
         out!("The engine conforms to protocol.md.");
@@ -354,7 +354,7 @@ fn main() -> ExitCode {
     // no cgroup can be made) is reparented here and killed when an engine ends. Without it the
     // engines' cgroups and process groups are all there is.
     #[cfg(target_os = "linux")]
-    if let Err(e) = engine::process::contain::become_subreaper() {
+    if let Err(e) = boardgames_tools::process::contain::become_subreaper() {
         eprintln!(
             "warning: cannot become a child subreaper ({e}): what an engine leaves outside its \
              process group may outlive it"
@@ -383,7 +383,7 @@ fn main() -> ExitCode {
             r = work => r,
             signal = interrupted() => {
                 // The engines run in process groups of their own: end them here.
-                engine::client::kill_all();
+                boardgames_tools::client::kill_all();
                 // Not eprintln!: standard error may be the closed pipe too.
                 let _ = writeln!(std::io::stderr(), "arena: {signal}: every engine was ended");
                 // 141 = 128 + SIGPIPE, as a shell reports a pipe's writer that the pipe ended.

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use boardgames_core::games::GameKind;
+use boardgames_core::games::openings::random_openings;
+use boardgames_core::games::setup::Setup;
+use boardgames_core::with_game;
+use boardgames_tools::arena::openings::read_openings;
 use clap::Args;
-use engine::arena::openings::read_openings;
-use engine::games::GameKind;
-use engine::games::openings::random_openings;
-use engine::games::setup::Setup;
-use engine::with_game;
 
 /// `--game` and `--size`.
 #[derive(Args, Debug)]
@@ -77,7 +77,7 @@ impl ScheduleArgs {
 fn openings_file(path: &Path, game: GameKind, size: usize) -> Result<Vec<Setup>> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("--openings: cannot read {}", path.display()))?;
-    let text = engine::record::file_text(&bytes)
+    let text = boardgames_core::record::file_text(&bytes)
         .map_err(|e| anyhow::anyhow!("--openings {}: openings {e}", path.display()))?;
     with_game!(game, G => read_openings::<G>(text, size))
         .map_err(|e| anyhow::anyhow!("--openings {}: {e}", path.display()))

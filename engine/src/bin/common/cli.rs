@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use std::str::FromStr;
 
 use anyhow::Result;
+use boardgames_core::games::GameKind;
 use clap::Parser;
 use clap::error::ErrorKind;
-use engine::games::GameKind;
 
 /// GAME as the protocol spells it: `oska`, `hexapawn` or `ctf`, lower case.
 pub fn game_name(text: &str) -> Result<String, String> {
@@ -40,10 +40,10 @@ pub fn board_size(text: &str) -> Result<usize, String> {
 }
 
 /// A transposition table size in MiB, from 1 to the memory free now (see
-/// [`engine::search::check_hash`]).
+/// [`boardgames_core::search::check_hash`]).
 pub fn hash_mib(text: &str) -> Result<usize, String> {
-    let mib = digits(text, 1, engine::search::MAX_HASH_MIB)?;
-    engine::search::check_hash(mib)?;
+    let mib = digits(text, 1, boardgames_core::search::MAX_HASH_MIB)?;
+    boardgames_core::search::check_hash(mib)?;
     Ok(mib)
 }
 
@@ -90,6 +90,9 @@ pub fn parse<P: Parser>() -> Result<P, ExitCode> {
 /// Reports a command's failure: one line on stderr, exit status 1.
 pub fn failure(e: &anyhow::Error) -> ExitCode {
     // The message may quote a file (a set of positions): one line, no control character.
-    eprintln!("error: {}", engine::protocol::shown(&format!("{e:#}")));
+    eprintln!(
+        "error: {}",
+        boardgames_core::protocol::shown(&format!("{e:#}"))
+    );
     ExitCode::FAILURE
 }

@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    engine::default_sigpipe();
+    boardgames_tools::default_sigpipe();
     let result = match cli.command {
         Command::Positions(args) => commands::positions::run(args),
         Command::Blunders(args) => commands::blunders::run(args),

@@ -56,11 +56,13 @@ fn main() -> ExitCode {
     };
     // The protocol loop (no subcommand, and board-call) handles a closed output itself.
     if !matches!(cli.command, None | Some(Command::BoardCall(_))) {
-        engine::default_sigpipe();
+        boardgames_tools::default_sigpipe();
     }
     let result = match cli.command {
-        None => engine::session::run_stdio(engine::session::SearchBackend::default())
-            .map_err(anyhow::Error::from),
+        None => boardgames_tools::session::run_stdio(
+            boardgames_tools::session::SearchBackend::default(),
+        )
+        .map_err(anyhow::Error::from),
         Some(Command::Movegen(args)) => commands::movegen::run(args),
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::BoardCall(args)) => commands::board_call::run(args),

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::notation::move_name;
-use engine::tuning::blunders::blunders_in;
-use engine::tuning::positions::{score_text, write};
-use engine::with_game;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::with_game;
+use boardgames_tools::tuning::blunders::blunders_in;
+use boardgames_tools::tuning::positions::{score_text, write};
 
 use super::common::{SetFile, parse_depths, parse_evals};
 use crate::cli::emit;

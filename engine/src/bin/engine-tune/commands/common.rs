@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use boardgames_core::eval::patterns::Shape;
+use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::games::{Game, GameKind};
+use boardgames_tools::tuning::positions::{Labelled, read};
+use boardgames_tools::tuning::refine::{Epoch, Options as RefineOptions};
 use clap::Args;
-use engine::eval::patterns::Shape;
-use engine::eval::{EvalKind, Evaluate};
-use engine::games::{Game, GameKind};
-use engine::tuning::positions::{Labelled, read};
-use engine::tuning::refine::{Epoch, Options as RefineOptions};
 
 use crate::cli::{board_size, digits, game_name};
 

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use engine::games::GameKind;
-use engine::tuning::positions::{
+use boardgames_core::games::GameKind;
+use boardgames_core::with_game;
+use boardgames_tools::tuning::positions::{
     RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, write,
 };
-use engine::with_game;
 
 use super::common::{parse_depths, parse_evals, positive, positive_u64, seed};
 use crate::cli::{board_size, digits, game_name, hash_mib};
@@ -106,7 +106,7 @@ pub fn run(args: Args) -> Result<()> {
             Some(e) => generate_results::<G>(spec, e, &players, &mut report),
             None => {
                 let probe = match tablebase {
-                    Some(dir) => engine::tablebase::probe_for::<G>(dir, spec.size, 1 << 30)
+                    Some(dir) => boardgames_core::tablebase::probe_for::<G>(dir, spec.size, 1 << 30)
                         .with_context(|| format!("the tablebase in {}", dir.display()))?,
                     None => None,
                 };

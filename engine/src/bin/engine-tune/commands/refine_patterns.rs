@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use engine::eval::Evaluate;
-use engine::eval::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
-use engine::games::{Game, Hexapawn, Oska};
-use engine::tuning::positions::Labelled;
-use engine::tuning::refine::{Options as RefineOptions, refine};
+use boardgames_core::eval::Evaluate;
+use boardgames_core::eval::patterns::{PatternBoard, Shape, Weights, committed, decode, encode};
+use boardgames_core::games::{Game, Hexapawn, Oska};
+use boardgames_tools::tuning::positions::Labelled;
+use boardgames_tools::tuning::refine::{Options as RefineOptions, refine};
 
 use super::common::{
     PatternArgs, RefineArgs, excluded, file_name, pattern_shape, refine_options, report_epoch,
@@ -35,7 +35,7 @@ pub struct Args {
     from: Option<PathBuf>,
     #[command(flatten)]
     refine: RefineArgs,
-    /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
+    /// Write the weights to this file (engine/core/data/patterns/GAME-SIZE.bin).
     #[arg(long)]
     write: Option<PathBuf>,
 }

@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use engine::eval::{Evaluate, ctf};
-use engine::games::{Ctf, Game, GameKind};
-use engine::tuning::fit::weights_file;
-use engine::tuning::positions::Labelled;
-use engine::tuning::refine::refine_linear;
-use engine::tuning::teach::{Games, taught};
+use boardgames_core::eval::{Evaluate, ctf};
+use boardgames_core::games::{Ctf, Game, GameKind};
+use boardgames_tools::tuning::fit::weights_file;
+use boardgames_tools::tuning::positions::Labelled;
+use boardgames_tools::tuning::refine::refine_linear;
+use boardgames_tools::tuning::teach::{Games, taught};
 
 use super::common::{
     RefineArgs, file_name, parse_evals, refine_options, report_epoch, seed, sets_of,
@@ -69,7 +69,7 @@ pub struct Args {
     exact_weight: f64,
     #[command(flatten)]
     refine: RefineArgs,
-    /// Write the weights to this file (engine/src/eval/weights_ctf_refined.rs, which the
+    /// Write the weights to this file (engine/core/src/eval/weights_ctf_refined.rs, which the
     /// evaluator uses at the size it names).
     #[arg(long)]
     write: Option<PathBuf>,
@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<()> {
             "{}, then engine refine-weights ctf {} --openings {} --plies {} --seed {} --depth {} \
              --opponents {} --max-ply {} --teacher-depth {teacher_depth}{} --depths {} --epochs {} \
              --rate {} --temperature {}",
-            engine::eval::weights_ctf::FITTED_BY,
+            boardgames_core::eval::weights_ctf::FITTED_BY,
             games.size,
             games.openings,
             games.plies,

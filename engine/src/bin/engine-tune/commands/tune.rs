@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use engine::eval::Evaluate;
-use engine::games::GameKind;
-use engine::tuning::fit::{fit, loss_of, weights_file};
-use engine::with_game;
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::GameKind;
+use boardgames_core::with_game;
+use boardgames_tools::tuning::fit::{fit, loss_of, weights_file};
 
 use super::common::{file_name, seed, sets_of};
 use crate::cli::{emit, game_name};
@@ -27,7 +27,7 @@ pub struct Args {
     /// Seed deciding the held-out fifth.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
-    /// Write the weights to this file (engine/src/eval/weights_GAME.rs).
+    /// Write the weights to this file (engine/core/src/eval/weights_GAME.rs).
     #[arg(long)]
     write: Option<PathBuf>,
 }

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use engine::eval::Evaluate;
-use engine::eval::patterns::{PatternBoard, Shape, encode};
-use engine::games::{Hexapawn, Oska};
-use engine::tuning::patterns::fit_patterns;
+use boardgames_core::eval::Evaluate;
+use boardgames_core::eval::patterns::{PatternBoard, Shape, encode};
+use boardgames_core::games::{Hexapawn, Oska};
+use boardgames_tools::tuning::patterns::fit_patterns;
 
 use super::common::{PatternArgs, excluded, file_name, pattern_shape, seed, sets_of};
 use crate::cli::emit;
@@ -26,7 +26,7 @@ pub struct Args {
     /// Seed deciding the held-out fifth and the order of the examples.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
-    /// Write the weights to this file (engine/data/patterns/GAME-SIZE.bin).
+    /// Write the weights to this file (engine/core/data/patterns/GAME-SIZE.bin).
     #[arg(long)]
     write: Option<PathBuf>,
 }

@@ -3,10 +3,10 @@
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use engine::eval::Evaluate;
-use engine::games::{Game, GameKind};
-use engine::search::{Limits, Searcher};
-use engine::with_game;
+use boardgames_core::eval::Evaluate;
+use boardgames_core::games::{Game, GameKind};
+use boardgames_core::search::{Limits, Searcher};
+use boardgames_core::with_game;
 
 use super::common::read;
 use crate::cli::emit;

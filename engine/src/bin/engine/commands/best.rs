@@ -4,13 +4,13 @@
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
+use boardgames_core::eval::EvalKind;
+use boardgames_core::games::format::print_board;
+use boardgames_core::games::{Game, GameKind};
+use boardgames_core::search::{Event, Limits, Searcher};
+use boardgames_core::tablebase::memory_limit;
+use boardgames_core::with_game;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use engine::eval::EvalKind;
-use engine::games::format::print_board;
-use engine::games::{Game, GameKind};
-use engine::search::{Event, Limits, Searcher};
-use engine::tablebase::memory_limit;
-use engine::with_game;
 
 use super::common::{Position, TablebaseArg, tables, threads};
 use crate::cli::{board_size, digits, emit, hash_mib};

@@ -2,7 +2,9 @@
 //! [ARGS...]`, or `-- FILE.EXT:FUNCTION` for a function.
 
 use anyhow::Result;
-use engine::adapter::{BoardCall, FunctionCall, FunctionSpec, InputMode, Language, SeedFormat};
+use boardgames_tools::adapter::{
+    BoardCall, FunctionCall, FunctionSpec, InputMode, Language, SeedFormat,
+};
 
 /// Act as a protocol engine by calling a seed-shaped program or function.
 ///
@@ -107,13 +109,13 @@ pub fn run(args: Args) -> Result<()> {
         None => None,
     };
     let some = |v: u64| (v > 0).then_some(v);
-    let limits = engine::adapter::ResourceLimits {
+    let limits = boardgames_tools::adapter::ResourceLimits {
         cpu_seconds: some(given.cpu),
         memory_mib: some(given.memory),
         processes: some(given.processes),
         move_timeout: some(given.move_timeout).map(std::time::Duration::from_millis),
         output_bytes: some(given.output).map(|m| m << 20),
-        file_mib: engine::adapter::ResourceLimits::untrusted().file_mib,
+        file_mib: boardgames_tools::adapter::ResourceLimits::untrusted().file_mib,
         scratch_mib: some(given.scratch),
         load_timeout: some(given.load_timeout).map(std::time::Duration::from_millis),
         compile_timeout: some(given.compile_timeout).map(std::time::Duration::from_secs),
@@ -131,11 +133,11 @@ pub fn run(args: Args) -> Result<()> {
                 "warning: --no-sandbox: the submission runs unconfined: it can read and write every \
                  file this user can, and what it starts may outlive it"
             );
-        } else if let Err(e) = engine::adapter::sandbox::bwrap() {
+        } else if let Err(e) = boardgames_tools::adapter::sandbox::bwrap() {
             anyhow::bail!("{e}");
         }
         // Stopped by a signal, it removes its runs' folders and cgroups first.
-        engine::adapter::sandbox::clean_on_signals();
+        boardgames_tools::adapter::sandbox::clean_on_signals();
         Ok(())
     };
     if let Some(spec) = function {
@@ -145,7 +147,7 @@ pub fn run(args: Args) -> Result<()> {
         };
         let backend = FunctionCall::new(spec, depth, limits, !given.no_reuse)?;
         check_sandbox()?;
-        engine::session::run_stdio(backend)?;
+        boardgames_tools::session::run_stdio(backend)?;
         return Ok(());
     }
     let format = SeedFormat::parse(&format).map_err(|e| anyhow::anyhow!("--format: {e}"))?;
@@ -169,6 +171,6 @@ pub fn run(args: Args) -> Result<()> {
         input,
         limits: given.limited.then_some(limits),
     };
-    engine::session::run_stdio(backend)?;
+    boardgames_tools::session::run_stdio(backend)?;
     Ok(())
 }

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use boardgames_core::games::format::{Parsed, parse_board};
+use boardgames_core::games::{Game, Side};
+use boardgames_core::search::Probe;
 use clap::Args;
-use engine::games::format::{Parsed, parse_board};
-use engine::games::{Game, Side};
-use engine::search::Probe;
 
 use crate::cli::{digits, game_name};
 
@@ -101,7 +101,11 @@ pub fn tables<G: Game>(
     let Some(dir) = dir else {
         return Ok(None);
     };
-    Ok(engine::tablebase::probe_for::<G>(dir, size, memory_limit)?)
+    Ok(boardgames_core::tablebase::probe_for::<G>(
+        dir,
+        size,
+        memory_limit,
+    )?)
 }
 
 /// SIDE as the protocol spells it: `w` or `b`.
@@ -112,7 +116,7 @@ pub fn side_name(text: &str) -> Result<String, String> {
     }
 }
 
-/// Threads, 1 to [`engine::search::MAX_THREADS`].
+/// Threads, 1 to [`boardgames_core::search::MAX_THREADS`].
 pub fn threads(text: &str) -> Result<u32, String> {
-    digits(text, 1, engine::search::MAX_THREADS as u32)
+    digits(text, 1, boardgames_core::search::MAX_THREADS as u32)
 }

@@ -1,9 +1,9 @@
 //! `engine movegen GAME BOARD SIDE`.
 
 use anyhow::Result;
-use engine::games::format::print_board;
-use engine::games::{Game, GameKind, MoveList};
-use engine::with_game;
+use boardgames_core::games::format::print_board;
+use boardgames_core::games::{Game, GameKind, MoveList};
+use boardgames_core::with_game;
 
 use super::common::Position;
 use crate::cli::emit;

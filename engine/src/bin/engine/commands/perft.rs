@@ -1,10 +1,10 @@
 //! `engine perft GAME BOARD SIDE DEPTH`.
 
 use anyhow::Result;
-use engine::games::GameKind;
-use engine::games::notation::move_name;
-use engine::games::perft::{perft as count, perft_divide};
-use engine::with_game;
+use boardgames_core::games::GameKind;
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::perft::{perft as count, perft_divide};
+use boardgames_core::with_game;
 
 use super::common::Position;
 use crate::cli::{digits, emit};

@@ -4,11 +4,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Result;
-use engine::games::{Game, GameKind};
-use engine::score::Score;
-use engine::search::{Event, Limits, Proof, ProofSearch, SEARCH_STACK, Searcher};
-use engine::tablebase::memory_limit;
-use engine::with_game;
+use boardgames_core::games::{Game, GameKind};
+use boardgames_core::score::Score;
+use boardgames_core::search::{Event, Limits, Proof, ProofSearch, SEARCH_STACK, Searcher};
+use boardgames_core::tablebase::memory_limit;
+use boardgames_core::with_game;
 
 use super::common::{Position, TablebaseArg, tables, threads};
 use crate::cli::{emit, hash_mib};
@@ -119,7 +119,7 @@ pub fn run(args: Args) -> Result<()> {
 fn prove<G: Game>(
     pos: G,
     hash: usize,
-    probe: Option<engine::search::Probe<G>>,
+    probe: Option<boardgames_core::search::Probe<G>>,
     nodes: Option<u64>,
 ) -> Result<()> {
     let (proof, searched) = std::thread::Builder::new()

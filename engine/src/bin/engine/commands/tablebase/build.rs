@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use engine::games::{GameKind, Hexapawn, Oska};
-use engine::tablebase::build::{
+use boardgames_core::games::{GameKind, Hexapawn, Oska};
+use boardgames_core::tablebase::build::{
     BuildProgress, Plan, build as run_build, build_material, inputs, material_memory, materials,
     memory,
 };
-use engine::tablebase::index::Geometry;
-use engine::tablebase::{Retro, Tablebase, TablebaseError, file};
+use boardgames_core::tablebase::index::Geometry;
+use boardgames_core::tablebase::{Retro, Tablebase, TablebaseError, file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::plan::bytes;
@@ -53,7 +53,7 @@ pub struct Args {
 
 /// K of `--max-pieces`: 1 to the most pieces a side a table holds.
 pub(super) fn max_pieces(text: &str) -> Result<usize, String> {
-    digits(text, 1, engine::tablebase::index::MAX_PIECES)
+    digits(text, 1, boardgames_core::tablebase::index::MAX_PIECES)
 }
 
 /// W,B of `--material`: two piece counts, 1 to the most a table holds.
@@ -61,7 +61,7 @@ fn material(text: &str) -> Result<(usize, usize), String> {
     let (w, b) = text
         .split_once(',')
         .ok_or_else(|| format!("'{text}' is not a material: write W,B (White, Black pieces)"))?;
-    let count = |t: &str| digits(t, 1, engine::tablebase::index::MAX_PIECES);
+    let count = |t: &str| digits(t, 1, boardgames_core::tablebase::index::MAX_PIECES);
     Ok((count(w)?, count(b)?))
 }
 
@@ -93,10 +93,10 @@ pub fn run(args: Args) -> Result<()> {
     if max_pieces == 0 || max_pieces > size {
         bail!("--max-pieces {max_pieces}: use 1 to {size} (the pieces a side of {kind} {size})");
     }
-    if max_pieces > engine::tablebase::index::MAX_PIECES {
+    if max_pieces > boardgames_core::tablebase::index::MAX_PIECES {
         bail!(
             "--max-pieces {max_pieces}: tables hold at most {} pieces a side",
-            engine::tablebase::index::MAX_PIECES
+            boardgames_core::tablebase::index::MAX_PIECES
         );
     }
     writable_dir(dir)?;

@@ -8,9 +8,9 @@ mod verify;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
+use boardgames_core::games::GameKind;
+use boardgames_core::tablebase::Tablebase;
 use clap::Subcommand;
-use engine::games::GameKind;
-use engine::tablebase::Tablebase;
 
 use super::common::{DEFAULT_DIR, env_dir};
 

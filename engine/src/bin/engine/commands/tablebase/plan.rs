@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use engine::games::{Game, GameKind, Hexapawn, Oska};
-use engine::tablebase::build::{Plan, memory};
-use engine::tablebase::file::file_name;
-use engine::tablebase::index::Geometry;
-use engine::tablebase::jobs::{Job, estimate, jobs, ns_per_position};
+use boardgames_core::games::{Game, GameKind, Hexapawn, Oska};
+use boardgames_core::tablebase::build::{Plan, memory};
+use boardgames_core::tablebase::file::file_name;
+use boardgames_core::tablebase::index::Geometry;
+use boardgames_core::tablebase::jobs::{Job, estimate, jobs, ns_per_position};
 
 use super::{dir_of, table_game};
 use crate::cli::{board_size, digits, emit, game_name};

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use anyhow::{Result, bail};
-use engine::games::notation::move_name;
-use engine::games::{GameKind, Hexapawn, Oska};
-use engine::tablebase::{Retro, Tablebase};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{GameKind, Hexapawn, Oska};
+use boardgames_core::tablebase::{Retro, Tablebase};
 
 use super::{DirArg, dir_of, table_game};
 use crate::cli::{emit, game_name};
@@ -57,8 +57,8 @@ fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
         bail!(
             "no table in {} covers this position ({} White and {} Black pieces)",
             dir.display(),
-            pos.piece_count(engine::games::Side::White),
-            pos.piece_count(engine::games::Side::Black)
+            pos.piece_count(boardgames_core::games::Side::White),
+            pos.piece_count(boardgames_core::games::Side::Black)
         );
     };
     let mut out = String::new();

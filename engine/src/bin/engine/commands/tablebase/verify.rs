@@ -2,8 +2,8 @@
 //! and names the tables missing from the set.
 
 use anyhow::{Result, bail};
-use engine::tablebase::Tablebase;
-use engine::tablebase::file::file_name;
+use boardgames_core::tablebase::Tablebase;
+use boardgames_core::tablebase::file::file_name;
 
 use super::{DirArg, dir_of, table_game};
 use crate::cli::{board_size, emit, game_name};

@@ -1,0 +1,60 @@
+//! The openings file of a match (`arena --openings FILE`): positions read from a file and
+//! checked by the rules. Each opening is played twice, once with each engine as White; random
+//! openings come from [`boardgames_core::games::openings`].
+
+use boardgames_core::games::Game;
+use boardgames_core::games::setup::Setup;
+use boardgames_core::record::start_line;
+
+/// Reads an openings file: one position per line, as the protocol's `position` takes it without
+/// the word `position` (`startpos`, `board BOARD SIDE [history ...]`, or just `BOARD SIDE
+/// [history ...]`); blank lines and `#` comments are skipped. Each is checked by the rules.
+pub fn read_openings<G: Game>(text: &str, size: usize) -> Result<Vec<Setup>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let spec = if line.starts_with("startpos") || line.starts_with("board ") {
+            line.to_string()
+        } else {
+            format!("board {line}")
+        };
+        let start = Setup::parse(&spec).map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        let l =
+            start_line::<G>(&start, size).map_err(|e| format!("openings line {}: {e}", i + 1))?;
+        if let Some(o) = l.outcome() {
+            return Err(format!(
+                "openings line {}: the game is already over ({o})",
+                i + 1
+            ));
+        }
+        out.push(start);
+    }
+    if out.is_empty() {
+        return Err("the openings file holds no position".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardgames_core::games::Oska;
+
+    #[test]
+    fn openings_file_is_checked() {
+        let ok = read_openings::<Oska>("# comment\nstartpos\nwwww/---/--/---/bbbb b\n", 4).unwrap();
+        assert_eq!(ok.len(), 2);
+        let e = read_openings::<Oska>("\nwwww/---/--/---/bbbx w\n", 4).unwrap_err();
+        assert!(
+            e.starts_with("openings line 2: 'wwww/---/--/---/bbbx' is not a board"),
+            "{e}"
+        );
+        let e = read_openings::<Oska>("wwww/---/--/---/bbb w\n", 4).unwrap_err();
+        assert!(e.starts_with("openings line 1: row 5 has 3 squares"), "{e}");
+        let e = read_openings::<Oska>("wwww/---/--/---/---- w", 4).unwrap_err();
+        assert!(e.contains("already over"), "{e}");
+    }
+}

@@ -1,0 +1,57 @@
+//! What the session needs from a search, behind one small trait: the engine's own search
+//! ([`super::searcher::SearchBackend`]) and the board-call adapter implement it.
+
+use std::sync::atomic::AtomicBool;
+
+use boardgames_core::eval::EvalKind;
+use boardgames_core::games::{AnyLine, GameKind, Move};
+use boardgames_core::protocol::{Go, Info, OptionDecl};
+
+/// A search as the session drives it. Implementations run on the session's search thread.
+pub trait Backend: Send + 'static {
+    /// Sets the transposition table size in MiB.
+    fn resize(&mut self, hash_mib: usize);
+    /// Turns the per-node trace on or off.
+    fn set_trace(&mut self, on: bool);
+    /// Sets the static evaluator of every search from now on (the `Evaluator` option). Called
+    /// only when [`Backend::options`] declares `Evaluator`.
+    fn set_evaluator(&mut self, kind: EvalKind);
+    /// Sets the tablebase directory of every search from now on (the `TablebasePath` option;
+    /// `None` turns probing off). Called only when [`Backend::options`] declares it.
+    fn set_tablebase(&mut self, _dir: Option<std::path::PathBuf>) {}
+    /// Sets how many principal variations every search from now on reports (the `MultiPV`
+    /// option; 1: one). Called only when [`Backend::options`] declares it.
+    fn set_multipv(&mut self, _lines: usize) {}
+    /// Sets how many threads every search from now on runs on (the `Threads` option; 1: one).
+    /// Called only when [`Backend::options`] declares it.
+    fn set_threads(&mut self, _threads: usize) {}
+    /// The options this backend takes, listed after `uci`: the engine's own
+    /// ([`super::options()`]) unless overridden. The session refuses every other option with
+    /// `error unsupported`.
+    fn options(&self) -> Vec<OptionDecl> {
+        super::options()
+    }
+    /// The games this backend plays, declared after `uci` as `game` lines (each at all its
+    /// sizes): all three unless overridden.
+    fn games(&self) -> Vec<GameKind> {
+        GameKind::ALL.to_vec()
+    }
+    /// Who searches, for messages such as "the option 'Evaluator' is not supported by a
+    /// board-call program".
+    fn searched_by(&self) -> &'static str {
+        "this engine"
+    }
+    /// Forgets everything learnt (new game).
+    fn clear(&mut self);
+    /// Searches the line's position (never a finished game) within the limits of `go` (never
+    /// [`Go::Perft`]) until they are reached, the result is proven, or `stop` is set. Reports
+    /// through `report`, and returns the best move (a pass included), which must be legal, or
+    /// `None` when it has none to give (the session then answers `bestmove none`).
+    fn search(
+        &mut self,
+        line: &AnyLine,
+        go: Go,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Info),
+    ) -> Option<Move>;
+}
