@@ -11,6 +11,8 @@
 //!   beside the search, which uses them.
 //! - [`search`]: alpha-beta search, the search trace, exact solving and proof search.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
+//! - [`exact`]: the exact value of a position (the game's end, else the tables, else the solver or
+//!   the proof search), the one function every surface asks.
 //! - [`protocol`]: the line protocol's messages as types.
 //! - [`record`]: the game record format shared by the match runner and the GUI.
 //! - [`clock`]: time controls and game clocks, shared by the match runner and the GUI.
@@ -21,6 +23,7 @@
 
 pub mod clock;
 pub mod eval;
+pub mod exact;
 pub mod games;
 pub mod protocol;
 pub mod record;

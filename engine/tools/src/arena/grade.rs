@@ -24,7 +24,7 @@ use boardgames_core::games::{Game, GameKind, Line, Move, Side};
 use boardgames_core::protocol::shown;
 use boardgames_core::record::{GameRecord, RecordResult};
 use boardgames_core::score::Score;
-use boardgames_core::search::Searcher;
+use boardgames_core::exact::ExactSolver;
 use boardgames_core::with_game;
 
 /// The tag of a class record that holds the depth every function was called with.
@@ -373,16 +373,16 @@ fn grade_of<G: Game + Evaluate>(
         }
     }
     let total: usize = decisions.iter().map(Vec::len).sum();
-    let mut solver = Searcher::<G>::new(settings.hash_mib);
-    if let Some(dir) = &settings.tablebase {
-        let probe = boardgames_core::tablebase::probe_for::<G>(
+    let probe = match &settings.tablebase {
+        Some(dir) => boardgames_core::tablebase::probe_for::<G>(
             dir,
             size,
             boardgames_core::tablebase::MEMORY_LIMIT,
         )
-        .map_err(|e| ArenaError::Config(format!("--tablebase: {e}")))?;
-        solver.set_probe(probe);
-    }
+        .map_err(|e| ArenaError::Config(format!("--tablebase: {e}")))?,
+        None => None,
+    };
+    let mut solver = ExactSolver::<G>::new(settings.hash_mib, probe);
     // Labelled positions are solved once, whoever moved in them.
     let mut labelled: std::collections::HashMap<u64, Option<Labelled<G>>> =
         std::collections::HashMap::new();

@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use boardgames_core::eval::{EvalKind, Evaluate, SearchStyle};
+use boardgames_core::exact::{ExactSolver, Method};
 use boardgames_core::games::format::{parse_board, print_history, slash};
 use boardgames_core::games::notation::{move_name, parse_move};
 use boardgames_core::games::{Game, Line, Move, MoveList, Side};
@@ -22,37 +23,9 @@ use boardgames_core::score::Score;
 use boardgames_core::search::{Limits, Probe, Searcher};
 use boardgames_core::splitmix::SplitMix64;
 
-/// Win, draw or loss: the part of a value that a blunder throws away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wdl {
-    /// A lost position.
-    Loss,
-    /// A drawn position.
-    Draw,
-    /// A won position.
-    Win,
-}
-
-impl Wdl {
-    /// The class of an exact score (`None` for a heuristic one).
-    pub fn of(score: Score) -> Option<Wdl> {
-        match score {
-            Score::Win(_) => Some(Wdl::Win),
-            Score::Loss(_) => Some(Wdl::Loss),
-            Score::Draw => Some(Wdl::Draw),
-            Score::Cp(_) => None,
-        }
-    }
-
-    /// The label a fit aims at: 1 for a win, 0.5 for a draw, 0 for a loss.
-    pub fn target(self) -> f64 {
-        match self {
-            Wdl::Win => 1.0,
-            Wdl::Draw => 0.5,
-            Wdl::Loss => 0.0,
-        }
-    }
-}
+/// Win, draw or loss: the part of a value that a blunder throws away (the core's, with the
+/// labels the fits aim at).
+pub use boardgames_core::exact::Wdl;
 
 /// A position with its exact value and the exact value of every legal move.
 #[derive(Clone, Debug)]
@@ -106,26 +79,26 @@ fn for_mover(child: Score) -> Score {
     }
 }
 
-/// Solves a line within `budget` nodes: the exact value, or `None`.
+/// Solves a line within `budget` nodes: the exact value, or `None` (the one exact-value
+/// function, [`ExactSolver::value`]).
 fn solve<G: Game + Evaluate>(
-    searcher: &mut Searcher<G>,
+    solver: &mut ExactSolver<G>,
     line: &Line<G>,
     budget: u64,
 ) -> Option<Score> {
-    let limits = Limits {
-        solve: true,
+    let method = Method::Solve {
         nodes: Some(budget),
-        ..Limits::default()
+        threads: 1,
     };
-    let r = searcher.search(line, &limits, &AtomicBool::new(false), &mut |_| {});
-    (r.exact || r.score.is_decided())
-        .then_some(r.score)
-        .filter(|s| s.is_decided())
+    solver
+        .value(line, method, &AtomicBool::new(false), &mut |_| {})
+        .ok()?
+        .score()
 }
 
 /// Labels a position: its value and every move's, or `None` when a solve exceeds the budget.
 pub fn label<G: Game + Evaluate>(
-    searcher: &mut Searcher<G>,
+    searcher: &mut ExactSolver<G>,
     line: &Line<G>,
     budget: u64,
 ) -> Option<Labelled<G>> {
@@ -136,14 +109,8 @@ pub fn label<G: Game + Evaluate>(
     let mut child = line.clone();
     for &m in moves.as_slice() {
         child.push(m);
-        let v = match child.outcome() {
-            Some(o) => match o.winner() {
-                None => Score::Draw,
-                Some(w) if w == line.current().side_to_move() => Score::Win(1),
-                Some(_) => Score::Loss(1),
-            },
-            None => for_mover(solve(searcher, &child, budget)?),
-        };
+        // A finished child is its result, from the same function.
+        let v = for_mover(solve(searcher, &child, budget)?);
         child.pop();
         labelled.push((m, v));
     }
@@ -178,8 +145,7 @@ pub fn generate_probed<G: Game + Evaluate>(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
     let mut rng = SplitMix64::new(spec.seed ^ 0x0005_EED0_F5E7);
-    let mut solver = Searcher::<G>::new(spec.hash_mib);
-    solver.set_probe(probe);
+    let mut solver = ExactSolver::<G>::new(spec.hash_mib, probe);
     // The player uses the frozen first-version evaluator, so that a set does not change when the
     // tuned weights do.
     let mut player = Searcher::<G>::new(1);
@@ -267,8 +233,7 @@ pub fn generate_opening<G: Game + Evaluate>(
     probe: Option<Probe<G>>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Labelled<G>> {
-    let mut solver = Searcher::<G>::new(spec.hash_mib);
-    solver.set_probe(probe);
+    let mut solver = ExactSolver::<G>::new(spec.hash_mib, probe);
     let start = Line::new(G::start(spec.size).expect("the size was checked"));
     let key = |line: &Line<G>| {
         line.earlier()

@@ -4,9 +4,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Result;
+use boardgames_core::exact::{Exact, ExactError, ExactSolver, Method, Report, Source};
 use boardgames_core::games::{Game, GameKind};
-use boardgames_core::score::Score;
-use boardgames_core::search::{Event, Limits, Proof, ProofSearch, SEARCH_STACK, Searcher};
+use boardgames_core::search::Event;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
 
@@ -41,8 +41,9 @@ pub struct Args {
     nodes: Option<u64>,
 }
 
-/// Answers from the tables when they cover the position, else by the solver (which probes the
-/// tables at its nodes).
+/// Answers through the core's one exact-value function ([`ExactSolver::value`]): the game's end,
+/// else the tables when they cover the position, else the solver (which probes the tables at its
+/// nodes) or, with `--proof`, the proof-number search.
 pub fn run(args: Args) -> Result<()> {
     let Args {
         position,
@@ -59,89 +60,74 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(kind, G => {
         let parsed = position.read::<G>()?;
         let pos = *parsed.line.current();
-        // `--proof` answers win, draw or loss alone (a covered position too, from its table).
-        if proof {
-            if G::NO_REPEAT {
-                anyhow::bail!(
-                    "--proof is for Oska and Hexapawn: in {} a position's value depends on the \
-                     boards before it",
-                    G::KIND
-                );
+        if proof && G::NO_REPEAT {
+            anyhow::bail!(
+                "--proof is for Oska and Hexapawn: in {} a position's value depends on the \
+                 boards before it",
+                G::KIND
+            );
+        }
+        // A covered position is answered at once, reading a few values from the files: the
+        // search's probe below reads whole tables into memory.
+        let quick = ExactSolver::<G>::new(0, tables::<G>(tablebase, pos.size(), 0)?);
+        if let Some(known) = quick.known(&parsed.line) {
+            if let (Source::Tables, Some(dir)) = (known.source, tablebase) {
+                eprintln!("from the tablebase in {}", dir.display());
             }
-            let probe = tables::<G>(tablebase, pos.size(), memory_limit()?)?;
-            return prove::<G>(pos, hash, probe, nodes);
+            return emit(format!("{}\n", answer(known, proof)));
         }
-        // A covered position is answered at once, reading a few values from the files.
-        if let (Some(dir), Some(value)) =
-            (tablebase, tables::<G>(tablebase, pos.size(), 0)?.and_then(|p| p(&pos)))
-        {
-            eprintln!("from the tablebase in {}", dir.display());
-            return emit(format!("{value}\n"));
-        }
-        let mut searcher = Searcher::<G>::new(hash);
-        searcher.set_probe(tables::<G>(tablebase, pos.size(), memory_limit()?)?);
-        let limits = Limits { solve: true, threads, ..Limits::default() };
-        // The search reports once a second; stderr gets one line in ten, and each stage's end.
+        let probe = tables::<G>(tablebase, pos.size(), memory_limit()?)?;
+        let mut solver = ExactSolver::<G>::new(hash, probe);
+        let method = if proof {
+            Method::Prove { nodes }
+        } else {
+            Method::Solve { nodes: None, threads }
+        };
+        // The solver reports once a second; stderr gets one line in ten, and each stage's end.
+        // The proof search reports about every million nodes; stderr gets one in ten.
         let mut shown = Duration::ZERO;
-        let result = searcher.search(&parsed.line, &limits, &AtomicBool::new(false), &mut |e| {
-            if let Event::Iteration(i) = e {
-                eprintln!(
-                    "depth {} score {} nodes {} time {:.3}s nps {}",
-                    i.depth,
-                    i.score,
-                    i.nodes,
-                    i.time.as_secs_f64(),
-                    i.nps()
-                );
-            }
-            if let Event::Progress(p) = e
-                && (p.bound.is_some() || p.time >= shown + Duration::from_secs(10))
+        let mut reports = 0u64;
+        let stop = AtomicBool::new(false);
+        let value = solver.value(&parsed.line, method, &stop, &mut |r| match r {
+            Report::Search(Event::Iteration(i)) => eprintln!(
+                "depth {} score {} nodes {} time {:.3}s nps {}",
+                i.depth,
+                i.score,
+                i.nodes,
+                i.time.as_secs_f64(),
+                i.nps()
+            ),
+            Report::Search(Event::Progress(p))
+                if p.bound.is_some() || p.time >= shown + Duration::from_secs(10) =>
             {
                 shown = p.time;
                 eprintln!("{p}");
             }
-        });
-        let answer = match result.score {
-            Score::Win(k) => format!("win {k}"),
-            Score::Loss(k) => format!("loss {k}"),
-            Score::Draw => "draw".to_string(),
-            Score::Cp(_) => anyhow::bail!(
-                "not solved: the search reached its limit of {} plies without proving a result",
-                result.depth
-            ),
-        };
-        emit(format!("{answer}\n"))
-    })
-}
-
-/// `--proof`: the proof-number search on a thread with the search's stack; one progress report
-/// in ten goes to stderr (about every 10 M nodes), and each stage's proof or disproof.
-fn prove<G: Game>(
-    pos: G,
-    hash: usize,
-    probe: Option<boardgames_core::search::Probe<G>>,
-    nodes: Option<u64>,
-) -> Result<()> {
-    let (proof, searched) = std::thread::Builder::new()
-        .stack_size(SEARCH_STACK)
-        .spawn(move || {
-            let mut search = ProofSearch::<G>::new(hash, probe);
-            let mut reports = 0u64;
-            let proof = search.run(&pos, nodes, &AtomicBool::new(false), &mut |p| {
+            Report::Proof(p) => {
                 reports += 1;
                 if reports % 10 == 1 || p.root.0 == 0 || p.root.1 == 0 {
                     eprintln!("{p}");
                 }
-            });
-            (proof, search.nodes())
-        })?
-        .join()
-        .map_err(|_| anyhow::anyhow!("the proof-number search failed"))?;
-    if proof == Proof::Unknown {
-        anyhow::bail!(
-            "not proved: the proof-number search stopped after {searched} nodes (--nodes) \
-             without a result"
-        );
+            }
+            Report::Search(_) => {}
+        });
+        let value = match value {
+            Err(ExactError::NotProved { nodes }) => anyhow::bail!(
+                "not proved: the proof-number search stopped after {nodes} nodes (--nodes) \
+                 without a result"
+            ),
+            other => other?,
+        };
+        emit(format!("{}\n", answer(value, proof)))
+    })
+}
+
+/// The last line: `win K`, `loss K` or `draw`; with `--proof`, `win`, `loss` or `draw` alone
+/// (as the proof search gives it), whatever answered.
+fn answer(value: Exact, proof: bool) -> String {
+    if proof {
+        Exact { plies: None, ..value }.to_string()
+    } else {
+        value.to_string()
     }
-    emit(format!("{proof}\n"))
 }

@@ -1,0 +1,308 @@
+//! The exact value of a position, worked out one way for every surface: `engine solve`, the
+//! Python `solve`, the GUI's game review and the class grading (`arena class --grade`, through
+//! the tuning's labelling) all ask [`ExactSolver::value`].
+//!
+//! In order: a finished game is its result (win, loss or draw in 0 plies for the side to move);
+//! a position the tables cover is the tables' value; any other is the solver's (alpha-beta to the
+//! end, with the tables as leaves), within a node budget, or with [`Method::Prove`] the
+//! proof-number search's (win, loss or draw, no distance). A position the budget does not settle
+//! is an error that says how far the search got, never an estimate.
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use thiserror::Error;
+
+use crate::eval::Evaluate;
+use crate::games::{Game, GameKind, Line};
+use crate::score::Score;
+use crate::search::{
+    Event, Limits, Probe, Proof, ProofProgress, ProofSearch, SEARCH_STACK, Searcher,
+};
+
+/// Win, draw or loss for the side to move, ordered from the worst (a loss) to the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    /// The side to move loses with best play.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins with best play.
+    Win,
+}
+
+impl Wdl {
+    /// The class of an exact score (`None` for a heuristic one).
+    pub fn of(score: Score) -> Option<Wdl> {
+        match score {
+            Score::Win(_) => Some(Wdl::Win),
+            Score::Loss(_) => Some(Wdl::Loss),
+            Score::Draw => Some(Wdl::Draw),
+            Score::Cp(_) => None,
+        }
+    }
+
+    /// The label a fit aims at: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn target(self) -> f64 {
+        match self {
+            Wdl::Win => 1.0,
+            Wdl::Draw => 0.5,
+            Wdl::Loss => 0.0,
+        }
+    }
+}
+
+/// What gave an exact value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The game is over: its result.
+    GameOver,
+    /// The tablebases.
+    Tables,
+    /// The exact solver (alpha-beta to the end of the game).
+    Solver,
+    /// The proof-number search.
+    Proof,
+}
+
+/// The exact value of a position for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Plies to the end with best play (the winner winning soonest, the loser lasting longest);
+    /// `None` from the proof search, which proves the result only.
+    pub plies: Option<u32>,
+    /// What gave it.
+    pub source: Source,
+    /// Nodes searched for it (0 from the game's end and the tables).
+    pub nodes: u64,
+}
+
+impl Exact {
+    /// The value as a [`Score`] (`Win(K)`, `Loss(K)`, `Draw`); `None` for a proof's win or loss,
+    /// which has no distance.
+    pub fn score(&self) -> Option<Score> {
+        match (self.wdl, self.plies) {
+            (Wdl::Draw, _) => Some(Score::Draw),
+            (Wdl::Win, Some(k)) => Some(Score::Win(k)),
+            (Wdl::Loss, Some(k)) => Some(Score::Loss(k)),
+            (_, None) => None,
+        }
+    }
+
+    /// The exact value a decided [`Score`] states; `None` for a heuristic one.
+    fn of_score(score: Score, source: Source, nodes: u64) -> Option<Exact> {
+        let plies = match score {
+            Score::Win(k) | Score::Loss(k) => Some(k),
+            _ => None,
+        };
+        Some(Exact {
+            wdl: Wdl::of(score)?,
+            plies,
+            source,
+            nodes,
+        })
+    }
+}
+
+impl fmt::Display for Exact {
+    /// `win 5`, `loss 3`, `draw`, or from the proof search `win` or `loss`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.wdl {
+            Wdl::Win => "win",
+            Wdl::Draw => return f.write_str("draw"),
+            Wdl::Loss => "loss",
+        };
+        match self.plies {
+            Some(k) => write!(f, "{word} {k}"),
+            None => f.write_str(word),
+        }
+    }
+}
+
+/// What a search for an exact value reports as it goes.
+pub enum Report<'a> {
+    /// The solver's iterations and progress.
+    Search(Event<'a>),
+    /// The proof-number search's progress.
+    Proof(&'a ProofProgress),
+}
+
+/// Where [`ExactSolver::value`] reports (it may be called from the proof search's thread).
+pub type Reporter<'r> = &'r mut (dyn FnMut(Report<'_>) + Send);
+
+/// How to settle a position the game's end and the tables do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The exact solver: the value with its distance.
+    Solve {
+        /// The most nodes it may search (`None`: as many as it takes).
+        nodes: Option<u64>,
+        /// Threads sharing its table (Oska and Hexapawn; 1 is deterministic).
+        threads: usize,
+    },
+    /// The proof-number search: win, draw or loss, no distance (Oska and Hexapawn only).
+    Prove {
+        /// The most nodes it may search (`None`: as many as it takes).
+        nodes: Option<u64>,
+    },
+}
+
+impl Method {
+    /// The exact solver with no node limit, on one thread.
+    pub const SOLVE: Method = Method::Solve {
+        nodes: None,
+        threads: 1,
+    };
+}
+
+/// Why a position has no exact value.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ExactError {
+    /// The solver stopped (its node budget, or the stop flag) before it proved a result.
+    #[error(
+        "not solved: the search reached {depth} plies ({nodes} nodes) without proving a result"
+    )]
+    NotSolved {
+        /// The depth of its last finished iteration.
+        depth: u32,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// The proof-number search stopped (its node budget, or the stop flag) before a result.
+    #[error("not proved: the proof-number search stopped after {nodes} nodes without a result")]
+    NotProved {
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// The proof search was asked of a game whose values depend on the history.
+    #[error(
+        "the proof-number search is for Oska and Hexapawn: in {0} a position's value depends on \
+         the boards before it"
+    )]
+    NoProofFor(GameKind),
+    /// The proof search's thread could not be started or failed.
+    #[error("the proof-number search failed: {0}")]
+    ProofFailed(String),
+}
+
+/// The one way to a position's exact value (see the module's documentation). It keeps its
+/// transposition table and the tables' probe between calls, so many values in a row (a game's
+/// review, a class's grading, Python's bulk solves) pay for the table once; the table's pages
+/// are touched only as the search uses them, so a small position costs what it searches.
+pub struct ExactSolver<G: Game + Evaluate> {
+    searcher: Searcher<G>,
+    probe: Option<Probe<G>>,
+    hash_mib: usize,
+}
+
+impl<G: Game + Evaluate> ExactSolver<G> {
+    /// A solver with a transposition table of at most `hash_mib` MiB and the tables' `probe`
+    /// (`None`: no tables; see [`crate::tablebase::probe_for`]).
+    pub fn new(hash_mib: usize, probe: Option<Probe<G>>) -> Self {
+        let mut searcher = Searcher::new(hash_mib);
+        searcher.set_probe(probe.clone());
+        ExactSolver {
+            searcher,
+            probe,
+            hash_mib,
+        }
+    }
+
+    /// The result of the game if it is over, else the tables' value if they cover the position:
+    /// the exact values that need no search.
+    pub fn known(&self, line: &Line<G>) -> Option<Exact> {
+        if let Some(outcome) = line.outcome() {
+            let wdl = match outcome.winner() {
+                None => Wdl::Draw,
+                Some(w) if w == line.current().side_to_move() => Wdl::Win,
+                Some(_) => Wdl::Loss,
+            };
+            return Some(Exact {
+                wdl,
+                plies: (wdl != Wdl::Draw).then_some(0),
+                source: Source::GameOver,
+                nodes: 0,
+            });
+        }
+        let score = self.probe.as_ref()?(line.current())?;
+        Exact::of_score(score, Source::Tables, 0)
+    }
+
+    /// The exact value of `line`'s current position for its side to move: [`Self::known`], else
+    /// by `method`. `stop` ends the search early (an error, as a spent budget is); the search's
+    /// iterations and progress go to `report` (`&mut |_| {}` for none).
+    pub fn value(
+        &mut self,
+        line: &Line<G>,
+        method: Method,
+        stop: &AtomicBool,
+        report: Reporter<'_>,
+    ) -> Result<Exact, ExactError> {
+        if let Some(known) = self.known(line) {
+            return Ok(known);
+        }
+        match method {
+            Method::Solve { nodes, threads } => {
+                let limits = Limits {
+                    solve: true,
+                    nodes,
+                    threads: threads.max(1),
+                    ..Limits::default()
+                };
+                let r = self.searcher.search(line, &limits, stop, &mut |e| report(Report::Search(e)));
+                // A win or loss is proved wherever it is found; a draw only by a search that
+                // reached every end.
+                let settled = r.exact || matches!(r.score, Score::Win(_) | Score::Loss(_));
+                settled
+                    .then(|| Exact::of_score(r.score, Source::Solver, r.nodes))
+                    .flatten()
+                    .ok_or(ExactError::NotSolved {
+                        depth: r.depth,
+                        nodes: r.nodes,
+                    })
+            }
+            Method::Prove { nodes } => self.prove(line, nodes, stop, report),
+        }
+    }
+
+    /// [`Method::Prove`]: the proof-number search, on a thread with the search's stack.
+    fn prove(
+        &mut self,
+        line: &Line<G>,
+        nodes: Option<u64>,
+        stop: &AtomicBool,
+        report: Reporter<'_>,
+    ) -> Result<Exact, ExactError> {
+        if G::NO_REPEAT {
+            return Err(ExactError::NoProofFor(G::KIND));
+        }
+        let pos = *line.current();
+        let (hash, probe) = (self.hash_mib, self.probe.clone());
+        let (proof, searched) = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut search = ProofSearch::<G>::new(hash, probe);
+                    let proof = search.run(&pos, nodes, stop, &mut |p| report(Report::Proof(p)));
+                    (proof, search.nodes())
+                })
+                .map_err(|e| ExactError::ProofFailed(e.to_string()))?
+                .join()
+                .map_err(|_| ExactError::ProofFailed("its thread panicked".into()))
+        })?;
+        let wdl = match proof {
+            Proof::Win => Wdl::Win,
+            Proof::Draw => Wdl::Draw,
+            Proof::Loss => Wdl::Loss,
+            Proof::Unknown => return Err(ExactError::NotProved { nodes: searched }),
+        };
+        Ok(Exact {
+            wdl,
+            plies: None,
+            source: Source::Proof,
+            nodes: searched,
+        })
+    }
+}
