@@ -66,17 +66,19 @@ fn side_of(side: &str) -> PyResult<Side> {
 enum Setup {
     /// The start position of the game and size, White to move.
     Start,
-    /// A given board (`/`-joined), its side to move, and its history (`/`-joined boards, most
-    /// recent first).
+    /// A given board (`/`-joined), its side to move, its history (`/`-joined boards, most
+    /// recent first), and the text it was read from (which a pickle keeps).
     Board {
         board: String,
         side: Side,
         history: Vec<String>,
+        text: String,
     },
 }
 
-/// The end of a game: who won (`winner` is `'w'`, `'b'`, or `None` for a draw) and why
-/// (`reason`, a code of protocol.md's `show`: `far-row`, `flag-captured`, ...).
+/// The end of a game, in python-chess's shape: who won (`winner` is `True` for White, `False`
+/// for Black, `None` for a draw) and why (`termination`, a code of protocol.md's `result` line:
+/// `far-row`, `flag-captured`, ...).
 #[pyclass(module = "boardgames", name = "Outcome", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyOutcome {
@@ -85,17 +87,23 @@ pub struct PyOutcome {
 
 #[pymethods]
 impl PyOutcome {
-    /// The winner, `'w'` or `'b'`; `None` for a draw.
+    /// The winner: `True` (White, `WHITE`), `False` (Black, `BLACK`), or `None` for a draw.
     #[getter]
-    fn winner(&self) -> Option<String> {
-        self.outcome.winner().map(|s| s.letter().to_string())
+    fn winner(&self) -> Option<bool> {
+        self.outcome.winner().map(|s| s == Side::White)
     }
 
-    /// The reason's code, as protocol.md's `result` line gives it (`far-row`, `no-pieces`,
+    /// Why the game ended, as protocol.md's `result` line gives it (`far-row`, `no-pieces`,
     /// `all-home`, `no-legal-move`, `flag-captured`, `flag-past`, `both-stuck`, ...).
     #[getter]
-    fn reason(&self) -> &'static str {
+    fn termination(&self) -> &'static str {
         self.outcome.reason().code()
+    }
+
+    /// The same as `termination`.
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.termination()
     }
 
     /// Whether nobody won.
@@ -104,10 +112,19 @@ impl PyOutcome {
         self.outcome.winner().is_none()
     }
 
+    /// The result as python-chess writes it: `1-0`, `0-1` or `1/2-1/2`.
+    fn result(&self) -> &'static str {
+        match self.outcome.winner() {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
     /// The protocol's `result` line without its keyword: `white far-row`, `draw both-stuck`.
-    fn result(&self) -> String {
+    fn protocol(&self) -> String {
         let who = self.outcome.winner().map_or("draw", Side::name);
-        format!("{who} {}", self.reason())
+        format!("{who} {}", self.termination())
     }
 
     fn __str__(&self) -> String {
@@ -115,11 +132,14 @@ impl PyOutcome {
     }
 
     fn __repr__(&self) -> String {
+        let winner = match self.winner() {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "None",
+        };
         format!(
-            "Outcome(winner={}, reason='{}')",
-            self.winner()
-                .map_or_else(|| "None".to_string(), |w| format!("'{w}'")),
-            self.reason()
+            "Outcome(winner={winner}, termination='{}')",
+            self.termination()
         )
     }
 }
@@ -150,11 +170,56 @@ impl Position {
         with_game!(l in &self.line => l.current().side_to_move())
     }
 
+    /// Plays `name` (a ValueError saying why when it is not legal, changing nothing) and
+    /// returns the move as the engine names it.
+    fn play(&mut self, name: &str) -> PyResult<String> {
+        let name = with_game!(l in &mut self.line => {
+            let mv = parse_move(l, name).map_err(value_error)?;
+            let name = move_name(l.current(), mv);
+            l.push(mv);
+            name
+        });
+        self.moves.push(name.clone());
+        Ok(name)
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    fn finished(&self) -> Option<Outcome> {
+        with_game!(l in &self.line => l.outcome())
+    }
+
+    /// What equality and hashing compare: the game, the size, the board, the side to move, and
+    /// in Capture the Flag the earlier boards (as a sorted list: the no-repeat rule forbids them
+    /// whatever their order).
+    fn key(&self) -> (GameKind, usize, String, Side, Vec<String>) {
+        let earlier = match &self.line {
+            AnyLine::Ctf(l) => {
+                let mut boards: Vec<String> = l
+                    .earlier()
+                    .iter()
+                    .map(engine::games::format::slash)
+                    .collect();
+                boards.sort_unstable();
+                boards.dedup();
+                boards
+            }
+            _ => Vec::new(),
+        };
+        (
+            self.line.kind(),
+            self.size,
+            self.slash(),
+            self.side_to_move(),
+            earlier,
+        )
+    }
+
     /// The position (and its history) read from `board` in any seed format.
     fn read(kind: GameKind, board: &str, side: Side) -> PyResult<Position> {
         with_game!(kind, G => Self::read_game::<G>(board, side))
     }
 
+    /// [`Position::read`] for game `G`.
     fn read_game<G: Game>(board: &str, side: Side) -> PyResult<Position>
     where
         AnyLine: From<Line<G>>,
@@ -174,6 +239,7 @@ impl Position {
                 board: engine::games::format::slash(&current),
                 side: current.side_to_move(),
                 history,
+                text: board.to_string(),
             },
             line: line.into(),
             moves: Vec::new(),
@@ -214,6 +280,20 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
 
 #[pymethods]
 impl Position {
+    /// `Position(...)` makes nothing: a `TypeError` naming the two ways to make one.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        _args: &Bound<'_, pyo3::types::PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<Position> {
+        Err(PyTypeError::new_err(
+            "a Position is made by Position.start(game, size), such as Position.start('oska', 4), \
+             or Position.from_board(game, board, side), such as \
+             Position.from_board('hexapawn', ['www', '---', 'bbb'], 'w')",
+        ))
+    }
+
     /// The start position of `game` (`oska`, `hexapawn` or `ctf`) of `size` (pieces a side for
     /// Oska, 4 to 11; the board's width for the others, 3 to 11), White to move.
     #[staticmethod]
@@ -272,14 +352,28 @@ impl Position {
         self.side_to_move().letter().to_string()
     }
 
-    /// The moves pushed since the position was made, oldest first.
+    /// The moves pushed since the position was made, oldest first (as `move_stack`).
     #[getter]
     fn moves(&self) -> Vec<String> {
         self.moves.clone()
     }
 
+    /// The moves pushed since the position was made, oldest first: python-chess's name.
+    #[getter]
+    fn move_stack(&self) -> Vec<String> {
+        self.moves.clone()
+    }
+
+    /// The side to move as python-chess writes it: `True` (`WHITE`) or `False` (`BLACK`).
+    #[getter]
+    fn turn(&self) -> bool {
+        self.side_to_move() == Side::White
+    }
+
     /// Every legal move, in the engine's order (the protocol's `legal`): `['a1a2', ...]`,
-    /// `['pass']` for Oska's forced pass, `[]` when the game is over.
+    /// `['pass']` for Oska's forced pass, `[]` when the game is over. A list, so it can be
+    /// iterated, counted with `len` and tested with `in`, as python-chess's `legal_moves`.
+    #[getter]
     fn legal_moves(&self) -> Vec<String> {
         with_game!(l in &self.line => {
             let mut list = MoveList::new();
@@ -289,17 +383,24 @@ impl Position {
         })
     }
 
+    /// Whether `move` (such as `'a1a2'` or `'pass'`) is legal here.
+    #[pyo3(signature = (move_))]
+    fn is_legal(&self, move_: &str) -> bool {
+        with_game!(l in &self.line => parse_move(l, move_).is_ok())
+    }
+
     /// Plays `move` (such as `'a1a2'` or `'pass'`); a move that is not legal here raises
     /// `ValueError` saying why, and changes nothing.
-    fn push(&mut self, r#move: &str) -> PyResult<()> {
-        let name = with_game!(l in &mut self.line => {
-            let mv = parse_move(l, r#move).map_err(value_error)?;
-            let name = move_name(l.current(), mv);
-            l.push(mv);
-            name
-        });
-        self.moves.push(name);
-        Ok(())
+    #[pyo3(signature = (move_))]
+    fn push(&mut self, move_: &str) -> PyResult<()> {
+        self.play(move_).map(drop)
+    }
+
+    /// [`push`](Position::push), returning the move as the engine names it (python-chess's
+    /// `push_uci`: moves here are already the protocol's strings).
+    #[pyo3(signature = (move_))]
+    fn push_uci(&mut self, move_: &str) -> PyResult<String> {
+        self.play(move_)
     }
 
     /// Takes back the last pushed move and returns it; `IndexError` when no move was pushed.
@@ -313,9 +414,28 @@ impl Position {
         Ok(last)
     }
 
-    /// How the game ended (`Outcome`: `winner`, `reason`), or `None` while it goes on.
+    /// The last pushed move, without taking it back; `IndexError` when no move was pushed.
+    fn peek(&self) -> PyResult<String> {
+        self.moves
+            .last()
+            .cloned()
+            .ok_or_else(|| PyIndexError::new_err("peek at a position with no pushed move"))
+    }
+
+    /// How the game ended (`Outcome`: `winner`, `termination`), or `None` while it goes on.
     fn outcome(&self) -> Option<PyOutcome> {
-        with_game!(l in &self.line => l.outcome()).map(|outcome| PyOutcome { outcome })
+        self.finished().map(|outcome| PyOutcome { outcome })
+    }
+
+    /// Whether the game is over (the side to move has no legal move, or the board decides).
+    fn is_game_over(&self) -> bool {
+        self.finished().is_some()
+    }
+
+    /// The result as python-chess writes it: `1-0` (White won), `0-1`, `1/2-1/2`, or `*` while
+    /// the game goes on.
+    fn result(&self) -> &'static str {
+        self.finished().map_or("*", |o| PyOutcome { outcome: o }.result())
     }
 
     /// The current board as text in `format`: `slash` (the default, `www/---/bbb`), `python`
@@ -370,6 +490,7 @@ impl Position {
                 board,
                 side,
                 history,
+                ..
             } => {
                 let mut s = format!("position board {board} {}", side.letter());
                 if !history.is_empty() {
@@ -395,8 +516,91 @@ impl Position {
         self.clone()
     }
 
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        self.clone()
+    }
+
+    /// What pickle stores: the set-up (game, size, the board's text and side, or none for the
+    /// start) and the moves pushed, replayed by `Position._restore`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, usize, Option<String>, char, Vec<String>))>
+    {
+        let restore = py.get_type::<Position>().getattr("_restore")?;
+        let (text, side) = match &self.setup {
+            Setup::Start => (None, 'w'),
+            Setup::Board { text, side, .. } => (Some(text.clone()), side.letter()),
+        };
+        Ok((
+            restore,
+            (self.game(), self.size, text, side, self.moves.clone()),
+        ))
+    }
+
+    /// The position a pickle stored (see `__reduce__`): set up again and its moves replayed.
+    #[classmethod]
+    fn _restore(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        game: &str,
+        size: usize,
+        text: Option<&str>,
+        side: &str,
+        moves: Vec<String>,
+    ) -> PyResult<Position> {
+        let kind = game_kind(game)?;
+        let mut pos = match text {
+            None => {
+                let line: AnyLine = with_game!(kind, G => {
+                    Line::new(G::start(size).map_err(value_error)?).into()
+                });
+                Position {
+                    line,
+                    size,
+                    setup: Setup::Start,
+                    moves: Vec::new(),
+                }
+            }
+            Some(text) => Position::read(kind, text, side_of(side)?)?,
+        };
+        for m in &moves {
+            pos.play(m)?;
+        }
+        Ok(pos)
+    }
+
+    /// Equal positions: the same game, size, board and side to move, and in Capture the Flag
+    /// the same earlier boards (which its no-repeat rule forbids). The moves that led there do
+    /// not count.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Position>()
+            .is_ok_and(|o| self.key() == o.borrow().key())
+    }
+
+    /// A hash agreeing with `==`.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key().hash(&mut h);
+        h.finish()
+    }
+
+    /// The board in rows, top row first, squares apart (Oska's rows centred), as python-chess's
+    /// `str()` draws a board.
     fn __str__(&self) -> String {
-        format!("{} {}", self.slash(), self.side_to_move().letter())
+        let slash = self.slash();
+        let rows: Vec<&str> = slash.split('/').collect();
+        let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        rows.iter()
+            .map(|row| {
+                let squares: Vec<String> = row.chars().map(String::from).collect();
+                let indent = widest - row.chars().count();
+                format!("{}{}", " ".repeat(indent), squares.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn __repr__(&self) -> String {
