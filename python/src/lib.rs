@@ -10,11 +10,13 @@
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 use engine::eval::{EvalKind, Evaluate};
 use engine::games::format::{Format, parse_board, print_board, print_history};
 use engine::games::notation::{move_name, parse_move};
-use engine::games::{AnyLine, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side};
+use engine::games::{AnyLine, Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side};
+use engine::protocol::{Info, OptionKind, Reply};
 use engine::score::Score;
 use engine::search::{Limits, Searcher};
 use engine::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
@@ -22,7 +24,7 @@ use engine::with_game;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyDict, PyInt};
 
 create_exception!(
     _native,
@@ -435,7 +437,8 @@ impl Position {
     /// The result as python-chess writes it: `1-0` (White won), `0-1`, `1/2-1/2`, or `*` while
     /// the game goes on.
     fn result(&self) -> &'static str {
-        self.finished().map_or("*", |o| PyOutcome { outcome: o }.result())
+        self.finished()
+            .map_or("*", |o| PyOutcome { outcome: o }.result())
     }
 
     /// The current board as text in `format`: `slash` (the default, `www/---/bbb`), `python`
@@ -526,8 +529,10 @@ impl Position {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, usize, Option<String>, char, Vec<String>))>
-    {
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (&'static str, usize, Option<String>, char, Vec<String>),
+    )> {
         let restore = py.get_type::<Position>().getattr("_restore")?;
         let (text, side) = match &self.setup {
             Setup::Start => (None, 'w'),
@@ -635,11 +640,12 @@ fn movegen(game: &str, board: &str, side: &str) -> PyResult<Vec<String>> {
     })
 }
 
-/// `engine best GAME BOARD SIDE DEPTH [--size N]`: the board after SIDE's best move searched to
-/// exactly `depth` plies (1 to 100), in the input's format (unchanged for Oska's pass). A
-/// finished game raises `GameOverError`.
+/// `engine best GAME BOARD SIDE DEPTH [--size N] [--eval E]`: the board after SIDE's best move
+/// searched to exactly `depth` plies (1 to 100) with the evaluator named `evaluator` (the
+/// names of `engine best --eval`; the tuned one by default), in the input's format (unchanged
+/// for Oska's pass). A finished game raises `GameOverError`.
 #[pyfunction]
-#[pyo3(signature = (game, board, side, depth, size = None))]
+#[pyo3(signature = (game, board, side, depth, size = None, evaluator = None))]
 fn best(
     py: Python<'_>,
     game: &str,
@@ -647,8 +653,14 @@ fn best(
     side: &str,
     depth: &Bound<'_, PyAny>,
     size: Option<&Bound<'_, PyAny>>,
+    evaluator: Option<&str>,
 ) -> PyResult<String> {
     let kind = game_kind(game)?;
+    let evaluator = evaluator
+        .map(EvalKind::parse)
+        .transpose()
+        .map_err(value_error)?
+        .unwrap_or_default();
     let depth = whole(depth, "the depth")?;
     let size = size.map(|s| whole(s, "the size")).transpose()?;
     let side = side_of(side)?;
@@ -677,7 +689,7 @@ fn best(
         let line = parsed.line;
         let result = py.detach(move || {
             let mut searcher = Searcher::<G>::new(16);
-            searcher.set_evaluator(EvalKind::Tuned.function::<G>());
+            searcher.set_evaluator(evaluator.function::<G>());
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             searcher.search(&line, &limits, &AtomicBool::new(false), &mut |_| {})
         });
@@ -688,7 +700,13 @@ fn best(
 
 /// Solves `position` exactly: `win K`, `loss K` or `draw` for its side to move (K plies to the
 /// end with best play), with a table of `hash_mib` MiB (1 to 4096, default 64), probing the
-/// tables in `tablebase` when given. Runs without the GIL.
+/// tables in `tablebase` when given. A finished game is worth `loss 0` for the side to move
+/// (`win 0` when the board gives it the win, `draw` for a draw). Runs without the GIL.
+///
+/// The searcher (its table, and the tables of `tablebase` opened) is kept between calls of the
+/// same game, size, `hash_mib` and `tablebase`, as the engine keeps it between `go` commands
+/// of one game: a call costs what its position costs. Capture the Flag's table is cleared for
+/// each call (its values depend on the history, which differs from one call to the next).
 #[pyfunction]
 #[pyo3(signature = (position, hash_mib = None, tablebase = None))]
 fn solve(
@@ -711,12 +729,12 @@ fn solve(
         return Err(value_error(format!("tablebase {dir}: not a directory")));
     }
     let line = position.line.clone();
-    let tablebase = tablebase.map(str::to_string);
-    let result = py.detach(move || {
-        with_game!(l in line => {
-            solve_line(&l, hash_mib, tablebase.as_deref())
-        })
-    });
+    let key = SolverKey {
+        size: position.size,
+        hash_mib,
+        tablebase: tablebase.map(str::to_string),
+    };
+    let result = py.detach(move || with_game!(l in line => solve_line(&l, key)));
     let result = result.map_err(value_error)?;
     match result {
         Score::Cp(_) => Err(value_error(
@@ -726,33 +744,101 @@ fn solve(
     }
 }
 
-/// The exact value of `line`'s position (what `engine solve` prints).
-fn solve_line<G: Game + Evaluate>(
-    line: &Line<G>,
-    hash: usize,
-    dir: Option<&str>,
-) -> Result<Score, String> {
-    if let Some(o) = line.outcome() {
-        return Err(format!("the game is over: {o}"));
+/// The value of a finished game for its side to move: a loss in 0, a win in 0 when the board
+/// gives the win to the side to move, a draw for a draw.
+fn finished_value(outcome: Outcome, to_move: Side) -> Score {
+    match outcome.winner() {
+        None => Score::Draw,
+        Some(w) if w == to_move => Score::Win(0),
+        Some(_) => Score::Loss(0),
     }
+}
+
+/// What a kept searcher was made for: the size, the table's MiB and the tablebase directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SolverKey {
+    size: usize,
+    hash_mib: usize,
+    tablebase: Option<String>,
+}
+
+/// A searcher kept between [`solve`] calls, with the tablebase probe it was given.
+struct Kept<G: Game> {
+    key: SolverKey,
+    searcher: Searcher<G>,
+    probe: Option<engine::search::Probe<G>>,
+}
+
+/// The one searcher of each game kept between [`solve`] calls: taken out while a call uses
+/// it (a call made meanwhile, from another thread, makes its own), put back after.
+trait SolverCache: Game + Evaluate + Sized {
+    /// The game's slot.
+    fn slot() -> &'static Mutex<Option<Kept<Self>>>;
+}
+
+/// Implements [`SolverCache`] for a game with a static slot of its own.
+macro_rules! solver_cache {
+    ($($g:ty),*) => {$(
+        impl SolverCache for $g {
+            fn slot() -> &'static Mutex<Option<Kept<Self>>> {
+                static SLOT: Mutex<Option<Kept<$g>>> = Mutex::new(None);
+                &SLOT
+            }
+        }
+    )*};
+}
+
+solver_cache!(Oska, Hexapawn, Ctf);
+
+/// The exact value of `line`'s position (what `engine solve` prints), with the game's kept
+/// searcher when it was made for `key`, else a new one (kept after).
+fn solve_line<G: SolverCache>(line: &Line<G>, key: SolverKey) -> Result<Score, String> {
     let pos = *line.current();
-    let probe = match dir {
-        Some(dir) => engine::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
-            .map_err(|e| e.to_string())?,
-        None => None,
-    };
-    if let Some(value) = probe.as_ref().and_then(|p| p(&pos)) {
-        return Ok(value);
+    if let Some(o) = line.outcome() {
+        return Ok(finished_value(o, pos.side_to_move()));
     }
-    let mut searcher = Searcher::<G>::new(hash);
-    searcher.set_probe(probe);
-    let limits = Limits {
-        solve: true,
-        ..Limits::default()
+    let taken = G::slot()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .filter(|k| k.key == key);
+    let mut kept = match taken {
+        Some(k) => k,
+        None => {
+            let probe = match &key.tablebase {
+                Some(dir) => {
+                    engine::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
+                        .map_err(|e| e.to_string())?
+                }
+                None => None,
+            };
+            let mut searcher = Searcher::<G>::new(key.hash_mib);
+            searcher.set_probe(probe.clone());
+            Kept {
+                key,
+                searcher,
+                probe,
+            }
+        }
     };
-    Ok(searcher
-        .search(line, &limits, &AtomicBool::new(false), &mut |_| {})
-        .score)
+    let value = kept.probe.as_ref().and_then(|p| p(&pos));
+    let score = match value {
+        Some(value) => value,
+        None => {
+            if G::NO_REPEAT {
+                kept.searcher.clear();
+            }
+            let limits = Limits {
+                solve: true,
+                ..Limits::default()
+            };
+            kept.searcher
+                .search(line, &limits, &AtomicBool::new(false), &mut |_| {})
+                .score
+        }
+    };
+    *G::slot().lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
+    Ok(score)
 }
 
 /// What [`probe`] found: the position's value and each move's (name, value), best first.
@@ -791,6 +877,246 @@ fn probe_game<G: Retro>(line: &Line<G>, dir: &Path) -> PyResult<Option<Probed>> 
     Ok(Some((value.to_string(), moves)))
 }
 
+/// Tables opened once and kept, for probing many positions (what
+/// `boardgames.tablebase.open_tablebase` wraps): the tables of each game and size in the
+/// directory are opened (and checked) on the first probe of a position of that game and size.
+#[pyclass(module = "boardgames._native", name = "OpenTables", frozen)]
+pub struct OpenTables {
+    /// The directory of the tables.
+    dir: std::path::PathBuf,
+    /// The tables of each game and size probed so far (`None`: none there), until closed.
+    open: Mutex<Option<Vec<((GameKind, usize), Option<Arc<Tablebase>>)>>>,
+}
+
+impl OpenTables {
+    /// The tables of `kind` at `size`: opened now when not yet; `None` when the directory has
+    /// none of them.
+    fn tables<G: Retro>(&self, size: usize) -> PyResult<Option<Arc<Tablebase>>> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(open) = open.as_mut() else {
+            return Err(value_error("the tablebase is closed"));
+        };
+        if let Some((_, tb)) = open.iter().find(|(k, _)| *k == (G::KIND, size)) {
+            return Ok(tb.clone());
+        }
+        let limit = engine::tablebase::memory_limit().map_err(value_error)?;
+        let tb = Tablebase::open::<G>(&self.dir, size, limit).map_err(value_error)?;
+        let tb = (!tb.materials().is_empty()).then(|| Arc::new(tb));
+        open.push(((G::KIND, size), tb.clone()));
+        Ok(tb)
+    }
+
+    /// The value of `line`'s position from the tables of `G`, a finished game's without them.
+    fn value<G: Retro>(&self, line: &Line<G>) -> PyResult<Option<Score>> {
+        let pos = line.current();
+        if let Some(o) = line.outcome() {
+            return Ok(Some(finished_value(o, pos.side_to_move())));
+        }
+        Ok(self.tables::<G>(pos.size())?.and_then(|tb| tb.probe(pos)))
+    }
+
+    /// Each legal move of `line`'s position with its value, best first.
+    fn moves<G: Retro>(&self, line: &Line<G>) -> PyResult<Option<Vec<(String, String)>>> {
+        let pos = line.current();
+        let Some(tb) = self.tables::<G>(pos.size())? else {
+            return Ok(None);
+        };
+        Ok(tb.probe_moves(pos).map(|moves| {
+            moves
+                .into_iter()
+                .map(|(m, s)| (move_name(pos, m), s.to_string()))
+                .collect()
+        }))
+    }
+}
+
+/// A `ValueError` for a Capture the Flag position given to the tables.
+fn no_ctf_tables() -> PyErr {
+    value_error(
+        "Capture the Flag has no tablebases (the value of its positions depends on the history)",
+    )
+}
+
+#[pymethods]
+impl OpenTables {
+    /// Tables of `directory` (a `ValueError` when it is not a directory); none is read yet.
+    #[new]
+    fn new(directory: &str) -> PyResult<OpenTables> {
+        let dir = std::path::PathBuf::from(directory);
+        if !dir.is_dir() {
+            return Err(value_error(format!(
+                "the tablebase directory {directory}: not a directory"
+            )));
+        }
+        Ok(OpenTables {
+            dir,
+            open: Mutex::new(Some(Vec::new())),
+        })
+    }
+
+    /// The value of `position` for its side to move as `(kind, plies)`: `('win', K)`,
+    /// `('loss', K)` or `('draw', 0)`; `None` when no table covers it. A finished game has its
+    /// value without tables (`('loss', 0)` for the side to move, as a rule).
+    fn probe(&self, position: &Position) -> PyResult<Option<(&'static str, u32)>> {
+        let value = match &position.line {
+            AnyLine::Oska(l) => self.value::<Oska>(l)?,
+            AnyLine::Hexapawn(l) => self.value::<Hexapawn>(l)?,
+            AnyLine::Ctf(_) => return Err(no_ctf_tables()),
+        };
+        Ok(value.map(|v| match v {
+            Score::Win(k) => ("win", k),
+            Score::Loss(k) => ("loss", k),
+            _ => ("draw", 0),
+        }))
+    }
+
+    /// Every legal move of `position` with its value (`win K`, ...) for the side to move,
+    /// best first; `None` when no table covers the position.
+    fn probe_moves(&self, position: &Position) -> PyResult<Option<Vec<(String, String)>>> {
+        match &position.line {
+            AnyLine::Oska(l) => self.moves::<Oska>(l),
+            AnyLine::Hexapawn(l) => self.moves::<Hexapawn>(l),
+            AnyLine::Ctf(_) => Err(no_ctf_tables()),
+        }
+    }
+
+    /// Closes the tables; a probe after raises `ValueError`.
+    fn close(&self) {
+        *self.open.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// A protocol line as a Python value.
+type Parsed<'py> = (&'static str, Bound<'py, PyDict>);
+
+/// Reads one line an engine wrote, with the core's protocol parser (protocol.md), as `(kind,
+/// fields)`: `kind` is the line's first word (`id`, `game`, `option`, `uciok`, `readyok`,
+/// `info`, `bestmove`, `result`, `perft`, `nodes`, `board`, `legal`, `error`) and `fields` a
+/// dict of its values (scores as the protocol writes them, `cp 12`; times in milliseconds).
+/// A line that does not fit the protocol raises `ValueError` with the core's error code first.
+#[pyfunction]
+fn parse_reply<'py>(py: Python<'py>, line: &str) -> PyResult<Parsed<'py>> {
+    let reply = Reply::parse(line)
+        .map_err(|e| value_error(format!("{} {}", e.code.as_str(), e.message)))?;
+    let d = PyDict::new(py);
+    let kind = match reply {
+        Reply::IdName(text) | Reply::IdAuthor(text) => {
+            let key = if line.split_whitespace().nth(1) == Some("name") {
+                "name"
+            } else {
+                "author"
+            };
+            d.set_item("key", key)?;
+            d.set_item("value", text)?;
+            "id"
+        }
+        Reply::Game { game, min, max } => {
+            d.set_item("game", game.name())?;
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            "game"
+        }
+        Reply::Option(decl) => {
+            d.set_item("name", &decl.name)?;
+            let (kind, default, min, max, vars) = match decl.kind {
+                OptionKind::Spin { default, min, max } => {
+                    ("spin", default.to_string(), Some(min), Some(max), vec![])
+                }
+                OptionKind::Check { default } => ("check", default.to_string(), None, None, vec![]),
+                OptionKind::Combo { default, vars } => ("combo", default, None, None, vars),
+                OptionKind::String { default } => ("string", default, None, None, vec![]),
+            };
+            d.set_item("type", kind)?;
+            d.set_item("default", default)?;
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            d.set_item("var", vars)?;
+            "option"
+        }
+        Reply::UciOk => "uciok",
+        Reply::ReadyOk => "readyok",
+        Reply::Info(info) => {
+            match info {
+                Info::Search(i) => {
+                    d.set_item("depth", i.depth)?;
+                    if let Some(k) = i.multipv {
+                        d.set_item("multipv", k)?;
+                    }
+                    d.set_item("score", i.score.to_string())?;
+                    d.set_item("nodes", i.nodes)?;
+                    d.set_item("nps", i.nps)?;
+                    d.set_item("time", i.time_ms)?;
+                    if i.tbhits != 0 {
+                        d.set_item("tbhits", i.tbhits)?;
+                    }
+                    d.set_item("pv", i.pv)?;
+                }
+                Info::Progress(p) => {
+                    d.set_item("nodes", p.nodes)?;
+                    d.set_item("nps", p.nps)?;
+                    d.set_item("time", p.time_ms)?;
+                    if let Some(stage) = p.stage {
+                        d.set_item("stage", stage)?;
+                    }
+                    if let Some(root) = p.root {
+                        d.set_item("root", root)?;
+                    }
+                    if let Some(bound) = p.bound {
+                        d.set_item("bound", bound.to_string())?;
+                    }
+                }
+                Info::String(text) => d.set_item("string", text)?,
+                Info::Trace(text) => d.set_item("trace", text)?,
+                Info::Other(text) => d.set_item("other", text)?,
+            }
+            "info"
+        }
+        Reply::BestMove(mv) => {
+            d.set_item("move", mv.map(|m| m.to_string()))?;
+            "bestmove"
+        }
+        Reply::Result(result) => {
+            if let Some(r) = result {
+                d.set_item("winner", r.winner.map(|s| s == Side::White))?;
+                d.set_item("reason", r.reason)?;
+            }
+            "result"
+        }
+        Reply::Perft { mv, nodes } => {
+            d.set_item("move", mv)?;
+            d.set_item("nodes", nodes)?;
+            "perft"
+        }
+        Reply::Nodes(n) => {
+            d.set_item("nodes", n)?;
+            "nodes"
+        }
+        Reply::Board {
+            game,
+            size,
+            board,
+            side,
+            ..
+        } => {
+            d.set_item("game", game.name())?;
+            d.set_item("size", size)?;
+            d.set_item("board", board)?;
+            d.set_item("turn", side == Side::White)?;
+            "board"
+        }
+        Reply::Legal(moves) => {
+            d.set_item("moves", moves)?;
+            "legal"
+        }
+        Reply::Error { code, message } => {
+            d.set_item("code", code.as_str())?;
+            d.set_item("message", message)?;
+            "error"
+        }
+    };
+    Ok((kind, d))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -801,5 +1127,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(probe, m)?)?;
+    m.add_class::<OpenTables>()?;
+    m.add_function(wrap_pyfunction!(parse_reply, m)?)?;
     Ok(())
 }
