@@ -249,6 +249,12 @@ impl Position {
     }
 }
 
+/// What `Position.__reduce__` gives pickle: `Position._restore` and its arguments.
+type Reduced<'py> = (
+    Bound<'py, PyAny>,
+    (&'static str, usize, Option<String>, char, Vec<String>),
+);
+
 /// The text of a Python list of strings: `['www', '---', 'bbb']`, the seeds' Python format.
 fn python_list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
@@ -525,14 +531,7 @@ impl Position {
 
     /// What pickle stores: the set-up (game, size, the board's text and side, or none for the
     /// start) and the moves pushed, replayed by `Position._restore`.
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        (&'static str, usize, Option<String>, char, Vec<String>),
-    )> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let restore = py.get_type::<Position>().getattr("_restore")?;
         let (text, side) = match &self.setup {
             Setup::Start => (None, 'w'),
@@ -877,6 +876,9 @@ fn probe_game<G: Retro>(line: &Line<G>, dir: &Path) -> PyResult<Option<Probed>> 
     Ok(Some((value.to_string(), moves)))
 }
 
+/// The tables of each game and size opened so far (`None`: the directory has none of them).
+type Opened = Vec<((GameKind, usize), Option<Arc<Tablebase>>)>;
+
 /// Tables opened once and kept, for probing many positions (what
 /// `boardgames.tablebase.open_tablebase` wraps): the tables of each game and size in the
 /// directory are opened (and checked) on the first probe of a position of that game and size.
@@ -885,7 +887,7 @@ pub struct OpenTables {
     /// The directory of the tables.
     dir: std::path::PathBuf,
     /// The tables of each game and size probed so far (`None`: none there), until closed.
-    open: Mutex<Option<Vec<((GameKind, usize), Option<Arc<Tablebase>>)>>>,
+    open: Mutex<Option<Opened>>,
 }
 
 impl OpenTables {
