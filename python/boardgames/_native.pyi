@@ -1,6 +1,6 @@
 """Type stubs of boardgames._native, the Rust core through PyO3 (python/src/lib.rs)."""
 
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 class GameOverError(ValueError):
     """The position is a finished game: there is no move to make."""
@@ -29,8 +29,6 @@ class Outcome:
 class Position:
     """A position with its line, under the engine's rules."""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
-        """Raises TypeError: use ``Position.start`` or ``Position.from_board``."""
     @staticmethod
     def start(game: str, size: int) -> Position:
         """The start position of ``game`` (oska, hexapawn, ctf) of ``size``."""

@@ -609,12 +609,12 @@ impl Position {
 
     fn __repr__(&self) -> String {
         format!(
-            "Position('{}', {}, '{}', '{}', moves={:?})",
+            "Position('{}', {}, '{}', '{}', moves={})",
             self.game(),
             self.size,
             self.slash(),
             self.side_to_move().letter(),
-            self.moves
+            python_list(&self.moves)
         )
     }
 }

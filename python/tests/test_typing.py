@@ -14,7 +14,7 @@ from boardgames import Position, Score, Outcome, solve, seeds, tablebase
 from boardgames.engine import Limit, SimpleEngine, PlayResult
 
 pos: Position = Position.start("hexapawn", 3)
-moves: List[str] = pos.legal_moves()
+moves: List[str] = pos.legal_moves
 pos.push(moves[0])
 side: str = pos.side
 outcome: Optional[Outcome] = pos.outcome()
