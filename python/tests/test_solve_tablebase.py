@@ -163,3 +163,18 @@ def test_pov_scores() -> None:
     assert Score("win", 3).score() is None and Score("win", 3).score(mate_score=1000) == 997
     assert Score("loss", 4).score(mate_score=1000) == -996 and Score("cp", -7).score() == -7
     assert Score("draw").score() == 0
+
+
+def test_the_bulk_benchmark_runs(engine_bin: Path) -> None:
+    """python/bench/bulk.py (docs/performance.md's figures), on a few positions: every row
+    measured, for both games."""
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "bulk.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--engine", str(engine_bin), "--positions", "60", "--seconds", "0.2"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "/s" in line]
+    assert len(rows) == 6 and all(float(r.split("|")[2].replace(",", "")) > 0 for r in rows), done.stdout
