@@ -234,7 +234,7 @@ class PlayResult:
 
     move: Optional[str]
     ponder: Optional[str] = None
-    info: InfoDict = field(default_factory=dict)
+    info: InfoDict = field(default_factory=lambda: InfoDict())
     result: Optional[str] = None
 
 
@@ -534,7 +534,7 @@ class EngineProtocol:
                 step = min(step, deadline - loop.time())
                 if step <= 0:
                     await self._kill()
-                    limit = _seconds(within if shown is None else shown)
+                    limit = _seconds(shown if shown is not None else (within or 0.0))
                     self._terminated = f"the engine was killed after not answering within {limit}"
                     raise TimeoutError(
                         f"the engine did not answer within {limit} while {doing}; it was killed"
