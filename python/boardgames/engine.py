@@ -344,6 +344,8 @@ class EngineProtocol:
         self._terminated: Optional[str] = None
         # Replies a cancelled call left owed ("readyok", "bestmove"), read by the next call.
         self._owed: List[str] = []
+        # The MultiPV a cancelled analyse left to restore.
+        self._multipv_after: Optional[int] = None
         self._readers = [
             asyncio.ensure_future(self._read_stdout()),
             asyncio.ensure_future(self._read_stderr()),
@@ -633,6 +635,9 @@ class EngineProtocol:
                 if words and words[0] == awaited:
                     break
             self._owed.pop(0)
+        if self._multipv_after is not None:
+            restore, self._multipv_after = self._multipv_after, None
+            await self._configure({"MultiPV": restore})
         analysis = self._analysis
         if analysis is not None and not analysis._done:
             analysis.stop()
@@ -755,7 +760,11 @@ class EngineProtocol:
                 _, infos, _ = await self._search(limit, _turn(position))
             finally:
                 if lines != before and self._terminated is None:
-                    await self._configure({"MultiPV": before})
+                    if self._owed:
+                        # Cancelled: the next call restores it, after the owed replies.
+                        self._multipv_after = before
+                    else:
+                        await self._configure({"MultiPV": before})
         found: Dict[int, InfoDict] = {}
         for info in infos:
             if "depth" in info and "score" in info:

@@ -308,3 +308,32 @@ def test_analysis_keeps_the_last_line_of_each_principal_variation(engine_bin: Pa
         assert analysis.info == analysis.multipv[0] and analysis.info["depth"] == 3
         assert analysis.wait().move == analysis.info["pv"][0]
         assert engine.timeout == 5
+
+
+@pytest.mark.parametrize("game,size", [("oska", 8), ("hexapawn", 7), ("ctf", 7)])
+def test_a_cancelled_call_leaves_the_engine_ready(engine_bin: Path, tmp_path: Path, game: str, size: int) -> None:
+    """A play or analyse cancelled by asyncio.wait_for stops the search; the next call works at
+    once, with the MultiPV of before."""
+    log = tmp_path / "sent.txt"
+
+    async def main() -> None:
+        transport, engine = await popen(recording(engine_bin, log), timeout=5)
+        assert transport.get_pid() == engine.pid
+        pos = Position.start(game, size)
+        for cancelled in (
+            engine.play(pos, Limit(time=3)),
+            engine.analyse(pos, Limit(time=3), multipv=2),
+            engine.analyse(pos, Limit(nodes=10**12)),
+        ):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(cancelled, 0.3)
+            started = time.monotonic()
+            info = await engine.analyse(pos, Limit(depth=2))
+            assert info["depth"] == 2 and "multipv" not in info and info["pv"][0] in pos.legal_moves
+            assert time.monotonic() - started < 2
+        await engine.quit()
+
+    asyncio.run(main())
+    sent = log.read_text().splitlines()
+    assert sent.count("stop") == 3
+    assert "setoption name MultiPV value 2" in sent and sent.count("setoption name MultiPV value 1") == 1
