@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex};
 use engine::eval::{EvalKind, Evaluate};
 use engine::games::format::{Format, parse_board, print_board, print_history};
 use engine::games::notation::{move_name, parse_move};
-use engine::games::{AnyLine, Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side};
+use engine::games::{
+    AnyLine, Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Reason, Side,
+};
 use engine::protocol::{Info, OptionKind, Reply};
 use engine::score::Score;
 use engine::search::{Limits, Searcher};
@@ -131,6 +133,36 @@ impl PyOutcome {
 
     fn __str__(&self) -> String {
         self.outcome.to_string()
+    }
+
+    /// What pickle stores: the winner and the reason's place in the core's list of reasons,
+    /// given back to `Outcome._restore`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Option<bool>, usize))> {
+        let restore = py.get_type::<PyOutcome>().getattr("_restore")?;
+        let reason = self.outcome.reason();
+        let index = Reason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
+        Ok((restore, (self.winner(), index)))
+    }
+
+    /// The outcome a pickle stored (see `__reduce__`).
+    #[classmethod]
+    fn _restore(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        winner: Option<bool>,
+        reason: usize,
+    ) -> PyResult<PyOutcome> {
+        let reason = *Reason::ALL
+            .get(reason)
+            .ok_or_else(|| value_error(format!("no reason number {reason}")))?;
+        let outcome = match winner {
+            Some(true) => Outcome::Win(Side::White, reason),
+            Some(false) => Outcome::Win(Side::Black, reason),
+            None => Outcome::Draw(reason),
+        };
+        Ok(PyOutcome { outcome })
     }
 
     fn __repr__(&self) -> String {

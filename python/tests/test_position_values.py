@@ -102,6 +102,8 @@ def test_python_chess_names(game: str) -> None:
     assert pos.turn is (pos.side == "w") and (BLACK is False)
     with pytest.raises(IndexError):
         Position.start(game, 5).peek()
+    again = pickle.loads(pickle.dumps(outcome))
+    assert again == outcome and str(again) == str(outcome) and again.winner is outcome.winner
 
 
 def test_str_draws_rows_and_repr_is_one_line() -> None:
