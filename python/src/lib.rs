@@ -80,6 +80,10 @@ enum Setup {
     },
 }
 
+/// What pickle keeps of an outcome: the winner (as `Outcome.winner`) and the reason's place in
+/// the core's list of reasons.
+type OutcomeState = (Option<bool>, usize);
+
 /// The end of a game, in python-chess's shape: who won (`winner` is `True` for White, `False`
 /// for Black, `None` for a draw) and why (`termination`, a code of protocol.md's `result` line:
 /// `far-row`, `flag-captured`, ...).
@@ -137,10 +141,7 @@ impl PyOutcome {
 
     /// What pickle stores: the winner and the reason's place in the core's list of reasons,
     /// given back to `Outcome._restore`.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Option<bool>, usize))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, OutcomeState)> {
         let restore = py.get_type::<PyOutcome>().getattr("_restore")?;
         let reason = self.outcome.reason();
         let index = Reason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
