@@ -7,6 +7,8 @@
   ``engine best`` compute them.
 - :mod:`boardgames.engine`: a client for any protocol engine (protocol.md), in the shape of
   python-chess's ``chess.engine``.
+- ``WHITE`` (True) and ``BLACK`` (False), as python-chess names the sides (``Position.turn``,
+  ``Outcome.winner``).
 - :func:`solve` and :mod:`boardgames.tablebase`: exact values.
 
 The rules, the search and the tables are the Rust core's (the ``engine`` crate), reached
@@ -20,9 +22,22 @@ from typing import Optional, Union
 
 from . import seeds, tablebase
 from ._native import GameOverError, Outcome, Position
-from .score import Score
+from .score import BLACK, WHITE, Color, PovScore, Score
 
-__all__ = ["Position", "Outcome", "Score", "GameOverError", "solve", "seeds", "tablebase", "engine"]
+__all__ = [
+    "Position",
+    "Outcome",
+    "Score",
+    "PovScore",
+    "Color",
+    "WHITE",
+    "BLACK",
+    "GameOverError",
+    "solve",
+    "seeds",
+    "tablebase",
+    "engine",
+]
 
 __version__ = "0.1.0"
 
@@ -37,8 +52,13 @@ def solve(
     ``Score('loss', K)`` or ``Score('draw')``, K the plies to the end with best play (what
     ``engine solve`` prints). ``tablebase`` names a directory of tables to answer from and to
     probe. Oska and Hexapawn are solved by the exact solver; Capture the Flag by deepening,
-    which ends only on small boards. A finished game raises ValueError. The search runs without
-    the GIL, so other Python threads go on meanwhile.
+    which ends only on small boards. A finished game is worth ``Score('loss', 0)`` for its side
+    to move (``Score('win', 0)`` when the board gives it the win, ``Score('draw')`` for a draw).
+
+    The searcher and its table are kept between calls of one game, size, ``hash_mib`` and
+    ``tablebase`` (as an engine keeps them between searches of one game), so that a call costs
+    what its position costs. The search runs without the GIL, so other Python threads go on
+    meanwhile.
     """
     directory = None if tablebase is None else os.fspath(tablebase)
     from . import _native

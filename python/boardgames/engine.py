@@ -10,14 +10,16 @@ event loop in a background thread.
 
     with SimpleEngine.popen("engine") as engine:
         result = engine.play(Position.start("oska", 4), Limit(depth=4))
-        print(result.move)
+        print(result.move, result.info["score"].relative)
 
 ``newgame`` is sent only when the game or the size changes; every ``setoption``, ``newgame``
 and ``position`` is checked with ``isready``, so a refusal is an :class:`EngineError` carrying
 the engine's error code. One timeout per engine (``timeout``, 10 s by default) bounds every
 answer, beyond a search's own time. An engine that exits gives :class:`EngineTerminatedError`;
 one that does not answer in time gives :class:`TimeoutError` (also a builtin ``TimeoutError``)
-and is killed. The engine runs in a process group (a session) of its own, and whenever it ends
+and is killed. A call cancelled while the engine works (``asyncio.wait_for`` timing out, a task
+cancelled) sends ``stop`` when a search runs, and the next call first reads what the engine still
+owes (the ``bestmove``, a ``readyok``), so it works at once. The engine runs in a process group (a session) of its own, and whenever it ends
 (``quit``, a crash, a timeout) the whole group is killed and the process reaped: nothing it
 started is left running.
 """
@@ -33,6 +35,7 @@ import signal
 import threading
 from dataclasses import dataclass, field
 from typing import (
+    TYPE_CHECKING,
     Any,
     AsyncIterator,
     Coroutine,
@@ -44,11 +47,18 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    TypedDict,
     TypeVar,
     Union,
+    overload,
 )
 
-from .score import Score
+from . import _native
+from .score import WHITE, Color, PovScore, Score
+
+
+if TYPE_CHECKING:
+    from ._native import Position
 
 __all__ = [
     "EngineError",
@@ -59,6 +69,7 @@ __all__ = [
     "Option",
     "PlayResult",
     "InfoDict",
+    "Options",
     "EngineProtocol",
     "AnalysisResult",
     "SimpleEngine",
@@ -70,12 +81,31 @@ __all__ = [
 DEFAULT_TIMEOUT = 10.0
 """Seconds an engine may take to answer anything, beyond a search's own time."""
 
-InfoDict = Dict[str, Any]
-"""One ``info`` line as a dict. From ``info depth``: ``depth``, ``score`` (:class:`Score`),
-``nodes``, ``nps``, ``time`` (seconds), ``pv`` (list of moves), and ``multipv``, ``tbhits`` when
-given. From a progress line: ``nodes``, ``nps``, ``time``, and ``stage``, ``root`` (done,
-total), ``bound`` (:class:`Score`) when given. ``info string TEXT``: ``string``; ``info trace
-TEXT``: ``trace``."""
+
+
+class InfoDict(TypedDict, total=False):
+    """One ``info`` line as a dict, read by the core's protocol parser (``parse_reply`` of the
+    native module). From ``info depth``: ``depth``, ``score`` (:class:`PovScore`), ``nodes``,
+    ``nps``, ``time`` (seconds), ``pv`` (list of moves), and ``multipv``, ``tbhits`` when given
+    (``analyse`` with ``multipv`` gives every line its ``multipv``). From a progress line:
+    ``nodes``, ``nps``, ``time``, and ``stage``, ``root`` (done, total), ``bound``
+    (:class:`PovScore`) when given. ``info string TEXT``: ``string``; ``info trace TEXT``:
+    ``trace``; an engine's own kind of info: ``other`` (its text)."""
+
+    depth: int
+    multipv: int
+    score: PovScore
+    nodes: int
+    nps: int
+    time: float
+    tbhits: int
+    pv: List[str]
+    stage: str
+    root: Tuple[int, int]
+    bound: PovScore
+    string: str
+    trace: str
+    other: str
 
 Command = Union[str, Sequence[str]]
 
@@ -204,56 +234,37 @@ class PlayResult:
 
     move: Optional[str]
     ponder: Optional[str] = None
-    info: InfoDict = field(default_factory=dict)
+    info: InfoDict = field(default_factory=lambda: InfoDict())
     result: Optional[str] = None
 
 
-def parse_info(words: List[str]) -> InfoDict:
-    """The dict of one ``info`` line's words after ``info`` (see :data:`InfoDict`); an ``info
-    depth`` line that does not fit the protocol raises EngineError."""
+def parse_info(words: List[str], turn: Color = WHITE) -> InfoDict:
+    """The dict of one ``info`` line's words after ``info`` (see :data:`InfoDict`), read by the
+    core's protocol parser; scores are seen from ``turn``, the side to move of the searched
+    position. An ``info`` line that does not fit the protocol raises EngineError."""
     if not words:
         return {}
-    if words[0] in ("string", "trace"):
-        return {words[0]: " ".join(words[1:])}
-    info: InfoDict = {}
-    i = 0
+    line = "info " + " ".join(words)
     try:
-        while i < len(words):
-            key = words[i]
-            if key == "pv":
-                info["pv"] = words[i + 1:]
-                break
-            if key == "score" or key == "bound":
-                if words[i + 1] == "draw":
-                    info[key] = Score("draw")
-                    i += 2
-                else:
-                    info[key] = Score.parse(words[i + 1] + " " + words[i + 2])
-                    i += 3
-                continue
-            if key == "time":
-                info["time"] = int(words[i + 1]) / 1000.0
-            elif key == "root":
-                done, total = words[i + 1].split("/")
-                info["root"] = (int(done), int(total))
-            elif key == "stage":
-                info["stage"] = words[i + 1]
-            elif key in ("depth", "multipv", "nodes", "nps", "tbhits"):
-                info[key] = int(words[i + 1])
-            else:
-                # A kind of info this client does not know: kept as text.
-                info.setdefault("other", []).append(key)
-                i += 1
-                continue
-            i += 2
-    except (IndexError, ValueError) as e:
-        if words[0] == "depth":
-            raise EngineError(f"a malformed info line: 'info {' '.join(words)}' ({e})") from None
-    if words[0] == "depth" and not {"score", "nodes"} <= info.keys():
-        raise EngineError(f"a malformed info line: 'info {' '.join(words)}' (no score or nodes)")
-    if words[0] == "depth":
-        info.setdefault("pv", [])
+        kind, fields = _native.parse_reply(line)
+    except ValueError as e:
+        raise EngineError(f"a malformed info line: {line!r} ({e})") from None
+    info: InfoDict = {}
+    for key, value in fields.items():
+        if key in ("score", "bound"):
+            info[key] = PovScore(Score.parse(value), turn)  # type: ignore[literal-required]
+        elif key == "time":
+            info["time"] = value / 1000.0
+        elif key == "root":
+            info["root"] = (value[0], value[1])
+        else:
+            info[key] = value  # type: ignore[literal-required]
     return info
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a person reads them: ``1.0 s``, ``0.25 s`` (not ``0.999999 s``)."""
+    return f"{round(value, 3)} s"
 
 
 def _argv(command: Command) -> List[str]:
@@ -265,13 +276,48 @@ def _argv(command: Command) -> List[str]:
     return argv
 
 
-def _position_of(position: Any) -> Tuple[str, int, str]:
+def _position_of(position: "Position") -> Tuple[str, int, str]:
     try:
         return position.game, int(position.size), position.command()
     except AttributeError:
         raise TypeError(
             f"expected a boardgames.Position, not {type(position).__name__}"
         ) from None
+
+
+def _turn(position: "Position") -> Color:
+    return bool(getattr(position, "turn", WHITE))
+
+
+class Options(Mapping[str, Option]):
+    """The options an engine declares, by name in any case (``options["Hash"]``,
+    ``options["hash"]``); iterating gives the names as the engine declared them."""
+
+    def __init__(self) -> None:
+        self._by_lower: Dict[str, Option] = {}
+
+    def _add(self, option: Option) -> None:
+        self._by_lower[option.name.lower()] = option
+
+    def __getitem__(self, name: str) -> Option:
+        return self._by_lower[name.lower()]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.lower() in self._by_lower
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([o.name for o in self._by_lower.values()])
+
+    def __len__(self) -> int:
+        return len(self._by_lower)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Options({dict(self.items())!r})"
 
 
 class EngineProtocol:
@@ -288,7 +334,7 @@ class EngineProtocol:
         self.timeout = timeout
         self.id: Dict[str, str] = {}
         self.games: Dict[str, Tuple[int, int]] = {}
-        self.options: Dict[str, Option] = {}
+        self.options = Options()
         self._lines: "asyncio.Queue[Optional[str]]" = asyncio.Queue()
         self._stderr: Deque[str] = collections.deque(maxlen=20)
         self._lock = asyncio.Lock()
@@ -296,6 +342,10 @@ class EngineProtocol:
         self._multipv = 1
         self._analysis: Optional[AnalysisResult] = None
         self._terminated: Optional[str] = None
+        # Replies a cancelled call left owed ("readyok", "bestmove"), read by the next call.
+        self._owed: List[str] = []
+        # The MultiPV a cancelled analyse left to restore.
+        self._multipv_after: Optional[int] = None
         self._readers = [
             asyncio.ensure_future(self._read_stdout()),
             asyncio.ensure_future(self._read_stderr()),
@@ -312,7 +362,8 @@ class EngineProtocol:
     ) -> "EngineProtocol":
         """Starts ``command`` (a program path, or a list: program and arguments; no shell) in a
         session of its own and does the handshake. ``timeout`` (seconds) bounds the handshake
-        and every later answer. A program that cannot be started raises EngineTerminatedError.
+        and every later answer. A program that does not exist raises FileNotFoundError; one that
+        cannot be started otherwise, EngineTerminatedError.
         """
         argv = _argv(command)
         try:
@@ -325,6 +376,10 @@ class EngineProtocol:
                 env=dict(env) if env is not None else None,
                 start_new_session=True,
             )
+        except FileNotFoundError as e:
+            raise FileNotFoundError(
+                e.errno, f"cannot start {argv[0]!r}: no such program", argv[0]
+            ) from None
         except OSError as e:
             raise EngineTerminatedError(f"cannot start {argv[0]!r}: {e}") from None
         engine = cls(process, argv, timeout)
@@ -365,6 +420,12 @@ class EngineProtocol:
             text = raw.decode("utf-8", "replace").strip()
             if text:
                 self._stderr.append(text)
+
+    @property
+    def transport(self) -> asyncio.SubprocessTransport:
+        """The asyncio transport of the engine's process."""
+        transport: asyncio.SubprocessTransport = getattr(self.process, "_transport")
+        return transport
 
     @property
     def pid(self) -> int:
@@ -452,7 +513,7 @@ class EngineProtocol:
         except (ConnectionError, BrokenPipeError):
             raise await self._ended(doing) from None
 
-    async def _recv(self, within: Optional[float], doing: str) -> str:
+    async def _recv(self, within: Optional[float], doing: str, shown: Optional[float] = None) -> str:
         """The next line; ``within`` seconds at most (None: no limit). The engine's exit ends
         the wait even when a process it started still holds its output open."""
         self._check_alive()
@@ -475,9 +536,10 @@ class EngineProtocol:
                 step = min(step, deadline - loop.time())
                 if step <= 0:
                     await self._kill()
-                    self._terminated = f"the engine was killed after not answering within {within:g} s"
+                    limit = _seconds(shown if shown is not None else (within or 0.0))
+                    self._terminated = f"the engine was killed after not answering within {limit}"
                     raise TimeoutError(
-                        f"the engine did not answer within {within:g} s while {doing}; it was killed"
+                        f"the engine did not answer within {limit} while {doing}; it was killed"
                     )
             try:
                 line = await asyncio.wait_for(self._lines.get(), step)
@@ -495,20 +557,24 @@ class EngineProtocol:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         while True:
-            line = await self._recv(max(0.0, deadline - loop.time()), "starting (waiting for uciok)")
-            words = line.split()
-            if not words:
+            line = await self._recv(
+                max(0.0, deadline - loop.time()), "starting (waiting for uciok)", self.timeout
+            )
+            if not line.split():
                 continue
-            if words[0] == "uciok":
+            try:
+                kind, fields = _native.parse_reply(line)
+            except ValueError:
+                # What does not fit the protocol before uciok is passed over, as a GUI does.
+                continue
+            if kind == "uciok":
                 break
-            if words[0] == "id" and len(words) >= 2:
-                self.id[words[1]] = " ".join(words[2:])
-            elif words[0] == "game" and len(words) == 4 and words[2].isdigit() and words[3].isdigit():
-                self.games[words[1]] = (int(words[2]), int(words[3]))
-            elif words[0] == "option":
-                option = _parse_option(words)
-                if option is not None:
-                    self.options[option.name.lower()] = option
+            if kind == "id":
+                self.id[fields["key"]] = fields["value"]
+            elif kind == "game":
+                self.games[fields["game"]] = (fields["min"], fields["max"])
+            elif kind == "option":
+                self.options._add(_option_of(fields))
         if not self.games:
             raise EngineError("the engine declared no game ('game NAME MIN MAX' after 'uci')")
         multipv = self.options.get("multipv")
@@ -518,30 +584,60 @@ class EngineProtocol:
     async def _checked(self, command: str) -> None:
         """Sends ``command`` (which has no reply on success), then ``isready``; an ``error``
         before ``readyok`` is an EngineError with its code."""
-        await self._send_flush(command, f"sending {command!r}")
+        self._send(command)
         self._send("isready")
         refused: Optional[EngineError] = None
-        while True:
-            line = await self._recv(self.timeout, f"waiting for readyok after {command!r}")
-            words = line.split()
-            if not words or words[0] == "info":
-                continue
-            if words[0] == "readyok":
-                break
-            if words[0] == "error" and refused is None:
-                code = words[1] if len(words) > 1 else ""
-                refused = EngineError(
-                    f"the engine refused {command!r}: {' '.join(words[1:])}",
-                    code=code,
-                    command=command,
-                )
-            elif refused is None:
-                refused = EngineError(f"the engine answered {line!r} to {command!r}, which has no reply", command=command)
+        try:
+            await self._drain(f"sending {command!r}")
+            while True:
+                line = await self._recv(self.timeout, f"waiting for readyok after {command!r}")
+                words = line.split()
+                if not words or words[0] == "info":
+                    continue
+                if words[0] == "readyok":
+                    break
+                if words[0] == "error" and refused is None:
+                    code = words[1] if len(words) > 1 else ""
+                    refused = EngineError(
+                        f"the engine refused {command!r}: {' '.join(words[1:])}",
+                        code=code,
+                        command=command,
+                    )
+                elif refused is None:
+                    refused = EngineError(
+                        f"the engine answered {line!r} to {command!r}, which has no reply",
+                        command=command,
+                    )
+        except asyncio.CancelledError:
+            # The readyok is still to come: the next call reads it first.
+            self._owed.append("readyok")
+            raise
         if refused is not None:
             raise refused
 
+    async def _drain(self, doing: str) -> None:
+        """Waits until what was sent has gone to the engine."""
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            await stdin.drain()
+        except (ConnectionError, BrokenPipeError):
+            raise await self._ended(doing) from None
+
     async def _settle(self) -> None:
-        """Ends an analysis left running."""
+        """Reads the replies a cancelled call left owed (a search it started was sent
+        ``stop``), and ends an analysis left running."""
+        while self._owed:
+            awaited = self._owed[0]
+            while True:
+                line = await self._recv(self.timeout, f"reading the {awaited!r} a cancelled call left owed")
+                words = line.split()
+                if words and words[0] == awaited:
+                    break
+            self._owed.pop(0)
+        if self._multipv_after is not None:
+            restore, self._multipv_after = self._multipv_after, None
+            await self._configure({"MultiPV": restore})
         analysis = self._analysis
         if analysis is not None and not analysis._done:
             analysis.stop()
@@ -581,7 +677,7 @@ class EngineProtocol:
             if declared.name.lower() == "multipv" and text.isdigit():
                 self._multipv = int(text)
 
-    async def _set_position(self, position: Any) -> None:
+    async def _set_position(self, position: "Position") -> None:
         game, size, command = _position_of(position)
         if game not in self.games:
             raise EngineError(f"the engine does not play {game} (it plays {', '.join(self.games)})")
@@ -591,29 +687,42 @@ class EngineProtocol:
             self._game = (game, size)
         await self._checked(command)
 
-    async def _search(self, limit: Limit, multipv_lines: bool) -> Tuple[str, List[InfoDict], Optional[str]]:
+    async def _search(self, limit: Limit, turn: Color) -> Tuple[str, List[InfoDict], Optional[str]]:
         """Runs ``go`` and reads up to ``bestmove``: (the move word, the info dicts, the result
-        line)."""
+        line). Cancelled meanwhile, it sends ``stop`` and leaves the ``bestmove`` owed."""
         go = limit.go()
-        await self._send_flush(go, f"sending {go!r}")
+        self._send(go)
         within = self.timeout + limit.own_time()
         infos: List[InfoDict] = []
         result = None
-        while True:
-            line = await self._recv(within, f"searching ({go!r})")
-            words = line.split()
-            if not words:
-                continue
-            if words[0] == "bestmove" and len(words) >= 2:
-                return words[1], infos, result
-            if words[0] == "info":
-                infos.append(parse_info(words[1:]))
-            elif words[0] == "result" and len(words) >= 2:
-                result = " ".join(words[1:]) if words[1] != "none" else None
-            elif words[0] == "error":
-                raise EngineError(f"the engine refused {go!r}: {' '.join(words[1:])}", code=words[1] if len(words) > 1 else "", command=go)
+        try:
+            await self._drain(f"sending {go!r}")
+            while True:
+                line = await self._recv(within, f"searching ({go!r})")
+                words = line.split()
+                if not words:
+                    continue
+                if words[0] == "bestmove" and len(words) >= 2:
+                    return words[1], infos, result
+                if words[0] == "info":
+                    infos.append(parse_info(words[1:], turn))
+                elif words[0] == "result" and len(words) >= 2:
+                    result = " ".join(words[1:]) if words[1] != "none" else None
+                elif words[0] == "error":
+                    raise EngineError(
+                        f"the engine refused {go!r}: {' '.join(words[1:])}",
+                        code=words[1] if len(words) > 1 else "",
+                        command=go,
+                    )
+        except asyncio.CancelledError:
+            try:
+                self._send("stop")
+                self._owed.append("bestmove")
+            except EngineError:
+                pass
+            raise
 
-    async def play(self, position: Any, limit: Limit) -> PlayResult:
+    async def play(self, position: "Position", limit: Limit) -> PlayResult:
         """Searches ``position`` (a :class:`boardgames.Position`) within ``limit`` and returns
         the move: :class:`PlayResult`."""
         if limit.is_infinite:
@@ -621,46 +730,63 @@ class EngineProtocol:
         async with self._lock:
             await self._settle()
             await self._set_position(position)
-            best, infos, result = await self._search(limit, False)
+            best, infos, result = await self._search(limit, _turn(position))
         return _play_result(best, infos, result)
 
-    async def analyse(self, position: Any, limit: Limit, multipv: int = 1) -> List[InfoDict]:
-        """Searches ``position`` within ``limit`` with ``multipv`` lines and returns the last
-        ``info depth`` line of each, best first: one dict per line with ``score``, ``pv``,
-        ``depth``, ``nodes``, ``nps``, ``time`` (and ``multipv`` when above 1). ``MultiPV`` is
-        set for the search and restored after."""
-        if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
+    @overload
+    async def analyse(self, position: "Position", limit: Limit) -> InfoDict: ...
+    @overload
+    async def analyse(self, position: "Position", limit: Limit, *, multipv: int) -> List[InfoDict]: ...
+
+    async def analyse(
+        self, position: "Position", limit: Limit, *, multipv: Optional[int] = None
+    ) -> Union[InfoDict, List[InfoDict]]:
+        """Searches ``position`` within ``limit`` and returns the last ``info depth`` line: one
+        :data:`InfoDict` (``score``, ``pv``, ``depth``, ``nodes``, ``nps``, ``time``), or with
+        ``multipv`` a list of one per line, best first, each with its ``multipv`` (as
+        python-chess's). ``MultiPV`` is set for the search and restored after."""
+        lines = multipv if multipv is not None else 1
+        if isinstance(lines, bool) or not isinstance(lines, int) or lines < 1:
             raise ValueError(f"multipv is a whole number of at least 1, not {multipv!r}")
         if limit.is_infinite:
             raise EngineError("analyse needs a limit that ends; use analysis for an infinite search")
         async with self._lock:
             await self._settle()
             before = self._multipv
-            if multipv != before:
-                await self._configure({"MultiPV": multipv})
+            if lines != before:
+                await self._configure({"MultiPV": lines})
             try:
                 await self._set_position(position)
-                _, infos, _ = await self._search(limit, True)
+                _, infos, _ = await self._search(limit, _turn(position))
             finally:
-                if multipv != before and self._terminated is None:
-                    await self._configure({"MultiPV": before})
-        lines: Dict[int, InfoDict] = {}
+                if lines != before and self._terminated is None:
+                    if self._owed:
+                        # Cancelled: the next call restores it, after the owed replies.
+                        self._multipv_after = before
+                    else:
+                        await self._configure({"MultiPV": before})
+        found: Dict[int, InfoDict] = {}
         for info in infos:
             if "depth" in info and "score" in info:
-                lines[info.get("multipv", 1)] = info
-        return [lines[k] for k in sorted(lines)]
+                found[info.get("multipv", 1)] = info
+        if multipv is None:
+            return found.get(1, {})
+        for k, info in found.items():
+            info["multipv"] = k
+        return [found[k] for k in sorted(found)]
 
-    async def analysis(self, position: Any, limit: Optional[Limit] = None) -> "AnalysisResult":
+    async def analysis(self, position: "Position", limit: Optional[Limit] = None) -> "AnalysisResult":
         """Starts a search of ``position`` (until stopped when ``limit`` is None) and returns it
-        as an :class:`AnalysisResult`: its info dicts one by one, and ``stop()``. A search left
-        running is stopped by the next call on this engine."""
+        as an :class:`AnalysisResult`: its info dicts one by one, and ``stop()``; a context
+        manager (``with await engine.analysis(...)`` or ``async with``) that stops it at the
+        end. A search left running is stopped by the next call on this engine."""
         limit = limit or Limit()
         async with self._lock:
             await self._settle()
             await self._set_position(position)
             go = limit.go()
             await self._send_flush(go, f"sending {go!r}")
-            self._analysis = AnalysisResult(self, limit, go)
+            self._analysis = AnalysisResult(self, limit, go, _turn(position))
             return self._analysis
 
     async def quit(self) -> Optional[int]:
@@ -686,29 +812,16 @@ class EngineProtocol:
             return self.process.returncode
 
 
-def _parse_option(words: List[str]) -> Optional[Option]:
-    """An ``option name NAME type T ...`` line, or None when it does not fit."""
-    try:
-        fields: Dict[str, Any] = {}
-        var: List[str] = []
-        i = 1
-        while i + 1 < len(words):
-            key, value = words[i], words[i + 1]
-            if key == "var":
-                var.append(value)
-            else:
-                fields[key] = value
-            i += 2
-        return Option(
-            name=fields["name"],
-            type=fields["type"],
-            default=fields.get("default"),
-            min=int(fields["min"]) if "min" in fields else None,
-            max=int(fields["max"]) if "max" in fields else None,
-            var=tuple(var),
-        )
-    except (KeyError, ValueError):
-        return None
+def _option_of(fields: Dict[str, Any]) -> Option:
+    """An :class:`Option` from the fields of an ``option`` line the core read."""
+    return Option(
+        name=fields["name"],
+        type=fields["type"],
+        default=fields["default"],
+        min=fields["min"],
+        max=fields["max"],
+        var=tuple(fields["var"]),
+    )
 
 
 def _play_result(best: str, infos: List[InfoDict], result: Optional[str]) -> PlayResult:
@@ -729,8 +842,9 @@ class AnalysisResult:
     :class:`PlayResult`. :attr:`info` is the last ``info depth`` line of line 1, and
     :attr:`multipv` the last of each line."""
 
-    def __init__(self, protocol: EngineProtocol, limit: Limit, go: str):
+    def __init__(self, protocol: EngineProtocol, limit: Limit, go: str, turn: Color = WHITE):
         self._protocol = protocol
+        self._turn = turn
         self._limit = limit
         self._go = go
         self._pending: Deque[InfoDict] = collections.deque()
@@ -785,7 +899,7 @@ class AnalysisResult:
             self._best = _play_result(words[1] if len(words) > 1 else "none", self._infos, self._result)
             return False
         if words[0] == "info":
-            info = parse_info(words[1:])
+            info = parse_info(words[1:], self._turn)
             self._infos.append(info)
             if "depth" in info and "score" in info:
                 self._lines[info.get("multipv", 1)] = info
@@ -826,6 +940,25 @@ class AnalysisResult:
     def __aiter__(self) -> AsyncIterator[InfoDict]:
         return self
 
+    def __enter__(self) -> "AnalysisResult":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stops the search (the next call on the engine reads what is left)."""
+        self.stop()
+
+    async def __aenter__(self) -> "AnalysisResult":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Stops the search and reads it to its ``bestmove``."""
+        self.stop()
+        if not self._done:
+            try:
+                await self._finish()
+            except EngineError:
+                pass
+
     async def __anext__(self) -> InfoDict:
         try:
             return await self.get()
@@ -833,9 +966,14 @@ class AnalysisResult:
             raise StopAsyncIteration from None
 
 
-async def popen(command: Command, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> EngineProtocol:
-    """Starts an engine for the asyncio API: ``engine = await popen("engine")``."""
-    return await EngineProtocol.popen(command, timeout=timeout, **kwargs)
+async def popen(
+    command: Command, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any
+) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
+    """Starts an engine for the asyncio API, as python-chess's ``popen_uci``:
+    ``transport, engine = await popen("engine")``. The transport is the engine's process's;
+    end the engine with ``await engine.quit()``."""
+    engine = await EngineProtocol.popen(command, timeout=timeout, **kwargs)
+    return engine.transport, engine
 
 
 class SimpleEngine:
@@ -885,8 +1023,8 @@ class SimpleEngine:
         return self.protocol.games
 
     @property
-    def options(self) -> Dict[str, Option]:
-        """The options the engine declares, by lower-case name."""
+    def options(self) -> Options:
+        """The options the engine declares, by name in any case."""
         return self.protocol.options
 
     @property
@@ -911,15 +1049,25 @@ class SimpleEngine:
         """See :meth:`EngineProtocol.configure`."""
         self._run(self.protocol.configure(options))
 
-    def play(self, position: Any, limit: Limit) -> PlayResult:
+    def play(self, position: "Position", limit: Limit) -> PlayResult:
         """See :meth:`EngineProtocol.play`."""
         return self._run(self.protocol.play(position, limit))
 
-    def analyse(self, position: Any, limit: Limit, multipv: int = 1) -> List[InfoDict]:
-        """See :meth:`EngineProtocol.analyse`."""
-        return self._run(self.protocol.analyse(position, limit, multipv))
+    @overload
+    def analyse(self, position: "Position", limit: Limit) -> InfoDict: ...
+    @overload
+    def analyse(self, position: "Position", limit: Limit, *, multipv: int) -> List[InfoDict]: ...
 
-    def analysis(self, position: Any, limit: Optional[Limit] = None) -> "SimpleAnalysisResult":
+    def analyse(
+        self, position: "Position", limit: Limit, *, multipv: Optional[int] = None
+    ) -> Union[InfoDict, List[InfoDict]]:
+        """See :meth:`EngineProtocol.analyse`: one :data:`InfoDict`, or a list with
+        ``multipv``."""
+        if multipv is None:
+            return self._run(self.protocol.analyse(position, limit))
+        return self._run(self.protocol.analyse(position, limit, multipv=multipv))
+
+    def analysis(self, position: "Position", limit: Optional[Limit] = None) -> "SimpleAnalysisResult":
         """See :meth:`EngineProtocol.analysis`: an iterator of info dicts with ``stop()``."""
         return SimpleAnalysisResult(self, self._run(self.protocol.analysis(position, limit)))
 

@@ -1,11 +1,17 @@
-"""Scores of positions: won or lost in N plies, drawn, or a heuristic evaluation."""
+"""Scores of positions: won or lost in N plies, drawn, or a heuristic evaluation; and
+:class:`PovScore`, a score with the side it is seen from (python-chess's shape)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-__all__ = ["Score"]
+__all__ = ["Score", "PovScore", "Color", "WHITE", "BLACK"]
+
+Color = bool
+"""A side as python-chess writes it: ``WHITE`` (True) or ``BLACK`` (False)."""
+WHITE: Color = True
+BLACK: Color = False
 
 _KINDS = ("cp", "win", "loss", "draw")
 
@@ -86,6 +92,33 @@ class Score:
             return self.value
         return 0 if self.kind == "draw" else None
 
+    def is_mate(self) -> bool:
+        """Whether the game's end is proven: a win or a loss in :meth:`mate` plies
+        (python-chess's name; here the count is of plies, and a game ends by the game's rules,
+        not by a mate)."""
+        return self.kind in ("win", "loss")
+
+    def mate(self) -> Optional[int]:
+        """The plies to the end: ``K`` for a win in K, ``-K`` for a loss in K (``0`` for a loss
+        in 0, a finished game: test :attr:`is_loss`), None for a draw or an evaluation."""
+        if self.kind == "win":
+            return self.value
+        if self.kind == "loss":
+            return -self.value
+        return None
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        """The score as one number: the evaluation of a ``cp`` score, 0 for a draw; a win in K
+        is ``mate_score - K`` and a loss in K ``-(mate_score - K)``, or None when
+        ``mate_score`` is not given (as python-chess's ``Score.score``)."""
+        if self.kind == "cp":
+            return self.value
+        if self.kind == "draw":
+            return 0
+        if mate_score is None:
+            return None
+        return mate_score - self.value if self.kind == "win" else -(mate_score - self.value)
+
     def __neg__(self) -> "Score":
         """The same score from the other side's point of view."""
         if self.kind == "win":
@@ -125,3 +158,49 @@ class Score:
 
     def __str__(self) -> str:
         return "draw" if self.kind == "draw" else f"{self.kind} {self.value}"
+
+
+class PovScore:
+    """A score with the side it is seen from, as python-chess's ``PovScore``: ``relative`` is the
+    :class:`Score` for the side to move of the searched position (``turn``); :meth:`white`,
+    :meth:`black` and :meth:`pov` give it from a given side. ``str()`` is the relative score in
+    the protocol's form. Two PovScores are equal when they are the same from White's side."""
+
+    __slots__ = ("relative", "turn")
+
+    def __init__(self, relative: Score, turn: Color) -> None:
+        self.relative = relative
+        self.turn = turn
+
+    def pov(self, color: Color) -> Score:
+        """The score from ``color``'s side (``WHITE`` or ``BLACK``)."""
+        return self.relative if self.turn == color else -self.relative
+
+    def white(self) -> Score:
+        """The score from White's side."""
+        return self.pov(WHITE)
+
+    def black(self) -> Score:
+        """The score from Black's side."""
+        return self.pov(BLACK)
+
+    def is_mate(self) -> bool:
+        """Whether the game's end is proven (see :meth:`Score.is_mate`)."""
+        return self.relative.is_mate()
+
+    def __neg__(self) -> "PovScore":
+        return PovScore(-self.relative, self.turn)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PovScore):
+            return NotImplemented
+        return self.white() == other.white()
+
+    def __hash__(self) -> int:
+        return hash(self.white())
+
+    def __str__(self) -> str:
+        return str(self.relative)
+
+    def __repr__(self) -> str:
+        return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"

@@ -16,6 +16,11 @@ So a student can compare a function with the reference in a test::
         board = ['wwww', '---', '--', '---', 'bbbb']
         assert sorted(mysubmission.movegen(board, 'w')) == sorted(seeds.movegen(board, 'w'))
 
+The players take an optional ``evaluator``: the name of the static evaluator to search with, as
+``engine best --eval`` takes it (``tuned``, the default, ``legacy``, ``material``,
+``classic-advance``, ``classic-race``), so that an answer can be compared with a student's at
+the same evaluator.
+
 Bad input (a board the rules refuse, a side other than ``'w'``/``'b'``, a depth outside 1 to
 100) raises ValueError with the core's message; a finished game given to a player function raises
 :class:`GameOverError` (a ValueError): there is no move to make.
@@ -24,14 +29,19 @@ Bad input (a board the rules refuse, a side other than ``'w'``/``'b'``, a depth 
 from __future__ import annotations
 
 import ast
-from typing import List, Sequence, Union
+from typing import List, Literal, Optional, Sequence, Tuple, Union, cast, overload
 
 from . import _native
 from ._native import GameOverError
 
-__all__ = ["movegen", "oskaplayer", "hexapawn", "capture", "best", "GameOverError"]
+__all__ = ["movegen", "oskaplayer", "hexapawn", "capture", "best", "GameOverError", "Board", "Rows"]
 
-Board = Union[str, Sequence[str]]
+Rows = Union[List[str], Tuple[str, ...]]
+"""A board as the seeds pass it in Python: a list of strings (rows, or a Capture the Flag
+history)."""
+
+Board = Union[str, Rows]
+"""A board: a list of strings, or one string in any format ``engine`` reads."""
 
 
 def _text(board: Board) -> "tuple[str, bool]":
@@ -61,7 +71,7 @@ def _check_depth(depth: int) -> int:
     return depth
 
 
-def _value(text: str, as_list: bool) -> object:
+def _value(text: str, as_list: bool) -> Union[str, List[str]]:
     """An answer of the core as the Python value it spells: the list of rows, or the one flat
     board of a Capture the Flag answer. The core writes them as ``['r1', 'r2']`` and ``'b'``
     (squares never contain quotes or commas), so the common shapes are split directly."""
@@ -71,48 +81,106 @@ def _value(text: str, as_list: bool) -> object:
         return text[2:-2].split("', '")
     if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
         return text[1:-1]
-    return ast.literal_eval(text)
+    return cast(Union[str, List[str]], ast.literal_eval(text))
 
 
-def movegen(board: Board, side: str, *, game: str = "oska") -> List[object]:
+@overload
+def movegen(board: str, side: str, *, game: str = "oska") -> List[str]: ...
+@overload
+def movegen(board: Rows, side: str, *, game: Literal["oska", "hexapawn"] = "oska") -> List[List[str]]: ...
+@overload
+def movegen(board: Rows, side: str, *, game: Literal["ctf"]) -> List[str]: ...
+@overload
+def movegen(board: Rows, side: str, *, game: str) -> List[Union[str, List[str]]]: ...
+
+
+def movegen(board: Board, side: str, *, game: str = "oska") -> Sequence[Union[str, List[str]]]:
     """Every board that ``side`` (``'w'`` or ``'b'``) reaches in one move from ``board``, in the
     engine's move order; ``[]`` when the side has no move (Oska's pass) or the game is over.
 
     The seed's move generator (``movegen(['wwww','---','--','---','bbbb'], 'w')``) is Oska's;
     ``game='hexapawn'`` or ``game='ctf'`` gives the other games' (for Capture the Flag a list is
-    the history, most recent first, and each answer one flat board string).
+    the history, most recent first, and each answer one flat board string). A list in gives
+    lists out; a string in, strings in its format.
     """
     text, as_list = _text(board)
     return [_value(b, as_list) for b in _native.movegen(game, text, _check_side(side))]
 
 
-def best(game: str, board: Board, side: str, depth: int, size: "int | None" = None) -> object:
+@overload
+def best(
+    game: Literal["ctf"], board: Board, side: str, depth: int, size: Optional[int] = None,
+    *, evaluator: Optional[str] = None,
+) -> str: ...
+@overload
+def best(
+    game: str, board: str, side: str, depth: int, size: Optional[int] = None,
+    *, evaluator: Optional[str] = None,
+) -> str: ...
+@overload
+def best(
+    game: Literal["oska", "hexapawn"], board: Rows, side: str, depth: int, size: Optional[int] = None,
+    *, evaluator: Optional[str] = None,
+) -> List[str]: ...
+@overload
+def best(
+    game: str, board: Rows, side: str, depth: int, size: Optional[int] = None,
+    *, evaluator: Optional[str] = None,
+) -> Union[str, List[str]]: ...
+
+
+def best(
+    game: str,
+    board: Board,
+    side: str,
+    depth: int,
+    size: Optional[int] = None,
+    *,
+    evaluator: Optional[str] = None,
+) -> Union[str, List[str]]:
     """The board after ``side``'s best move, searched to exactly ``depth`` plies (1 to 100) by
-    the engine's alpha-beta search with its tuned evaluator: ``engine best GAME BOARD SIDE
-    DEPTH``. The board is unchanged when the side must pass (Oska)."""
+    the engine's alpha-beta search with the evaluator named ``evaluator`` (the tuned one by
+    default): ``engine best GAME BOARD SIDE DEPTH --eval E``. The board is unchanged when the
+    side must pass (Oska). An unknown evaluator raises ValueError naming the known ones."""
     text, as_list = _text(board)
-    answer = _native.best(game, text, _check_side(side), _check_depth(depth), size)
+    answer = _native.best(game, text, _check_side(side), _check_depth(depth), size, evaluator)
     return _value(answer, as_list)
 
 
-def oskaplayer(board: Board, side: str, depth: int) -> object:
+@overload
+def oskaplayer(board: str, side: str, depth: int, *, evaluator: Optional[str] = None) -> str: ...
+@overload
+def oskaplayer(board: Rows, side: str, depth: int, *, evaluator: Optional[str] = None) -> List[str]: ...
+
+
+def oskaplayer(board: Board, side: str, depth: int, *, evaluator: Optional[str] = None) -> Union[str, List[str]]:
     """The seed's Oska player: the board after ``side``'s best move looking ``depth`` plies
     ahead, ``oskaplayer(['wwww','---','--','---','bbbb'], 'w', 2)``."""
-    return best("oska", board, side, depth)
+    return best("oska", board, side, depth, evaluator=evaluator)
 
 
-def hexapawn(board: Board, size: int, side: str, depth: int) -> object:
+@overload
+def hexapawn(board: str, size: int, side: str, depth: int, *, evaluator: Optional[str] = None) -> str: ...
+@overload
+def hexapawn(board: Rows, size: int, side: str, depth: int, *, evaluator: Optional[str] = None) -> List[str]: ...
+
+
+def hexapawn(
+    board: Board, size: int, side: str, depth: int, *, evaluator: Optional[str] = None
+) -> Union[str, List[str]]:
     """The seed's Hexapawn player: ``hexapawn(['www','---','bbb'], 3, 'w', 2)``; ``size`` must
     agree with the board."""
     if isinstance(size, bool) or not isinstance(size, int):
         raise ValueError(f"the size is a whole number, not {size!r}")
     if size < 1:
         raise ValueError(f"the size {size} does not agree with the board")
-    return best("hexapawn", board, side, depth, size)
+    return best("hexapawn", board, side, depth, size, evaluator=evaluator)
 
 
-def capture(history: Board, side: str, depth: int) -> object:
+def capture(history: Board, side: str, depth: int, *, evaluator: Optional[str] = None) -> str:
     """The seed's Capture the Flag player: ``capture(['-wWw--www-------bbb--bBb-'], 'w', 2)``
     takes the history of the game, most recent board first (each board a flat row-major
     string), and returns the board after the best move as one flat string."""
-    return best("ctf", history, side, depth)
+    answer = best("ctf", history, side, depth, evaluator=evaluator)
+    assert isinstance(answer, str)
+    return answer

@@ -10,21 +10,24 @@
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::exact::{ExactSolver, Method, finished};
 use boardgames_core::games::format::{Format, parse_board, print_board, print_history};
 use boardgames_core::games::notation::{move_name, parse_move};
 use boardgames_core::games::{
-    AnyLine, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Side,
+    AnyLine, Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Reason, Side,
 };
+use boardgames_core::protocol::{Info, OptionKind, Reply};
 use boardgames_core::score::Score;
 use boardgames_core::search::{Limits, Searcher};
-use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, Tablebase};
+use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, Tablebase, probe_for};
 use boardgames_core::with_game;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyDict, PyInt};
 
 create_exception!(
     _native,
@@ -68,17 +71,23 @@ fn side_of(side: &str) -> PyResult<Side> {
 enum Setup {
     /// The start position of the game and size, White to move.
     Start,
-    /// A given board (`/`-joined), its side to move, and its history (`/`-joined boards, most
-    /// recent first).
+    /// A given board (`/`-joined), its side to move, its history (`/`-joined boards, most
+    /// recent first), and the text it was read from (which a pickle keeps).
     Board {
         board: String,
         side: Side,
         history: Vec<String>,
+        text: String,
     },
 }
 
-/// The end of a game: who won (`winner` is `'w'`, `'b'`, or `None` for a draw) and why
-/// (`reason`, a code of protocol.md's `show`: `far-row`, `flag-captured`, ...).
+/// What pickle keeps of an outcome: the winner (as `Outcome.winner`) and the reason's place in
+/// the core's list of reasons.
+type OutcomeState = (Option<bool>, usize);
+
+/// The end of a game, in python-chess's shape: who won (`winner` is `True` for White, `False`
+/// for Black, `None` for a draw) and why (`termination`, a code of protocol.md's `result` line:
+/// `far-row`, `flag-captured`, ...).
 #[pyclass(module = "boardgames", name = "Outcome", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyOutcome {
@@ -87,17 +96,23 @@ pub struct PyOutcome {
 
 #[pymethods]
 impl PyOutcome {
-    /// The winner, `'w'` or `'b'`; `None` for a draw.
+    /// The winner: `True` (White, `WHITE`), `False` (Black, `BLACK`), or `None` for a draw.
     #[getter]
-    fn winner(&self) -> Option<String> {
-        self.outcome.winner().map(|s| s.letter().to_string())
+    fn winner(&self) -> Option<bool> {
+        self.outcome.winner().map(|s| s == Side::White)
     }
 
-    /// The reason's code, as protocol.md's `result` line gives it (`far-row`, `no-pieces`,
+    /// Why the game ended, as protocol.md's `result` line gives it (`far-row`, `no-pieces`,
     /// `all-home`, `no-legal-move`, `flag-captured`, `flag-past`, `both-stuck`, ...).
     #[getter]
-    fn reason(&self) -> &'static str {
+    fn termination(&self) -> &'static str {
         self.outcome.reason().code()
+    }
+
+    /// The same as `termination`.
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.termination()
     }
 
     /// Whether nobody won.
@@ -106,22 +121,61 @@ impl PyOutcome {
         self.outcome.winner().is_none()
     }
 
+    /// The result as python-chess writes it: `1-0`, `0-1` or `1/2-1/2`.
+    fn result(&self) -> &'static str {
+        match self.outcome.winner() {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
     /// The protocol's `result` line without its keyword: `white far-row`, `draw both-stuck`.
-    fn result(&self) -> String {
+    fn protocol(&self) -> String {
         let who = self.outcome.winner().map_or("draw", Side::name);
-        format!("{who} {}", self.reason())
+        format!("{who} {}", self.termination())
     }
 
     fn __str__(&self) -> String {
         self.outcome.to_string()
     }
 
+    /// What pickle stores: the winner and the reason's place in the core's list of reasons,
+    /// given back to `Outcome._restore`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, OutcomeState)> {
+        let restore = py.get_type::<PyOutcome>().getattr("_restore")?;
+        let reason = self.outcome.reason();
+        let index = Reason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
+        Ok((restore, (self.winner(), index)))
+    }
+
+    /// The outcome a pickle stored (see `__reduce__`).
+    #[classmethod]
+    fn _restore(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        winner: Option<bool>,
+        reason: usize,
+    ) -> PyResult<PyOutcome> {
+        let reason = *Reason::ALL
+            .get(reason)
+            .ok_or_else(|| value_error(format!("no reason number {reason}")))?;
+        let outcome = match winner {
+            Some(true) => Outcome::Win(Side::White, reason),
+            Some(false) => Outcome::Win(Side::Black, reason),
+            None => Outcome::Draw(reason),
+        };
+        Ok(PyOutcome { outcome })
+    }
+
     fn __repr__(&self) -> String {
+        let winner = match self.winner() {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "None",
+        };
         format!(
-            "Outcome(winner={}, reason='{}')",
-            self.winner()
-                .map_or_else(|| "None".to_string(), |w| format!("'{w}'")),
-            self.reason()
+            "Outcome(winner={winner}, termination='{}')",
+            self.termination()
         )
     }
 }
@@ -152,11 +206,56 @@ impl Position {
         with_game!(l in &self.line => l.current().side_to_move())
     }
 
+    /// Plays `name` (a ValueError saying why when it is not legal, changing nothing) and
+    /// returns the move as the engine names it.
+    fn play(&mut self, name: &str) -> PyResult<String> {
+        let name = with_game!(l in &mut self.line => {
+            let mv = parse_move(l, name).map_err(value_error)?;
+            let name = move_name(l.current(), mv);
+            l.push(mv);
+            name
+        });
+        self.moves.push(name.clone());
+        Ok(name)
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    fn finished(&self) -> Option<Outcome> {
+        with_game!(l in &self.line => l.outcome())
+    }
+
+    /// What equality and hashing compare: the game, the size, the board, the side to move, and
+    /// in Capture the Flag the earlier boards (as a sorted list: the no-repeat rule forbids them
+    /// whatever their order).
+    fn key(&self) -> (GameKind, usize, String, Side, Vec<String>) {
+        let earlier = match &self.line {
+            AnyLine::Ctf(l) => {
+                let mut boards: Vec<String> = l
+                    .earlier()
+                    .iter()
+                    .map(boardgames_core::games::format::slash)
+                    .collect();
+                boards.sort_unstable();
+                boards.dedup();
+                boards
+            }
+            _ => Vec::new(),
+        };
+        (
+            self.line.kind(),
+            self.size,
+            self.slash(),
+            self.side_to_move(),
+            earlier,
+        )
+    }
+
     /// The position (and its history) read from `board` in any seed format.
     fn read(kind: GameKind, board: &str, side: Side) -> PyResult<Position> {
         with_game!(kind, G => Self::read_game::<G>(board, side))
     }
 
+    /// [`Position::read`] for game `G`.
     fn read_game<G: Game>(board: &str, side: Side) -> PyResult<Position>
     where
         AnyLine: From<Line<G>>,
@@ -176,12 +275,19 @@ impl Position {
                 board: boardgames_core::games::format::slash(&current),
                 side: current.side_to_move(),
                 history,
+                text: board.to_string(),
             },
             line: line.into(),
             moves: Vec::new(),
         })
     }
 }
+
+/// What `Position.__reduce__` gives pickle: `Position._restore` and its arguments.
+type Reduced<'py> = (
+    Bound<'py, PyAny>,
+    (&'static str, usize, Option<String>, char, Vec<String>),
+);
 
 /// The text of a Python list of strings: `['www', '---', 'bbb']`, the seeds' Python format.
 fn python_list(items: &[String]) -> String {
@@ -216,6 +322,20 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
 
 #[pymethods]
 impl Position {
+    /// `Position(...)` makes nothing: a `TypeError` naming the two ways to make one.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        _args: &Bound<'_, pyo3::types::PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<Position> {
+        Err(PyTypeError::new_err(
+            "a Position is made by Position.start(game, size), such as Position.start('oska', 4), \
+             or Position.from_board(game, board, side), such as \
+             Position.from_board('hexapawn', ['www', '---', 'bbb'], 'w')",
+        ))
+    }
+
     /// The start position of `game` (`oska`, `hexapawn` or `ctf`) of `size` (pieces a side for
     /// Oska, 4 to 11; the board's width for the others, 3 to 11), White to move.
     #[staticmethod]
@@ -274,14 +394,28 @@ impl Position {
         self.side_to_move().letter().to_string()
     }
 
-    /// The moves pushed since the position was made, oldest first.
+    /// The moves pushed since the position was made, oldest first (as `move_stack`).
     #[getter]
     fn moves(&self) -> Vec<String> {
         self.moves.clone()
     }
 
+    /// The moves pushed since the position was made, oldest first: python-chess's name.
+    #[getter]
+    fn move_stack(&self) -> Vec<String> {
+        self.moves.clone()
+    }
+
+    /// The side to move as python-chess writes it: `True` (`WHITE`) or `False` (`BLACK`).
+    #[getter]
+    fn turn(&self) -> bool {
+        self.side_to_move() == Side::White
+    }
+
     /// Every legal move, in the engine's order (the protocol's `legal`): `['a1a2', ...]`,
-    /// `['pass']` for Oska's forced pass, `[]` when the game is over.
+    /// `['pass']` for Oska's forced pass, `[]` when the game is over. A list, so it can be
+    /// iterated, counted with `len` and tested with `in`, as python-chess's `legal_moves`.
+    #[getter]
     fn legal_moves(&self) -> Vec<String> {
         with_game!(l in &self.line => {
             let mut list = MoveList::new();
@@ -291,17 +425,24 @@ impl Position {
         })
     }
 
+    /// Whether `move` (such as `'a1a2'` or `'pass'`) is legal here.
+    #[pyo3(signature = (move_))]
+    fn is_legal(&self, move_: &str) -> bool {
+        with_game!(l in &self.line => parse_move(l, move_).is_ok())
+    }
+
     /// Plays `move` (such as `'a1a2'` or `'pass'`); a move that is not legal here raises
     /// `ValueError` saying why, and changes nothing.
-    fn push(&mut self, r#move: &str) -> PyResult<()> {
-        let name = with_game!(l in &mut self.line => {
-            let mv = parse_move(l, r#move).map_err(value_error)?;
-            let name = move_name(l.current(), mv);
-            l.push(mv);
-            name
-        });
-        self.moves.push(name);
-        Ok(())
+    #[pyo3(signature = (move_))]
+    fn push(&mut self, move_: &str) -> PyResult<()> {
+        self.play(move_).map(drop)
+    }
+
+    /// [`push`](Position::push), returning the move as the engine names it (python-chess's
+    /// `push_uci`: moves here are already the protocol's strings).
+    #[pyo3(signature = (move_))]
+    fn push_uci(&mut self, move_: &str) -> PyResult<String> {
+        self.play(move_)
     }
 
     /// Takes back the last pushed move and returns it; `IndexError` when no move was pushed.
@@ -315,9 +456,29 @@ impl Position {
         Ok(last)
     }
 
-    /// How the game ended (`Outcome`: `winner`, `reason`), or `None` while it goes on.
+    /// The last pushed move, without taking it back; `IndexError` when no move was pushed.
+    fn peek(&self) -> PyResult<String> {
+        self.moves
+            .last()
+            .cloned()
+            .ok_or_else(|| PyIndexError::new_err("peek at a position with no pushed move"))
+    }
+
+    /// How the game ended (`Outcome`: `winner`, `termination`), or `None` while it goes on.
     fn outcome(&self) -> Option<PyOutcome> {
-        with_game!(l in &self.line => l.outcome()).map(|outcome| PyOutcome { outcome })
+        self.finished().map(|outcome| PyOutcome { outcome })
+    }
+
+    /// Whether the game is over (the side to move has no legal move, or the board decides).
+    fn is_game_over(&self) -> bool {
+        self.finished().is_some()
+    }
+
+    /// The result as python-chess writes it: `1-0` (White won), `0-1`, `1/2-1/2`, or `*` while
+    /// the game goes on.
+    fn result(&self) -> &'static str {
+        self.finished()
+            .map_or("*", |o| PyOutcome { outcome: o }.result())
     }
 
     /// The current board as text in `format`: `slash` (the default, `www/---/bbb`), `python`
@@ -372,6 +533,7 @@ impl Position {
                 board,
                 side,
                 history,
+                ..
             } => {
                 let mut s = format!("position board {board} {}", side.letter());
                 if !history.is_empty() {
@@ -397,18 +559,96 @@ impl Position {
         self.clone()
     }
 
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        self.clone()
+    }
+
+    /// What pickle stores: the set-up (game, size, the board's text and side, or none for the
+    /// start) and the moves pushed, replayed by `Position._restore`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let restore = py.get_type::<Position>().getattr("_restore")?;
+        let (text, side) = match &self.setup {
+            Setup::Start => (None, 'w'),
+            Setup::Board { text, side, .. } => (Some(text.clone()), side.letter()),
+        };
+        Ok((
+            restore,
+            (self.game(), self.size, text, side, self.moves.clone()),
+        ))
+    }
+
+    /// The position a pickle stored (see `__reduce__`): set up again and its moves replayed.
+    #[classmethod]
+    fn _restore(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        game: &str,
+        size: usize,
+        text: Option<&str>,
+        side: &str,
+        moves: Vec<String>,
+    ) -> PyResult<Position> {
+        let kind = game_kind(game)?;
+        let mut pos = match text {
+            None => {
+                let line: AnyLine = with_game!(kind, G => {
+                    Line::new(G::start(size).map_err(value_error)?).into()
+                });
+                Position {
+                    line,
+                    size,
+                    setup: Setup::Start,
+                    moves: Vec::new(),
+                }
+            }
+            Some(text) => Position::read(kind, text, side_of(side)?)?,
+        };
+        for m in &moves {
+            pos.play(m)?;
+        }
+        Ok(pos)
+    }
+
+    /// Equal positions: the same game, size, board and side to move, and in Capture the Flag
+    /// the same earlier boards (which its no-repeat rule forbids). The moves that led there do
+    /// not count.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Position>()
+            .is_ok_and(|o| self.key() == o.borrow().key())
+    }
+
+    /// A hash agreeing with `==`.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key().hash(&mut h);
+        h.finish()
+    }
+
+    /// The board in rows, top row first, squares apart (Oska's rows centred), as python-chess's
+    /// `str()` draws a board.
     fn __str__(&self) -> String {
-        format!("{} {}", self.slash(), self.side_to_move().letter())
+        let slash = self.slash();
+        let rows: Vec<&str> = slash.split('/').collect();
+        let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        rows.iter()
+            .map(|row| {
+                let squares: Vec<String> = row.chars().map(String::from).collect();
+                let indent = widest - row.chars().count();
+                format!("{}{}", " ".repeat(indent), squares.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "Position('{}', {}, '{}', '{}', moves={:?})",
+            "Position('{}', {}, '{}', '{}', moves={})",
             self.game(),
             self.size,
             self.slash(),
             self.side_to_move().letter(),
-            self.moves
+            python_list(&self.moves)
         )
     }
 }
@@ -433,11 +673,12 @@ fn movegen(game: &str, board: &str, side: &str) -> PyResult<Vec<String>> {
     })
 }
 
-/// `engine best GAME BOARD SIDE DEPTH [--size N]`: the board after SIDE's best move searched to
-/// exactly `depth` plies (1 to 100), in the input's format (unchanged for Oska's pass). A
-/// finished game raises `GameOverError`.
+/// `engine best GAME BOARD SIDE DEPTH [--size N] [--eval E]`: the board after SIDE's best move
+/// searched to exactly `depth` plies (1 to 100) with the evaluator named `evaluator` (the
+/// names of `engine best --eval`; the tuned one by default), in the input's format (unchanged
+/// for Oska's pass). A finished game raises `GameOverError`.
 #[pyfunction]
-#[pyo3(signature = (game, board, side, depth, size = None))]
+#[pyo3(signature = (game, board, side, depth, size = None, evaluator = None))]
 fn best(
     py: Python<'_>,
     game: &str,
@@ -445,8 +686,14 @@ fn best(
     side: &str,
     depth: &Bound<'_, PyAny>,
     size: Option<&Bound<'_, PyAny>>,
+    evaluator: Option<&str>,
 ) -> PyResult<String> {
     let kind = game_kind(game)?;
+    let evaluator = evaluator
+        .map(EvalKind::parse)
+        .transpose()
+        .map_err(value_error)?
+        .unwrap_or_default();
     let depth = whole(depth, "the depth")?;
     let size = size.map(|s| whole(s, "the size")).transpose()?;
     let side = side_of(side)?;
@@ -475,7 +722,7 @@ fn best(
         let line = parsed.line;
         let result = py.detach(move || {
             let mut searcher = Searcher::<G>::new(16);
-            searcher.set_evaluator(EvalKind::Tuned.function::<G>());
+            searcher.set_evaluator(evaluator.function::<G>());
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             searcher.search(&line, &limits, &AtomicBool::new(false), &mut |_| {})
         });
@@ -486,7 +733,13 @@ fn best(
 
 /// Solves `position` exactly: `win K`, `loss K` or `draw` for its side to move (K plies to the
 /// end with best play), with a table of `hash_mib` MiB (1 to 4096, default 64), probing the
-/// tables in `tablebase` when given. Runs without the GIL.
+/// tables in `tablebase` when given. A finished game is worth `loss 0` for the side to move
+/// (`win 0` when the board gives it the win, `draw` for a draw). Runs without the GIL.
+///
+/// The searcher (its table, and the tables of `tablebase` opened) is kept between calls of the
+/// same game, size, `hash_mib` and `tablebase`, as the engine keeps it between `go` commands
+/// of one game: a call costs what its position costs. Capture the Flag's table is cleared for
+/// each call (its values depend on the history, which differs from one call to the next).
 #[pyfunction]
 #[pyo3(signature = (position, hash_mib = None, tablebase = None))]
 fn solve(
@@ -509,50 +762,80 @@ fn solve(
         return Err(value_error(format!("tablebase {dir}: not a directory")));
     }
     let line = position.line.clone();
-    let tablebase = tablebase.map(str::to_string);
-    let result = py.detach(move || {
-        with_game!(l in line => {
-            solve_line(&l, hash_mib, tablebase.as_deref())
-        })
-    });
-    let result = result.map_err(value_error)?;
-    match result {
-        Score::Cp(_) => Err(value_error(
-            "not solved: the search reached its limit of plies without proving a result",
-        )),
-        score => Ok(score.to_string()),
-    }
+    let key = SolverKey {
+        size: position.size,
+        hash_mib,
+        tablebase: tablebase.map(str::to_string),
+    };
+    let result = py.detach(move || with_game!(l in line => solve_line(&l, key)));
+    Ok(result.map_err(value_error)?.to_string())
 }
 
-/// The exact value of `line`'s position (what `engine solve` prints).
-fn solve_line<G: Game + Evaluate>(
-    line: &Line<G>,
-    hash: usize,
-    dir: Option<&str>,
-) -> Result<Score, String> {
-    if let Some(o) = line.outcome() {
-        return Err(format!("the game is over: {o}"));
-    }
-    let pos = *line.current();
-    let probe = match dir {
-        Some(dir) => {
-            boardgames_core::tablebase::probe_for::<G>(Path::new(dir), pos.size(), MEMORY_LIMIT)
-                .map_err(|e| e.to_string())?
+/// What a kept searcher was made for: the size, the table's MiB and the tablebase directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SolverKey {
+    size: usize,
+    hash_mib: usize,
+    tablebase: Option<String>,
+}
+
+/// The core's exact solver kept between [`solve`] calls, with what it was made for.
+struct Kept<G: Game + Evaluate> {
+    key: SolverKey,
+    solver: ExactSolver<G>,
+}
+
+/// The one searcher of each game kept between [`solve`] calls: taken out while a call uses
+/// it (a call made meanwhile, from another thread, makes its own), put back after.
+trait SolverCache: Game + Evaluate + Sized {
+    /// The game's slot.
+    fn slot() -> &'static Mutex<Option<Kept<Self>>>;
+}
+
+/// Implements [`SolverCache`] for a game with a static slot of its own.
+macro_rules! solver_cache {
+    ($($g:ty),*) => {$(
+        impl SolverCache for $g {
+            fn slot() -> &'static Mutex<Option<Kept<Self>>> {
+                static SLOT: Mutex<Option<Kept<$g>>> = Mutex::new(None);
+                &SLOT
+            }
         }
-        None => None,
+    )*};
+}
+
+solver_cache!(Oska, Hexapawn, Ctf);
+
+/// The exact value of `line`'s position (what `engine solve` prints), with the game's kept
+/// searcher when it was made for `key`, else a new one (kept after).
+fn solve_line<G: SolverCache>(line: &Line<G>, key: SolverKey) -> Result<Score, String> {
+    let taken = G::slot()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .filter(|k| k.key == key);
+    let mut kept = match taken {
+        Some(k) => k,
+        None => {
+            let size = line.current().size();
+            let probe = match &key.tablebase {
+                Some(dir) => {
+                    probe_for::<G>(Path::new(dir), size, MEMORY_LIMIT).map_err(|e| e.to_string())?
+                }
+                None => None,
+            };
+            Kept {
+                solver: ExactSolver::new(key.hash_mib, probe),
+                key,
+            }
+        }
     };
-    if let Some(value) = probe.as_ref().and_then(|p| p(&pos)) {
-        return Ok(value);
-    }
-    let mut searcher = Searcher::<G>::new(hash);
-    searcher.set_probe(probe);
-    let limits = Limits {
-        solve: true,
-        ..Limits::default()
-    };
-    Ok(searcher
-        .search(line, &limits, &AtomicBool::new(false), &mut |_| {})
-        .score)
+    let value = kept
+        .solver
+        .value(line, Method::SOLVE, &AtomicBool::new(false), &mut |_| {});
+    *G::slot().lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
+    let value = value.map_err(|e| e.to_string())?;
+    value.score().ok_or_else(|| format!("{value}: no distance"))
 }
 
 /// What [`probe`] found: the position's value and each move's (name, value), best first.
@@ -591,6 +874,249 @@ fn probe_game<G: Retro>(line: &Line<G>, dir: &Path) -> PyResult<Option<Probed>> 
     Ok(Some((value.to_string(), moves)))
 }
 
+/// The tables of each game and size opened so far (`None`: the directory has none of them).
+type Opened = Vec<((GameKind, usize), Option<Arc<Tablebase>>)>;
+
+/// Tables opened once and kept, for probing many positions (what
+/// `boardgames.tablebase.open_tablebase` wraps): the tables of each game and size in the
+/// directory are opened (and checked) on the first probe of a position of that game and size.
+#[pyclass(module = "boardgames._native", name = "OpenTables", frozen)]
+pub struct OpenTables {
+    /// The directory of the tables.
+    dir: std::path::PathBuf,
+    /// The tables of each game and size probed so far (`None`: none there), until closed.
+    open: Mutex<Option<Opened>>,
+}
+
+impl OpenTables {
+    /// The tables of `kind` at `size`: opened now when not yet; `None` when the directory has
+    /// none of them.
+    fn tables<G: Retro>(&self, size: usize) -> PyResult<Option<Arc<Tablebase>>> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(open) = open.as_mut() else {
+            return Err(value_error("the tablebase is closed"));
+        };
+        if let Some((_, tb)) = open.iter().find(|(k, _)| *k == (G::KIND, size)) {
+            return Ok(tb.clone());
+        }
+        let limit = boardgames_core::tablebase::memory_limit().map_err(value_error)?;
+        let tb = Tablebase::open::<G>(&self.dir, size, limit).map_err(value_error)?;
+        let tb = (!tb.materials().is_empty()).then(|| Arc::new(tb));
+        open.push(((G::KIND, size), tb.clone()));
+        Ok(tb)
+    }
+
+    /// The value of `line`'s position from the tables of `G`, a finished game's without them.
+    fn value<G: Retro>(&self, line: &Line<G>) -> PyResult<Option<Score>> {
+        let pos = line.current();
+        if let Some(over) = finished(line) {
+            return Ok(over.score());
+        }
+        Ok(self.tables::<G>(pos.size())?.and_then(|tb| tb.probe(pos)))
+    }
+
+    /// Each legal move of `line`'s position with its value, best first.
+    fn moves<G: Retro>(&self, line: &Line<G>) -> PyResult<Option<Vec<(String, String)>>> {
+        let pos = line.current();
+        let Some(tb) = self.tables::<G>(pos.size())? else {
+            return Ok(None);
+        };
+        Ok(tb.probe_moves(pos).map(|moves| {
+            moves
+                .into_iter()
+                .map(|(m, s)| (move_name(pos, m), s.to_string()))
+                .collect()
+        }))
+    }
+}
+
+/// A `ValueError` for a Capture the Flag position given to the tables.
+fn no_ctf_tables() -> PyErr {
+    value_error(
+        "Capture the Flag has no tablebases (the value of its positions depends on the history)",
+    )
+}
+
+#[pymethods]
+impl OpenTables {
+    /// Tables of `directory` (a `ValueError` when it is not a directory); none is read yet.
+    #[new]
+    fn new(directory: &str) -> PyResult<OpenTables> {
+        let dir = std::path::PathBuf::from(directory);
+        if !dir.is_dir() {
+            return Err(value_error(format!(
+                "the tablebase directory {directory}: not a directory"
+            )));
+        }
+        Ok(OpenTables {
+            dir,
+            open: Mutex::new(Some(Vec::new())),
+        })
+    }
+
+    /// The value of `position` for its side to move as `(kind, plies)`: `('win', K)`,
+    /// `('loss', K)` or `('draw', 0)`; `None` when no table covers it. A finished game has its
+    /// value without tables (`('loss', 0)` for the side to move, as a rule).
+    fn probe(&self, position: &Position) -> PyResult<Option<(&'static str, u32)>> {
+        let value = match &position.line {
+            AnyLine::Oska(l) => self.value::<Oska>(l)?,
+            AnyLine::Hexapawn(l) => self.value::<Hexapawn>(l)?,
+            AnyLine::Ctf(_) => return Err(no_ctf_tables()),
+        };
+        Ok(value.map(|v| match v {
+            Score::Win(k) => ("win", k),
+            Score::Loss(k) => ("loss", k),
+            _ => ("draw", 0),
+        }))
+    }
+
+    /// Every legal move of `position` with its value (`win K`, ...) for the side to move,
+    /// best first; `None` when no table covers the position.
+    fn probe_moves(&self, position: &Position) -> PyResult<Option<Vec<(String, String)>>> {
+        match &position.line {
+            AnyLine::Oska(l) => self.moves::<Oska>(l),
+            AnyLine::Hexapawn(l) => self.moves::<Hexapawn>(l),
+            AnyLine::Ctf(_) => Err(no_ctf_tables()),
+        }
+    }
+
+    /// Closes the tables; a probe after raises `ValueError`.
+    fn close(&self) {
+        *self.open.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// A protocol line as a Python value.
+type Parsed<'py> = (&'static str, Bound<'py, PyDict>);
+
+/// Reads one line an engine wrote, with the core's protocol parser (protocol.md), as `(kind,
+/// fields)`: `kind` is the line's first word (`id`, `game`, `option`, `uciok`, `readyok`,
+/// `info`, `bestmove`, `result`, `perft`, `nodes`, `board`, `legal`, `error`) and `fields` a
+/// dict of its values (scores as the protocol writes them, `cp 12`; times in milliseconds).
+/// A line that does not fit the protocol raises `ValueError` with the core's error code first.
+#[pyfunction]
+fn parse_reply<'py>(py: Python<'py>, line: &str) -> PyResult<Parsed<'py>> {
+    let reply = Reply::parse(line)
+        .map_err(|e| value_error(format!("{} {}", e.code.as_str(), e.message)))?;
+    let d = PyDict::new(py);
+    let kind = match reply {
+        Reply::IdName(text) | Reply::IdAuthor(text) => {
+            let key = if line.split_whitespace().nth(1) == Some("name") {
+                "name"
+            } else {
+                "author"
+            };
+            d.set_item("key", key)?;
+            d.set_item("value", text)?;
+            "id"
+        }
+        Reply::Game { game, min, max } => {
+            d.set_item("game", game.name())?;
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            "game"
+        }
+        Reply::Option(decl) => {
+            d.set_item("name", &decl.name)?;
+            let (kind, default, min, max, vars) = match decl.kind {
+                OptionKind::Spin { default, min, max } => {
+                    ("spin", default.to_string(), Some(min), Some(max), vec![])
+                }
+                OptionKind::Check { default } => ("check", default.to_string(), None, None, vec![]),
+                OptionKind::Combo { default, vars } => ("combo", default, None, None, vars),
+                OptionKind::String { default } => ("string", default, None, None, vec![]),
+            };
+            d.set_item("type", kind)?;
+            d.set_item("default", default)?;
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            d.set_item("var", vars)?;
+            "option"
+        }
+        Reply::UciOk => "uciok",
+        Reply::ReadyOk => "readyok",
+        Reply::Info(info) => {
+            match info {
+                Info::Search(i) => {
+                    d.set_item("depth", i.depth)?;
+                    if let Some(k) = i.multipv {
+                        d.set_item("multipv", k)?;
+                    }
+                    d.set_item("score", i.score.to_string())?;
+                    d.set_item("nodes", i.nodes)?;
+                    d.set_item("nps", i.nps)?;
+                    d.set_item("time", i.time_ms)?;
+                    if i.tbhits != 0 {
+                        d.set_item("tbhits", i.tbhits)?;
+                    }
+                    d.set_item("pv", i.pv)?;
+                }
+                Info::Progress(p) => {
+                    d.set_item("nodes", p.nodes)?;
+                    d.set_item("nps", p.nps)?;
+                    d.set_item("time", p.time_ms)?;
+                    if let Some(stage) = p.stage {
+                        d.set_item("stage", stage)?;
+                    }
+                    if let Some(root) = p.root {
+                        d.set_item("root", root)?;
+                    }
+                    if let Some(bound) = p.bound {
+                        d.set_item("bound", bound.to_string())?;
+                    }
+                }
+                Info::String(text) => d.set_item("string", text)?,
+                Info::Trace(text) => d.set_item("trace", text)?,
+                Info::Other(text) => d.set_item("other", text)?,
+            }
+            "info"
+        }
+        Reply::BestMove(mv) => {
+            d.set_item("move", mv.map(|m| m.to_string()))?;
+            "bestmove"
+        }
+        Reply::Result(result) => {
+            if let Some(r) = result {
+                d.set_item("winner", r.winner.map(|s| s == Side::White))?;
+                d.set_item("reason", r.reason)?;
+            }
+            "result"
+        }
+        Reply::Perft { mv, nodes } => {
+            d.set_item("move", mv)?;
+            d.set_item("nodes", nodes)?;
+            "perft"
+        }
+        Reply::Nodes(n) => {
+            d.set_item("nodes", n)?;
+            "nodes"
+        }
+        Reply::Board {
+            game,
+            size,
+            board,
+            side,
+            ..
+        } => {
+            d.set_item("game", game.name())?;
+            d.set_item("size", size)?;
+            d.set_item("board", board)?;
+            d.set_item("turn", side == Side::White)?;
+            "board"
+        }
+        Reply::Legal(moves) => {
+            d.set_item("moves", moves)?;
+            "legal"
+        }
+        Reply::Error { code, message } => {
+            d.set_item("code", code.as_str())?;
+            d.set_item("message", message)?;
+            "error"
+        }
+    };
+    Ok((kind, d))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -601,5 +1127,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(probe, m)?)?;
+    m.add_class::<OpenTables>()?;
+    m.add_function(wrap_pyfunction!(parse_reply, m)?)?;
     Ok(())
 }

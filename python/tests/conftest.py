@@ -86,7 +86,7 @@ def random_positions(game: str, count: int, seed: int) -> list:
     while len(found) < count:
         pos = Position.start(game, rng.choice(SIZES[game]))
         for _ in range(rng.randrange(0, 60)):
-            moves = pos.legal_moves()
+            moves = pos.legal_moves
             if not moves:
                 break
             pos.push(rng.choice(moves))

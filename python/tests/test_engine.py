@@ -13,7 +13,7 @@ from typing import List
 
 import pytest
 
-from boardgames import Position, Score
+from boardgames import BLACK, WHITE, PovScore, Position, Score
 from boardgames.engine import (
     AnalysisComplete,
     EngineError,
@@ -23,6 +23,7 @@ from boardgames.engine import (
     SimpleEngine,
     TimeoutError as EngineTimeout,
     parse_info,
+    popen,
 )
 
 from conftest import CTF_ENGINE
@@ -52,19 +53,23 @@ def test_play_analyse_and_newgame_only_when_the_game_changes(engine_bin: Path, t
         pos = Position.start("oska", 4)
         for _ in range(4):
             result = engine.play(pos, Limit(depth=3))
-            assert result.move in pos.legal_moves()
-            assert result.info["depth"] == 3 and isinstance(result.info["score"], Score)
+            assert result.move in pos.legal_moves
+            assert result.info["depth"] == 3 and isinstance(result.info["score"].relative, Score)
             assert result.info["pv"][0] == result.move
             pos.push(result.move)
         hexa = Position.start("hexapawn", 3)
         lines = engine.analyse(hexa, Limit(depth=7), multipv=3)
         assert [line["multipv"] for line in lines] == [1, 2, 3]
-        assert all(line["score"] == Score("loss", 6) or line["score"].is_loss for line in lines)
-        assert {line["pv"][0] for line in lines} == set(hexa.legal_moves())
+        assert all(line["score"].relative.is_loss for line in lines)
+        assert lines[0]["score"].relative == Score("loss", 6) and lines[0]["score"].white() == Score("loss", 6)
+        assert lines[0]["score"].black() == Score("win", 6) and lines[0]["score"].is_mate()
+        assert {line["pv"][0] for line in lines} == set(hexa.legal_moves)
         for key in ("score", "pv", "depth", "nodes", "nps", "time"):
             assert key in lines[0]
         single = engine.analyse(hexa, Limit(depth=7))
-        assert len(single) == 1 and "multipv" not in single[0]
+        assert single["depth"] == 7 and "multipv" not in single and single["score"].relative == Score("loss", 6)
+        (one,) = engine.analyse(hexa, Limit(depth=7), multipv=1)
+        assert one["multipv"] == 1 and one["pv"] == single["pv"]
         engine.play(Position.start("hexapawn", 3), Limit(nodes=50))
         engine.play(Position.start("hexapawn", 4), Limit(time=0.05))
         over = engine.play(Position.from_board("hexapawn", "---/-b-/w--", "b"), Limit(depth=2))
@@ -109,7 +114,7 @@ def test_limits_are_one_go_each(engine_bin: Path) -> None:
     with SimpleEngine.popen(str(engine_bin)) as engine:
         pos = Position.start("ctf", 5)
         r = engine.play(pos, Limit(white_clock=0.5, black_clock=0.5, white_inc=0.01, black_inc=0.01))
-        assert r.move in pos.legal_moves()
+        assert r.move in pos.legal_moves
         with pytest.raises(EngineError, match="infinite"):
             engine.play(pos, Limit())
 
@@ -127,12 +132,12 @@ def test_analysis_can_be_stopped(engine_bin: Path) -> None:
                     analysis.stop()
             best = analysis.wait()
         assert depths[:4] == [1, 2, 3, 4]
-        assert best.move in pos.legal_moves()
+        assert best.move in pos.legal_moves
         assert analysis.info["depth"] >= 4
         assert time.monotonic() - started < 30
         # An analysis left running is stopped by the next call.
         engine.analysis(pos)
-        assert engine.play(pos, Limit(depth=1)).move in pos.legal_moves()
+        assert engine.play(pos, Limit(depth=1)).move in pos.legal_moves
 
 
 def test_the_asyncio_api(engine_bin: Path) -> None:
@@ -140,13 +145,13 @@ def test_the_asyncio_api(engine_bin: Path) -> None:
         engine = await EngineProtocol.popen(str(engine_bin), timeout=5)
         pos = Position.start("hexapawn", 4)
         result = await engine.play(pos, Limit(depth=2))
-        assert result.move in pos.legal_moves()
+        assert result.move in pos.legal_moves
         analysis = await engine.analysis(pos, Limit(depth=3))
         seen = [info async for info in analysis]
         assert [i["depth"] for i in seen if "depth" in i][-1] == 3
         with pytest.raises(AnalysisComplete):
             await analysis.get()
-        assert (await analysis.wait()).move in pos.legal_moves()
+        assert (await analysis.wait()).move in pos.legal_moves
         assert await engine.quit() == 0
 
     asyncio.run(main())
@@ -164,22 +169,27 @@ def test_an_independent_python_engine_plays_a_whole_game_against_ours(engine_bin
         players = {"w": theirs, "b": ours}
         while pos.outcome() is None and len(pos.moves) < 400:
             result = players[pos.side].play(pos, Limit(depth=2))
-            assert result.move in pos.legal_moves()
+            assert result.move in pos.legal_moves
             pos.push(result.move)
         assert pos.outcome() is not None
         final = theirs.play(pos, Limit(depth=1))
-        assert final.move is None and final.result == pos.outcome().result()
+        assert final.move is None and final.result == pos.outcome().protocol()
 
 
 def test_info_lines_are_parsed() -> None:
     info = parse_info("depth 3 multipv 2 score loss 2 nodes 37 nps 185929 time 12 tbhits 4 pv c3c2 a2b3".split())
     assert info == {
-        "depth": 3, "multipv": 2, "score": Score("loss", 2), "nodes": 37, "nps": 185929,
+        "depth": 3, "multipv": 2, "score": PovScore(Score("loss", 2), WHITE), "nodes": 37, "nps": 185929,
         "time": 0.012, "tbhits": 4, "pv": ["c3c2", "a2b3"],
     }
+    # Seen from Black, the side to move: White wins.
+    black = parse_info("depth 3 score loss 2 nodes 37 nps 185929 time 12 pv c3c2".split(), BLACK)
+    assert black["score"].relative == Score("loss", 2) and black["score"].white() == Score("win", 2)
+    assert black["score"].pov(BLACK) == Score("loss", 2) and black["score"].pov(WHITE) == Score("win", 2)
     progress = parse_info("nodes 20791 nps 482154 time 43 stage wdl root 1/5 bound win 23".split())
-    assert progress["root"] == (1, 5) and progress["bound"] == Score("win", 23) and progress["stage"] == "wdl"
-    assert parse_info("depth 1 score draw nodes 2 nps 1 time 0 pv".split())["score"].is_draw
+    assert progress["root"] == (1, 5) and progress["bound"].relative == Score("win", 23) and progress["stage"] == "wdl"
+    assert parse_info("depth 1 score draw nodes 2 nps 1 time 0 pv".split())["score"].relative.is_draw
+    assert parse_info("someinfo 1 2".split()) == {"other": "someinfo 1 2"}
     assert parse_info("string hello  world".split()) == {"string": "hello world"}
     with pytest.raises(EngineError, match="malformed"):
         parse_info("depth x score".split())
@@ -208,7 +218,7 @@ def wait_gone(pids: List[int]) -> bool:
     [
         ("crash", EngineTerminatedError, "killed by SIGSEGV; its standard error ends: 'fake engine: about to crash'"),
         ("exit", EngineTerminatedError, "exit status 3"),
-        ("hang", EngineTimeout, "did not answer within 1 s"),
+        ("hang", EngineTimeout, "did not answer within 1.0 s"),
         ("garbage", EngineError, "malformed info line"),
     ],
 )
@@ -238,9 +248,15 @@ def test_the_timeout_error_is_a_builtin_timeout_error() -> None:
     assert issubclass(EngineTerminatedError, EngineError)
 
 
-def test_a_program_that_cannot_start() -> None:
-    with pytest.raises(EngineTerminatedError, match="cannot start"):
+def test_a_program_that_cannot_start(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="cannot start '/no/such/engine': no such program"):
         SimpleEngine.popen("/no/such/engine")
+    with pytest.raises(FileNotFoundError):
+        asyncio.run(popen(["/no/such/engine", "--flag"]))
+    not_executable = tmp_path / "engine.txt"
+    not_executable.write_text("uci\n")
+    with pytest.raises(EngineTerminatedError, match="cannot start"):
+        SimpleEngine.popen(str(not_executable))
 
 
 def test_an_engine_that_quits_during_the_handshake(tmp_path: Path) -> None:
@@ -273,9 +289,9 @@ def test_board_call_engines_are_engines_too(engine_bin: Path, tmp_path: Path) ->
             players = {"w": theirs, "b": ours}
             while pos.outcome() is None:
                 result = players[pos.side].play(pos, Limit(depth=2))
-                assert result.move in pos.legal_moves(), (command, pos.board(), result)
+                assert result.move in pos.legal_moves, (command, pos.board(), result)
                 pos.push(result.move)
-            assert pos.outcome().winner in ("w", "b")
+            assert pos.outcome().winner in (True, False)
 
 
 def test_analysis_keeps_the_last_line_of_each_principal_variation(engine_bin: Path) -> None:
@@ -292,3 +308,32 @@ def test_analysis_keeps_the_last_line_of_each_principal_variation(engine_bin: Pa
         assert analysis.info == analysis.multipv[0] and analysis.info["depth"] == 3
         assert analysis.wait().move == analysis.info["pv"][0]
         assert engine.timeout == 5
+
+
+@pytest.mark.parametrize("game,size", [("oska", 8), ("hexapawn", 7), ("ctf", 7)])
+def test_a_cancelled_call_leaves_the_engine_ready(engine_bin: Path, tmp_path: Path, game: str, size: int) -> None:
+    """A play or analyse cancelled by asyncio.wait_for stops the search; the next call works at
+    once, with the MultiPV of before."""
+    log = tmp_path / "sent.txt"
+
+    async def main() -> None:
+        transport, engine = await popen(recording(engine_bin, log), timeout=5)
+        assert transport.get_pid() == engine.pid
+        pos = Position.start(game, size)
+        for cancelled in (
+            engine.play(pos, Limit(time=3)),
+            engine.analyse(pos, Limit(time=3), multipv=2),
+            engine.analyse(pos, Limit(nodes=10**12)),
+        ):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(cancelled, 0.3)
+            started = time.monotonic()
+            info = await engine.analyse(pos, Limit(depth=2))
+            assert info["depth"] == 2 and "multipv" not in info and info["pv"][0] in pos.legal_moves
+            assert time.monotonic() - started < 2
+        await engine.quit()
+
+    asyncio.run(main())
+    sent = log.read_text().splitlines()
+    assert sent.count("stop") == 3
+    assert "setoption name MultiPV value 2" in sent and sent.count("setoption name MultiPV value 1") == 1

@@ -21,18 +21,18 @@ def test_legal_moves_equal_the_engines_legal_along_random_games(pipe: Pipe, game
             pipe.ask(f"newgame {game} {size}")
             while True:
                 reply = pipe.ask(pos.command(), "legal", "show")
-                assert reply[0].split()[1:] == pos.legal_moves(), (pos.command(), reply)
+                assert reply[0].split()[1:] == pos.legal_moves, (pos.command(), reply)
                 result = reply[2]
                 outcome = pos.outcome()
                 if outcome is None:
                     assert result == "result none"
                 else:
-                    assert result == "result " + outcome.result()
-                    assert pos.legal_moves() == []
+                    assert result == "result " + outcome.protocol()
+                    assert pos.legal_moves == []
                     break
                 assert reply[1].split()[1:4] == [game, str(size), pos.board()]
                 assert reply[1].split()[4] == pos.side
-                pos.push(rng.choice(pos.legal_moves()))
+                pos.push(rng.choice(pos.legal_moves))
                 plies += 1
                 if len(pos.moves) > 150:
                     break
@@ -58,7 +58,7 @@ def test_from_board_reads_every_seed_format() -> None:
         pos = Position.from_board("oska", text, "b")
         assert pos.board() == slash, text
         assert pos.side == "b"
-        assert pos.legal_moves() == oska.legal_moves()
+        assert pos.legal_moves == oska.legal_moves
     for fmt in ["slash", "python", "haskell", "lisp", "flat"]:
         assert Position.from_board("oska", oska.board(fmt), "b").board() == slash
 
@@ -70,7 +70,7 @@ def test_a_ctf_history_keeps_the_no_repetition_rule() -> None:
     history = pos.board("history")
     assert history.startswith("['") and history.count(",") == 2
     again = Position.from_board("ctf", history, "w")
-    assert again.board() == pos.board() and again.legal_moves() == pos.legal_moves()
+    assert again.board() == pos.board() and again.legal_moves == pos.legal_moves
     assert again.command().startswith("position board " + pos.board() + " w history ")
     as_list = Position.from_board("ctf", eval(history), "w")  # the seed's Python list
     assert as_list.command() == again.command()
@@ -78,7 +78,7 @@ def test_a_ctf_history_keeps_the_no_repetition_rule() -> None:
     flags = Position.start("ctf", 4)
     for m in ["b1b2", "b4b3", "b2b1"]:
         flags.push(m)
-    assert "b3b4" not in flags.legal_moves() and "b3a3" in flags.legal_moves()
+    assert "b3b4" not in flags.legal_moves and "b3a3" in flags.legal_moves
     with pytest.raises(ValueError, match="b3b4"):
         flags.push("b3b4")
     flat = Position.from_board("ctf", "-wWw--www-------bbb--bBb-", "w")
@@ -98,14 +98,15 @@ def test_push_pop_and_outcome() -> None:
     won = Position.from_board("hexapawn", "---/-b-/w--", "b")
     outcome = won.outcome()
     assert isinstance(outcome, Outcome)
-    assert (outcome.winner, outcome.reason, outcome.result()) == ("w", "far-row", "white far-row")
-    assert won.legal_moves() == []
+    assert (outcome.winner, outcome.termination, outcome.result()) == (True, "far-row", "1-0")
+    assert outcome.protocol() == "white far-row" and won.result() == "1-0" and won.is_game_over()
+    assert won.legal_moves == []
     with pytest.raises(ValueError, match="the game is over"):
         won.push("b2b3")
     with pytest.raises(IndexError):
         Position.start("oska", 4).pop()
     stuck = Position.from_board("oska", "----/---/--/w--/bb--", "w")
-    assert stuck.legal_moves() == ["pass"]
+    assert stuck.legal_moves == ["pass"]
     stuck.push("pass")
     assert stuck.side == "b" and stuck.moves == ["pass"]
 

@@ -105,3 +105,35 @@ def test_seed_calls_as_the_assignments_write_them() -> None:
 def test_bad_seed_input_is_a_value_error(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+EVALUATORS = ["tuned", "legacy", "material", "classic-advance", "classic-race"]
+
+
+@pytest.mark.parametrize("game", ["oska", "hexapawn", "ctf"])
+def test_players_take_the_evaluator_of_engine_best_eval(engine_bin: Path, tmp_path: Path, game: str) -> None:
+    """Each evaluator name of `engine best --eval`, through every player of the game, answers as
+    the command does; and the evaluators do not all answer alike."""
+    positions = [p for p in random_positions(game, 60, seed=50 + len(game)) if not p.is_game_over()][:12]
+    differ = 0
+    for pos in positions:
+        board = seed_board(pos)
+        text = "[" + ", ".join(f"'{b}'" for b in board) + "]"
+        answers = set()
+        for name in EVALUATORS:
+            done = run(engine_bin, tmp_path, "best", game, text, pos.side, "2", "--eval", name)
+            assert done.returncode == 0, done.stderr
+            want = ast.literal_eval(done.stdout.strip())
+            got = seeds.best(game, board, pos.side, 2, evaluator=name)
+            assert got == want, (name, text)
+            if game == "oska":
+                assert seeds.oskaplayer(board, pos.side, 2, evaluator=name) == want
+            elif game == "hexapawn":
+                assert seeds.hexapawn(board, pos.size, pos.side, 2, evaluator=name) == want
+            else:
+                assert seeds.capture(board, pos.side, 2, evaluator=name) == want
+            answers.add(str(want))
+        differ += len(answers) > 1
+    assert differ > 0
+    with pytest.raises(ValueError, match="unknown evaluator 'best'.*classic-race"):
+        seeds.best(game, seed_board(positions[0]), positions[0].side, 1, evaluator="best")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from boardgames import Position, Score, solve, tablebase
+from boardgames import PovScore, Position, Score, solve, tablebase
 
 from conftest import random_positions
 
@@ -40,8 +40,6 @@ def test_solve_equals_engine_solve(engine_bin: Path, tmp_path: Path) -> None:
     assert solve(Position.start("ctf", 3)) == Score.parse(
         engine(engine_bin, tmp_path, "solve", "ctf", "wWw/---/bBb", "w").splitlines()[-1]
     )
-    with pytest.raises(ValueError, match="the game is over"):
-        solve(Position.from_board("hexapawn", "---/-b-/w--", "b"))
     for bad in [0, 5000, -1, 2**80]:
         with pytest.raises(ValueError, match="hash_mib"):
             solve(Position.start("hexapawn", 3), hash_mib=bad)
@@ -88,3 +86,95 @@ def test_scores() -> None:
     for bad in ["", "win", "win -1", "cp x", "mate 3"]:
         with pytest.raises(ValueError):
             Score.parse(bad)
+
+
+# Finished games of each game, with the side to move and the value it must get.
+FINISHED = [
+    ("hexapawn", "---/-b-/w--", "b", Score("loss", 0)),  # White reached the far row
+    ("oska", "----/---/--/---/ww-b", "b", Score("loss", 0)),  # White's pieces are all home
+    ("ctf", "-----/-----/--w--/-----/-bWb-", "b", Score("loss", 0)),  # White's flag got through
+]
+
+
+@pytest.mark.parametrize("game,board,side,value", FINISHED)
+def test_a_finished_game_gets_its_value(game: str, board: str, side: str, value: Score, tables: Path) -> None:
+    pos = Position.from_board(game, board, side)
+    assert pos.is_game_over()
+    assert solve(pos) == value and solve(pos, hash_mib=1) == value
+    if game != "ctf":
+        with tablebase.open_tablebase(tables) as tb:
+            assert tb.probe(pos) == value and tb.probe_wdl(pos) == -1 and tb.probe_dtm(pos) == 0
+
+
+def test_solve_keeps_its_table_and_stays_exact(engine_bin: Path, tables: Path, tmp_path: Path) -> None:
+    """Solved one after another in one process (the kept searcher), then each with a fresh one
+    (another table size each time): the same values, and the tables' values."""
+    positions = [p for p in random_positions("hexapawn", 300, seed=21) if p.size == 4 and not p.is_game_over()]
+    assert len(positions) > 40
+    with tablebase.open_tablebase(tables) as tb:
+        for i, pos in enumerate(positions):
+            assert solve(pos) == tb.probe(pos), pos
+            assert solve(pos, hash_mib=2 + i % 2) == tb.probe(pos), pos
+    # Several sizes and games one after another in the same process.
+    for pos in random_positions("oska", 30, seed=3):
+        if pos.size == 4 and not pos.is_game_over():
+            want = engine(engine_bin, tmp_path, "solve", "oska", pos.board(), pos.side).splitlines()[-1]
+            assert str(solve(pos)) == want
+            assert str(solve(Position.start("hexapawn", 3))) == "loss 6"
+
+
+def test_an_open_tablebase_answers_as_probe_does(engine_bin: Path, tables: Path, tmp_path: Path) -> None:
+    oska = tmp_path / "oska"
+    engine(engine_bin, tmp_path, "tablebase", "build", "oska", "4", "--dir", str(oska))
+    for directory, game in [(tables, "hexapawn"), (oska, "oska")]:
+        positions = [p for p in random_positions(game, 200, seed=8) if p.size == 4 and not p.is_game_over()]
+        assert len(positions) > 20
+        with tablebase.open_tablebase(directory) as tb:
+            for pos in positions:
+                value = tablebase.probe(pos, directory)
+                assert value is not None
+                assert tb.probe(pos) == tb.get(pos) == value
+                assert tb.probe_wdl(pos) == tb.get_wdl(pos) == {"win": 1, "draw": 0, "loss": -1}[value.kind]
+                assert tb.probe_dtm(pos) == tb.get_dtm(pos) == {"win": 1, "draw": 0, "loss": -1}[value.kind] * value.value
+                assert tb.probe_moves(pos) == tablebase.probe_moves(pos, directory)
+            other_size = Position.start(game, 5)
+            assert tb.get(other_size) is None and tb.get_wdl(other_size) is None and tb.get_dtm(other_size) is None
+            for probe in (tb.probe, tb.probe_wdl, tb.probe_dtm):
+                with pytest.raises(KeyError):
+                    probe(other_size)
+            assert tb.probe_moves(other_size) is None
+            with pytest.raises(ValueError, match="Capture the Flag"):
+                tb.probe_wdl(Position.start("ctf", 5))
+        with pytest.raises(ValueError, match="closed"):
+            tb.probe_wdl(positions[0])
+    with pytest.raises(ValueError, match="not a directory"):
+        tablebase.open_tablebase(tmp_path / "missing")
+
+
+def test_pov_scores() -> None:
+    white_to_move = PovScore(Score("win", 3), True)
+    assert white_to_move.white() == Score("win", 3) and white_to_move.black() == Score("loss", 3)
+    black_to_move = PovScore(Score("win", 3), False)
+    assert black_to_move.white() == Score("loss", 3) and black_to_move.pov(False) == Score("win", 3)
+    assert PovScore(Score("loss", 3), True) == black_to_move and white_to_move != black_to_move
+    assert str(black_to_move) == "win 3" and -black_to_move == PovScore(Score("loss", 3), False)
+    assert Score("win", 3).mate() == 3 and Score("loss", 4).mate() == -4 and Score("cp", 5).mate() is None
+    assert Score("win", 3).is_mate() and not Score("draw").is_mate() and not Score("cp", 1).is_mate()
+    assert Score("win", 3).score() is None and Score("win", 3).score(mate_score=1000) == 997
+    assert Score("loss", 4).score(mate_score=1000) == -996 and Score("cp", -7).score() == -7
+    assert Score("draw").score() == 0
+
+
+def test_the_bulk_benchmark_runs(engine_bin: Path) -> None:
+    """python/bench/bulk.py (docs/performance.md's figures), on a few positions: every row
+    measured, for both games."""
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "bulk.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--engine", str(engine_bin), "--positions", "60", "--seconds", "0.2"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "/s" in line]
+    assert len(rows) == 6 and all(float(r.split("|")[2].replace(",", "")) > 0 for r in rows), done.stdout

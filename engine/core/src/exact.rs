@@ -187,6 +187,23 @@ pub enum ExactError {
     ProofFailed(String),
 }
 
+/// The value of a finished game for its side to move (`None` while it goes on): a loss in 0
+/// plies, a win in 0 when the board gives the win to the side to move, a draw for a draw.
+pub fn finished<G: Game>(line: &Line<G>) -> Option<Exact> {
+    let outcome = line.outcome()?;
+    let wdl = match outcome.winner() {
+        None => Wdl::Draw,
+        Some(w) if w == line.current().side_to_move() => Wdl::Win,
+        Some(_) => Wdl::Loss,
+    };
+    Some(Exact {
+        wdl,
+        plies: (wdl != Wdl::Draw).then_some(0),
+        source: Source::GameOver,
+        nodes: 0,
+    })
+}
+
 /// The one way to a position's exact value (see the module's documentation). It keeps its
 /// transposition table and the tables' probe between calls, so many values in a row (a game's
 /// review, a class's grading, Python's bulk solves) pay for the table once; the table's pages
@@ -195,6 +212,8 @@ pub struct ExactSolver<G: Game + Evaluate> {
     searcher: Searcher<G>,
     probe: Option<Probe<G>>,
     hash_mib: usize,
+    /// Whether the searcher's table holds what an earlier call learnt.
+    used: bool,
 }
 
 impl<G: Game + Evaluate> ExactSolver<G> {
@@ -207,24 +226,15 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             searcher,
             probe,
             hash_mib,
+            used: false,
         }
     }
 
     /// The result of the game if it is over, else the tables' value if they cover the position:
     /// the exact values that need no search.
     pub fn known(&self, line: &Line<G>) -> Option<Exact> {
-        if let Some(outcome) = line.outcome() {
-            let wdl = match outcome.winner() {
-                None => Wdl::Draw,
-                Some(w) if w == line.current().side_to_move() => Wdl::Win,
-                Some(_) => Wdl::Loss,
-            };
-            return Some(Exact {
-                wdl,
-                plies: (wdl != Wdl::Draw).then_some(0),
-                source: Source::GameOver,
-                nodes: 0,
-            });
+        if let Some(over) = finished(line) {
+            return Some(over);
         }
         let score = self.probe.as_ref()?(line.current())?;
         Exact::of_score(score, Source::Tables, 0)
@@ -251,7 +261,15 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                     threads: threads.max(1),
                     ..Limits::default()
                 };
-                let r = self.searcher.search(line, &limits, stop, &mut |e| report(Report::Search(e)));
+                // In Capture the Flag a value depends on the boards before it: what an earlier
+                // call learnt (about another history) must not answer this one.
+                if G::NO_REPEAT && self.used {
+                    self.searcher.clear();
+                }
+                self.used = true;
+                let r = self
+                    .searcher
+                    .search(line, &limits, stop, &mut |e| report(Report::Search(e)));
                 // A win or loss is proved wherever it is found; a draw only by a search that
                 // reached every end.
                 let settled = r.exact || matches!(r.score, Score::Win(_) | Score::Loss(_));

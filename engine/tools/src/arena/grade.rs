@@ -18,13 +18,13 @@ use super::ArenaError;
 use crate::tuning::blunders::{blunders_in, thrown_away};
 use crate::tuning::positions::{Labelled, Wdl, label, write};
 use boardgames_core::eval::{EvalKind, Evaluate};
+use boardgames_core::exact::ExactSolver;
 use boardgames_core::games::format::slash;
 use boardgames_core::games::notation::{move_name, parse_move};
 use boardgames_core::games::{Game, GameKind, Line, Move, Side};
 use boardgames_core::protocol::shown;
 use boardgames_core::record::{GameRecord, RecordResult};
 use boardgames_core::score::Score;
-use boardgames_core::exact::ExactSolver;
 use boardgames_core::with_game;
 
 /// The tag of a class record that holds the depth every function was called with.

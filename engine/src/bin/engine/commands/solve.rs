@@ -126,7 +126,11 @@ pub fn run(args: Args) -> Result<()> {
 /// (as the proof search gives it), whatever answered.
 fn answer(value: Exact, proof: bool) -> String {
     if proof {
-        Exact { plies: None, ..value }.to_string()
+        Exact {
+            plies: None,
+            ..value
+        }
+        .to_string()
     } else {
         value.to_string()
     }
