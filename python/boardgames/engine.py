@@ -501,7 +501,9 @@ class EngineProtocol:
         stdin = self.process.stdin
         assert stdin is not None
         if stdin.is_closing():
-            raise EngineTerminatedError("the engine's input is closed")
+            # The engine has gone: the read that follows every command reports how it ended
+            # (its exit status and standard error), which says more than a closed pipe.
+            return
         stdin.write((line + "\n").encode())
 
     async def _send_flush(self, line: str, doing: str) -> None:

@@ -10,7 +10,7 @@
 use super::build::{inputs, material_memory, materials};
 use super::file::HEADER_LEN;
 use super::index::Geometry;
-use crate::games::GameKind;
+use crate::tablebase::TableGame;
 
 /// One job of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,10 +74,10 @@ pub fn jobs(shape: &Geometry, max_pieces: usize) -> Vec<Job> {
 
 /// The nanoseconds of one core a position costs the builder (release build), measured here on
 /// a whole build (see docs/tablebases.md): the largest materials dominate.
-pub fn ns_per_position(game: GameKind) -> f64 {
+pub fn ns_per_position(game: TableGame) -> f64 {
     match game {
-        GameKind::Hexapawn => HEXAPAWN_NS,
-        _ => OSKA_NS,
+        TableGame::Hexapawn => HEXAPAWN_NS,
+        TableGame::Oska => OSKA_NS,
     }
 }
 

@@ -13,9 +13,12 @@
 
 pub mod build;
 pub mod file;
+mod game;
 pub mod index;
 pub mod jobs;
 pub mod value;
+
+pub use game::TableGame;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -171,10 +174,9 @@ pub fn open_probe<G: Game>(
         });
         Ok(Some((probe, tb)))
     }
-    match G::KIND {
-        GameKind::Oska => wrap::<G, Oska>(dir, size, memory_limit),
-        GameKind::Hexapawn => wrap::<G, Hexapawn>(dir, size, memory_limit),
-        GameKind::Ctf => Ok(None),
+    match TableGame::of(G::KIND) {
+        Ok(game) => crate::with_table_game!(game, T => wrap::<G, T>(dir, size, memory_limit)),
+        Err(_) => Ok(None),
     }
 }
 
@@ -403,7 +405,7 @@ impl Tablebase {
 
     /// Whether a game has tables at all.
     pub fn supports(game: GameKind) -> bool {
-        matches!(game, GameKind::Oska | GameKind::Hexapawn)
+        TableGame::of(game).is_ok()
     }
 
     /// Opens the tables of `G` at `size` found in `dir` (files named as [`file::file_name`]
@@ -594,16 +596,8 @@ impl Tablebase {
     /// missing from the set: every material up to the most pieces a side of a table present
     /// belongs to it (a build up to K pieces a side writes them all, and each reads the ones
     /// below it).
-    pub fn verify(dir: &Path, game: GameKind, size: usize) -> Result<Verified, TablebaseError> {
-        let tb = match game {
-            GameKind::Oska => Tablebase::open::<Oska>(dir, size, 0)?,
-            GameKind::Hexapawn => Tablebase::open::<Hexapawn>(dir, size, 0)?,
-            GameKind::Ctf => {
-                return Err(TablebaseError::Unsupported(format!(
-                    "{game} has no tablebases"
-                )));
-            }
-        };
+    pub fn verify(dir: &Path, game: TableGame, size: usize) -> Result<Verified, TablebaseError> {
+        let tb = crate::with_table_game!(game, G => Tablebase::open::<G>(dir, size, 0)?);
         let present = tb.materials();
         let max_pieces = present.iter().map(|&(w, b)| w.max(b)).max().unwrap_or(0);
         let missing = (1..=max_pieces)

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use boardgames_core::games::{GameKind, Hexapawn, Oska};
 use boardgames_core::tablebase::build::{
     BuildProgress, Plan, build as run_build, build_material, inputs, material_memory, materials,
     memory,
 };
 use boardgames_core::tablebase::index::Geometry;
 use boardgames_core::tablebase::{Retro, Tablebase, TablebaseError, file};
+use boardgames_core::with_table_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::plan::bytes;
@@ -78,16 +78,13 @@ pub fn run(args: Args) -> Result<()> {
     let dir = &dir_of(dir);
     let threads = threads as usize;
     let kind = table_game(&game)?;
-    kind.check_size(size)?;
+    kind.kind().check_size(size)?;
     if let Some((w, b)) = material {
         if w.max(b) > size {
             bail!("--material {w},{b}: {kind} {size} has at most {size} pieces a side");
         }
         writable_dir(dir)?;
-        return match kind {
-            GameKind::Oska => build_one::<Oska>(size, (w, b), threads, dir),
-            _ => build_one::<Hexapawn>(size, (w, b), threads, dir),
-        };
+        return with_table_game!(kind, G => build_one::<G>(size, (w, b), threads, dir));
     }
     let max_pieces = max_pieces.unwrap_or(size);
     if max_pieces == 0 || max_pieces > size {
@@ -105,10 +102,7 @@ pub fn run(args: Args) -> Result<()> {
         max_pieces,
         threads,
     };
-    match kind {
-        GameKind::Oska => build_game::<Oska>(plan, dir),
-        _ => build_game::<Hexapawn>(plan, dir),
-    }
+    with_table_game!(kind, G => build_game::<G>(plan, dir))
 }
 
 fn build_game<G: Retro>(plan: Plan, dir: &Path) -> Result<()> {

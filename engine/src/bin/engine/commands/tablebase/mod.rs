@@ -7,9 +7,9 @@ mod verify;
 
 use std::path::PathBuf;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use boardgames_core::games::GameKind;
-use boardgames_core::tablebase::Tablebase;
+use boardgames_core::tablebase::TableGame;
 use clap::Subcommand;
 
 use super::common::{DEFAULT_DIR, env_dir};
@@ -61,12 +61,6 @@ fn dir_of(dir: Option<PathBuf>) -> PathBuf {
 }
 
 /// The game kind, refusing Capture the Flag (its history rule has no table).
-fn table_game(game: &str) -> Result<GameKind> {
-    let kind = GameKind::parse(game)?;
-    if !Tablebase::supports(kind) {
-        bail!(
-            "{kind} has no tablebases: its no-repetition rule makes a position's value depend on the history (oska and hexapawn only)"
-        );
-    }
-    Ok(kind)
+fn table_game(game: &str) -> Result<TableGame> {
+    Ok(TableGame::of(GameKind::parse(game)?)?)
 }

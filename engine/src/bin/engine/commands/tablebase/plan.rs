@@ -5,11 +5,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boardgames_core::games::{Game, GameKind, Hexapawn, Oska};
+use boardgames_core::games::Game;
+use boardgames_core::tablebase::TableGame;
 use boardgames_core::tablebase::build::{Plan, memory};
 use boardgames_core::tablebase::file::file_name;
 use boardgames_core::tablebase::index::Geometry;
 use boardgames_core::tablebase::jobs::{Job, estimate, jobs, ns_per_position};
+use boardgames_core::with_table_game;
 
 use super::{dir_of, table_game};
 use crate::cli::{board_size, digits, emit, game_name};
@@ -66,16 +68,13 @@ fn ns(text: &str) -> Result<f64, String> {
 /// Prints the jobs or the estimate.
 pub fn run(args: Args) -> Result<()> {
     let kind = table_game(&args.game)?;
-    kind.check_size(args.size)?;
+    kind.kind().check_size(args.size)?;
     let size = args.size;
     let k = args.max_pieces.unwrap_or(size);
     if k > size {
         bail!("--max-pieces {k}: use 1 to {size} (the pieces a side of {kind} {size})");
     }
-    let shape = match kind {
-        GameKind::Oska => Geometry::new(Oska::layout_of(size)),
-        _ => Geometry::new(Hexapawn::layout_of(size)),
-    };
+    let shape = with_table_game!(kind, G => Geometry::new(G::layout_of(size)));
     let plan = jobs(&shape, k);
     let threads = args.threads as usize;
     let what = format!("{kind} {size} up to {k} pieces a side");
@@ -215,7 +214,7 @@ fn estimate_text(what: &str, plan: &[Job], ns: f64, threads: usize, one: u64) ->
 
 /// What the three formats are written from.
 struct Jobs<'a> {
-    kind: GameKind,
+    kind: TableGame,
     size: usize,
     plan: &'a [Job],
     dir: &'a Path,
@@ -240,7 +239,7 @@ fn quote(text: &str) -> String {
 impl Jobs<'_> {
     /// The table file of a material.
     fn file(&self, (w, b): (usize, usize)) -> String {
-        file_name(self.kind, self.size, w, b)
+        file_name(self.kind.kind(), self.size, w, b)
     }
 
     /// The build command of a job, with the engine and the directory as given.

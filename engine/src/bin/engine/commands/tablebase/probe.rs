@@ -5,8 +5,8 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 use boardgames_core::games::notation::move_name;
-use boardgames_core::games::{GameKind, Hexapawn, Oska};
 use boardgames_core::tablebase::{Retro, Tablebase};
+use boardgames_core::with_table_game;
 
 use super::{DirArg, dir_of, table_game};
 use crate::cli::{emit, game_name};
@@ -42,10 +42,7 @@ pub fn run(args: Args) -> Result<()> {
     let dir = &dir_of(dir.dir);
     let kind = table_game(&game)?;
     existing_dir(dir.to_path_buf(), "the tablebase directory")?;
-    match kind {
-        GameKind::Oska => probe_game::<Oska>(&board, &side, dir),
-        _ => probe_game::<Hexapawn>(&board, &side, dir),
-    }
+    with_table_game!(kind, G => probe_game::<G>(&board, &side, dir))
 }
 
 fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {

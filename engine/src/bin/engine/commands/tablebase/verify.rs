@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<()> {
     let Args { game, size, dir } = args;
     let dir = &dir_of(dir.dir);
     let kind = table_game(&game)?;
-    kind.check_size(size)?;
+    kind.kind().check_size(size)?;
     existing_dir(dir.to_path_buf(), "the tablebase directory")?;
     let found = Tablebase::verify(dir, kind, size)?;
     let (n, k) = (found.present.len(), found.max_pieces);
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<()> {
         let names: Vec<String> = found
             .missing
             .iter()
-            .map(|&(w, b)| file_name(kind, size, w, b))
+            .map(|&(w, b)| file_name(kind.kind(), size, w, b))
             .collect();
         bail!(
             "{kind} {size} in {} is incomplete, not sound: {} of the {} tables up to {k} pieces a side missing: {} (the {n} present are sound; build the missing ones with `engine tablebase build {kind} {size} --max-pieces {k} --dir {}`)",
