@@ -15,8 +15,8 @@ use boardgames_core::with_table_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::plan::bytes;
-use super::{dir_of, table_game};
-use crate::cli::{board_size, digits, emit, game_name};
+use super::{GameSize, dir_of};
+use crate::cli::{digits, emit};
 use crate::commands::common::threads;
 
 /// Compute the exact tables of GAME at SIZE and write them, one file per material.
@@ -29,12 +29,8 @@ use crate::commands::common::threads;
 /// reads, already in DIR (a job of `engine tablebase plan`).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// oska or hexapawn.
-    #[arg(value_parser = game_name)]
-    game: String,
-    /// The size (pieces a side for Oska, board width for Hexapawn).
-    #[arg(allow_hyphen_values = true, value_parser = board_size)]
-    size: usize,
+    #[command(flatten)]
+    game: GameSize,
     /// Build only positions with at most this many pieces a side, 1 to 8 and at most SIZE
     /// (default: the whole game).
     #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = max_pieces)]
@@ -69,7 +65,6 @@ fn material(text: &str) -> Result<(usize, usize), String> {
 pub fn run(args: Args) -> Result<()> {
     let Args {
         game,
-        size,
         max_pieces,
         material,
         dir,
@@ -77,8 +72,7 @@ pub fn run(args: Args) -> Result<()> {
     } = args;
     let dir = &dir_of(dir);
     let threads = threads as usize;
-    let kind = table_game(&game)?;
-    kind.kind().check_size(size)?;
+    let (kind, size) = game.checked()?;
     if let Some((w, b)) = material {
         if w.max(b) > size {
             bail!("--material {w},{b}: {kind} {size} has at most {size} pieces a side");

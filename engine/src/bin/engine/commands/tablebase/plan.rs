@@ -13,8 +13,8 @@ use boardgames_core::tablebase::index::Geometry;
 use boardgames_core::tablebase::jobs::{Job, estimate, jobs, ns_per_position};
 use boardgames_core::with_table_game;
 
-use super::{dir_of, table_game};
-use crate::cli::{board_size, digits, emit, game_name};
+use super::{GameSize, dir_of};
+use crate::cli::{digits, emit};
 use crate::commands::common::threads;
 
 /// Print the build as jobs for make, Slurm or GNU parallel, or estimate what it takes.
@@ -32,12 +32,8 @@ use crate::commands::common::threads;
 /// cost per position measured on this builder.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// oska or hexapawn.
-    #[arg(value_parser = game_name)]
-    game: String,
-    /// The size (pieces a side for Oska, board width for Hexapawn).
-    #[arg(allow_hyphen_values = true, value_parser = board_size)]
-    size: usize,
+    #[command(flatten)]
+    game: GameSize,
     /// Plan only positions with at most this many pieces a side, 1 to 8 and at most SIZE
     /// (default: the whole game).
     #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = super::build::max_pieces)]
@@ -67,9 +63,7 @@ fn ns(text: &str) -> Result<f64, String> {
 
 /// Prints the jobs or the estimate.
 pub fn run(args: Args) -> Result<()> {
-    let kind = table_game(&args.game)?;
-    kind.kind().check_size(args.size)?;
-    let size = args.size;
+    let (kind, size) = args.game.checked()?;
     let k = args.max_pieces.unwrap_or(size);
     if k > size {
         bail!("--max-pieces {k}: use 1 to {size} (the pieces a side of {kind} {size})");

@@ -5,8 +5,8 @@ use anyhow::{Result, bail};
 use boardgames_core::tablebase::Tablebase;
 use boardgames_core::tablebase::file::file_name;
 
-use super::{DirArg, dir_of, table_game};
-use crate::cli::{board_size, emit, game_name};
+use super::{DirArg, GameSize, dir_of};
+use crate::cli::emit;
 use crate::commands::common::existing_dir;
 
 /// Check every table of GAME at SIZE: its file, header and checksum, and that none is missing.
@@ -17,12 +17,8 @@ use crate::commands::common::existing_dir;
 /// A set with a table missing is not sound: each missing one is named.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// oska or hexapawn.
-    #[arg(value_parser = game_name)]
-    game: String,
-    /// The size.
-    #[arg(allow_hyphen_values = true, value_parser = board_size)]
-    size: usize,
+    #[command(flatten)]
+    game: GameSize,
     #[command(flatten)]
     dir: DirArg,
 }
@@ -30,10 +26,9 @@ pub struct Args {
 /// Prints how many tables were checked, or fails naming the first that is unsound, or every
 /// table missing.
 pub fn run(args: Args) -> Result<()> {
-    let Args { game, size, dir } = args;
+    let Args { game, dir } = args;
     let dir = &dir_of(dir.dir);
-    let kind = table_game(&game)?;
-    kind.kind().check_size(size)?;
+    let (kind, size) = game.checked()?;
     existing_dir(dir.to_path_buf(), "the tablebase directory")?;
     let found = Tablebase::verify(dir, kind, size)?;
     let (n, k) = (found.present.len(), found.max_pieces);
