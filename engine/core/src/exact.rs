@@ -212,8 +212,6 @@ pub struct ExactSolver<G: Game + Evaluate> {
     searcher: Searcher<G>,
     probe: Option<Probe<G>>,
     hash_mib: usize,
-    /// Whether the searcher's table holds what an earlier call learnt.
-    used: bool,
 }
 
 impl<G: Game + Evaluate> ExactSolver<G> {
@@ -226,7 +224,6 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             searcher,
             probe,
             hash_mib,
-            used: false,
         }
     }
 
@@ -261,12 +258,6 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                     threads: threads.max(1),
                     ..Limits::default()
                 };
-                // In Capture the Flag a value depends on the boards before it: what an earlier
-                // call learnt (about another history) must not answer this one.
-                if G::NO_REPEAT && self.used {
-                    self.searcher.clear();
-                }
-                self.used = true;
                 let r = self
                     .searcher
                     .search(line, &limits, stop, &mut |e| report(Report::Search(e)));
@@ -322,5 +313,182 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             source: Source::Proof,
             nodes: searched,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Ctf, Hexapawn, MoveList, Oska};
+
+    /// The value by plain negamax over the whole tree, with no table and no pruning: the
+    /// independent evidence the solver is checked against. `None` when the tree has more than
+    /// `*budget` nodes (the budget is spent as it goes).
+    fn naive<G: Game>(line: &mut Line<G>, budget: &mut u64) -> Option<Score> {
+        *budget = budget.checked_sub(1)?;
+        if let Some(over) = finished(line) {
+            return over.score();
+        }
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        let mut best: Option<Score> = None;
+        for &m in moves.as_slice() {
+            line.push(m);
+            let v = naive(line, budget);
+            line.pop();
+            let v = match v? {
+                Score::Win(k) => Score::Loss(k + 1),
+                Score::Loss(k) => Score::Win(k + 1),
+                other => other,
+            };
+            best = Some(best.map_or(v, |b| if v.value() > b.value() { v } else { b }));
+        }
+        best
+    }
+
+    /// Every position of the first `plies` plies from the start of `G` at `size`, as lines.
+    fn positions<G: Game>(size: usize, plies: usize) -> Vec<Line<G>> {
+        let mut out = vec![Line::new(G::start(size).unwrap())];
+        let mut frontier = out.clone();
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for line in &frontier {
+                let mut moves = MoveList::new();
+                line.legal_moves(&mut moves);
+                for &m in moves.as_slice() {
+                    let mut l = line.clone();
+                    l.push(m);
+                    next.push(l);
+                }
+            }
+            out.extend(next.iter().cloned());
+            frontier = next;
+        }
+        out
+    }
+
+    fn quiet() -> impl FnMut(Report<'_>) + Send {
+        |_| {}
+    }
+
+    /// One solver for all the positions (its table kept between calls) agrees with the naive
+    /// negamax on every one whose tree is small enough for it (at least `at_least` of them),
+    /// finished games included, and the proof search on win, draw or loss.
+    fn agrees_with_negamax<G: Game + Evaluate>(size: usize, plies: usize, at_least: usize) {
+        let mut solver = ExactSolver::<G>::new(1, None);
+        let stop = AtomicBool::new(false);
+        let (mut finished_seen, mut checked) = (0, 0);
+        for mut line in positions::<G>(size, plies) {
+            let Some(expected) = naive(&mut line, &mut 20_000) else {
+                continue;
+            };
+            checked += 1;
+            let got = solver
+                .value(&line, Method::SOLVE, &stop, &mut quiet())
+                .unwrap();
+            assert_eq!(got.score(), Some(expected), "{line:?}");
+            if got.source == Source::GameOver {
+                finished_seen += 1;
+            }
+            if !G::NO_REPEAT {
+                let proof = solver
+                    .value(&line, Method::Prove { nodes: None }, &stop, &mut quiet())
+                    .unwrap();
+                assert_eq!(proof.wdl, Wdl::of(expected).unwrap(), "{line:?}");
+            }
+        }
+        assert!(finished_seen > 0, "no finished game among the positions");
+        assert!(checked >= at_least, "{checked} positions checked");
+    }
+
+    #[test]
+    fn hexapawn_3_every_position_as_negamax_says() {
+        agrees_with_negamax::<Hexapawn>(3, 9, 100);
+    }
+
+    #[test]
+    fn oska_4_early_positions_as_negamax_says() {
+        // The naive tree of Oska 4 is large: its positions after a few plies, whose own trees
+        // the test still searches whole.
+        let mut solver = ExactSolver::<Oska>::new(1, None);
+        let stop = AtomicBool::new(false);
+        let deep: Vec<Line<Oska>> = positions::<Oska>(4, 3)
+            .into_iter()
+            .filter(|l| l.len() == 3)
+            .take(3)
+            .collect();
+        for mut line in deep {
+            // Play on until the tree is small enough for the naive search.
+            for _ in 0..8 {
+                let mut moves = MoveList::new();
+                line.legal_moves(&mut moves);
+                match moves.as_slice().first() {
+                    Some(&m) => line.push(m),
+                    None => break,
+                }
+            }
+            let expected = naive(&mut line, &mut 5_000_000).expect("a small tree");
+            let got = solver
+                .value(&line, Method::SOLVE, &stop, &mut quiet())
+                .unwrap();
+            assert_eq!(got.score(), Some(expected), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn capture_the_flag_values_hold_across_histories_with_one_kept_table() {
+        // The same board after two different histories: what the first call learnt must not
+        // answer the second.
+        agrees_with_negamax::<Ctf>(3, 6, 100);
+    }
+
+    #[test]
+    fn a_finished_game_is_its_result_for_the_side_to_move() {
+        let board = "w--/---/---";
+        let line = crate::games::format::parse_board::<Hexapawn>(board, crate::games::Side::Black)
+            .unwrap()
+            .line;
+        let solver = ExactSolver::<Hexapawn>::new(1, None);
+        let known = solver.known(&line).unwrap();
+        assert_eq!(
+            (known.wdl, known.plies, known.source),
+            (Wdl::Loss, Some(0), Source::GameOver)
+        );
+        assert_eq!(known.to_string(), "loss 0");
+    }
+
+    #[test]
+    fn a_spent_budget_is_an_error_not_an_estimate() {
+        let line = Line::new(Oska::start(5).unwrap());
+        let mut solver = ExactSolver::<Oska>::new(1, None);
+        let stop = AtomicBool::new(false);
+        let solve = Method::Solve {
+            nodes: Some(50),
+            threads: 1,
+        };
+        let err = solver.value(&line, solve, &stop, &mut quiet()).unwrap_err();
+        assert!(matches!(err, ExactError::NotSolved { .. }), "{err}");
+        let prove = Method::Prove { nodes: Some(50) };
+        let err = solver.value(&line, prove, &stop, &mut quiet()).unwrap_err();
+        assert!(matches!(err, ExactError::NotProved { .. }), "{err}");
+        let ctf = Line::new(Ctf::start(5).unwrap());
+        let mut solver = ExactSolver::<Ctf>::new(1, None);
+        let err = solver.value(&ctf, Method::Prove { nodes: None }, &stop, &mut quiet());
+        assert_eq!(err, Err(ExactError::NoProofFor(GameKind::Ctf)));
+    }
+
+    #[test]
+    fn the_tables_answer_before_the_search() {
+        // A probe that calls every position a draw: the solver must not be asked.
+        let probe: Probe<Hexapawn> = std::sync::Arc::new(|_: &Hexapawn| Some(Score::Draw));
+        let mut solver = ExactSolver::<Hexapawn>::new(1, Some(probe));
+        let line = Line::new(Hexapawn::start(3).unwrap());
+        let got = solver
+            .value(&line, Method::SOLVE, &AtomicBool::new(false), &mut quiet())
+            .unwrap();
+        assert_eq!(
+            (got.wdl, got.source, got.nodes),
+            (Wdl::Draw, Source::Tables, 0)
+        );
     }
 }
