@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use super::group::{Stop, signal_process};
+
 /// The pids cgroup parent under which each run gets a cgroup of its own: found from
 /// `/proc/self/mountinfo` and `/proc/self/cgroup` (cgroup v1's `pids` hierarchy, else cgroup
 /// v2 where `pids` is enabled for children), and checked once by creating and removing one.
@@ -143,16 +145,13 @@ pub(crate) fn remove_cgroup(dir: &Path) {
     }
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
+        let pids: Vec<u32> = std::fs::read_to_string(dir.join("cgroup.procs"))
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect();
         for &pid in &pids {
-            // SAFETY: kill(2) has no memory effects.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+            signal_process(pid, Stop::Kill);
         }
         if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
             return;
