@@ -17,35 +17,35 @@ use crate::games::{Bits, MoveList, Side, bit};
 /// square of `require` and none of `forbid`; it leads to the row at `base` of the table of
 /// White to move, ranked by `ranker` after a capture. Without a capture, the rank is the White
 /// set's rank in this Black set's row less a change for its squares in `between`.
-pub(super) struct BlackMove {
-    pub(super) require: u128,
-    pub(super) forbid: u128,
+struct BlackMove {
+    require: u128,
+    forbid: u128,
     /// The captured square's bit, or 0.
-    pub(super) cap: u128,
+    cap: u128,
     /// The squares below where the piece was.
-    pub(super) below_from: u128,
+    below_from: u128,
     /// The squares up to where the piece goes.
-    pub(super) below_to: u128,
-    pub(super) base: usize,
-    pub(super) ranker: usize,
+    below_to: u128,
+    base: usize,
+    ranker: usize,
 }
 
 /// One thread's reusable buffers.
 #[derive(Default)]
 pub(super) struct Scratch {
-    pub(super) rankers: Rankers,
-    pub(super) black_moves: Vec<BlackMove>,
+    rankers: Rankers,
+    black_moves: Vec<BlackMove>,
     /// `capture[sq]`: the row and ranker after White captures the Black piece on `sq`.
-    pub(super) capture: Vec<(usize, usize)>,
+    capture: Vec<(usize, usize)>,
     /// Where the row of Black to move starts in `btm`.
-    pub(super) btm_row: usize,
+    btm_row: usize,
     /// The mask of [`Group::each_free_of`].
-    pub(super) free: Vec<u64>,
+    free: Vec<u64>,
     /// The moves of one side that the other side's set allows, by square
     /// ([`Pair::allowed_moves`]).
-    pub(super) allowed: Vec<Template>,
-    pub(super) allowed_from: Vec<usize>,
-    pub(super) list: MoveList,
+    allowed: Vec<Template>,
+    allowed_from: Vec<usize>,
+    list: MoveList,
 }
 
 impl Scratch {
@@ -53,7 +53,7 @@ impl Scratch {
     /// [`Pair::allowed_moves`] from a square of `own` to a square `own` leaves free: the legal
     /// moves of that side on the board.
     #[inline(always)]
-    pub(super) fn each_legal<S: Set>(&self, own: S, mut f: impl FnMut(usize, &Template)) {
+    fn each_legal<S: Set>(&self, own: S, mut f: impl FnMut(usize, &Template)) {
         let mut rest = own;
         while rest != S::EMPTY {
             let from = rest.lowest();
@@ -106,7 +106,7 @@ impl<G: Retro> Pair<'_, G> {
 
     /// The key of a move to a position of value `child` (see [`value::move_key`]).
     #[inline(always)]
-    pub(super) fn key(&self, child: u8) -> u8 {
+    fn key(&self, child: u8) -> u8 {
         debug_assert!(child != UNSET, "the build order finishes a position first");
         let key = value::move_key(child);
         if key == 0 {
@@ -117,7 +117,7 @@ impl<G: Retro> Pair<'_, G> {
 
     /// The value when the side to move of `pos` has no piece move: a pass (`None`, done
     /// later), or the game's rule for no move.
-    pub(super) fn no_move(pos: &G, list: &mut MoveList) -> Option<u8> {
+    fn no_move(pos: &G, list: &mut MoveList) -> Option<u8> {
         list.clear();
         pos.generate(list);
         match list.as_slice() {
@@ -247,13 +247,7 @@ impl<G: Retro> Pair<'_, G> {
     /// rank `wtm_col` in this Black set's row, and how many moves there are: `shift` is the
     /// ranker of the changes of rank of [`Pair::row`].
     #[inline(always)]
-    pub(super) fn black_best<S: Set>(
-        &self,
-        s: &Scratch,
-        shift: usize,
-        white: S,
-        wtm_col: usize,
-    ) -> (u8, u32) {
+    fn black_best<S: Set>(&self, s: &Scratch, shift: usize, white: S, wtm_col: usize) -> (u8, u32) {
         // `change[i]`: how much lower the rank is when the i lowest White squares are each
         // numbered one lower (their sum of `add_shift` parts).
         let mut change = [0usize; MAX_PIECES + 1];
@@ -292,7 +286,7 @@ impl<G: Retro> Pair<'_, G> {
     /// row's Black set allows (`s.allowed`), and how many there are: `in_btm` ranks the mirrored
     /// White sets in the row of Black to move, where `btm_col` is this one's.
     #[inline(always)]
-    pub(super) fn white_best<S: Set>(
+    fn white_best<S: Set>(
         &self,
         s: &Scratch,
         in_btm: usize,
@@ -341,7 +335,7 @@ impl<G: Retro> Pair<'_, G> {
     /// square it leaves free, a capture of one of its pieces), from each square:
     /// `s.allowed[s.allowed_from[sq]..s.allowed_from[sq + 1]]`; those whose square of arrival is
     /// free of the side's own pieces (or is the captured piece's) are legal.
-    pub(super) fn allowed_moves(&self, side: Side, other: u128, s: &mut Scratch) {
+    fn allowed_moves(&self, side: Side, other: u128, s: &mut Scratch) {
         s.allowed.clear();
         s.allowed_from.clear();
         for from in 0..self.shape.squares() {
@@ -364,7 +358,7 @@ impl<G: Retro> Pair<'_, G> {
 
     /// Fills `s.black_moves` with Black's moves from the Black set `black` (see [`BlackMove`]),
     /// adding a ranker for each capture.
-    pub(super) fn black_moves(&self, black: u128, s: &mut Scratch) {
+    fn black_moves(&self, black: u128, s: &mut Scratch) {
         let shape = self.shape;
         let w = self.w;
         s.black_moves.clear();
@@ -403,12 +397,7 @@ impl<G: Retro> Pair<'_, G> {
     /// The value for Black to move on `white` and `black` when Black has no piece move: the
     /// game may be over (Oska: neither side can move), else the game's rule for no move, else a
     /// pass (`None`).
-    pub(super) fn black_without_move(
-        &self,
-        white: u128,
-        black: u128,
-        list: &mut MoveList,
-    ) -> Option<u8> {
+    fn black_without_move(&self, white: u128, black: u128, list: &mut MoveList) -> Option<u8> {
         match G::outcome_of_sets(self.size, white, black, Side::Black) {
             Some(o) => Some(value::of_outcome(o, Side::Black)),
             None => Self::no_move(
@@ -639,7 +628,7 @@ impl<G: Retro> Pair<'_, G> {
     /// and f come one later in the set, which adds `rise[j_f] - rise[j_t]` (j: the number of
     /// squares of the set below).
     #[inline(always)]
-    pub(super) fn moved_rank<S: Set>(
+    fn moved_rank<S: Set>(
         &self,
         s: &Scratch,
         r: usize,
@@ -660,7 +649,7 @@ impl<G: Retro> Pair<'_, G> {
     }
 
     /// The number of piece moves (passes left out) of `pos`.
-    pub(super) fn count_moves(pos: &G, list: &mut MoveList) -> usize {
+    fn count_moves(pos: &G, list: &mut MoveList) -> usize {
         list.clear();
         pos.generate(list);
         list.as_slice().iter().filter(|m| !m.is_pass()).count()

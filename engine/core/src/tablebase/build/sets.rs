@@ -13,11 +13,11 @@ use crate::games::{Bits, bit};
 /// bit mask, so the others cost nothing (testing each set took a branch, mispredicted often:
 /// about two thirds of the sets overlap at Oska 5's 5 against 5).
 pub(super) struct Group {
-    pub(super) members: Vec<Member>,
+    members: Vec<Member>,
     /// Words of a mask: one bit a member.
-    pub(super) words: usize,
+    words: usize,
     /// `holds[sq * words + i]`: bit j of word i set when member 64 i + j holds `sq`.
-    pub(super) holds: Vec<u64>,
+    holds: Vec<u64>,
 }
 
 /// A set of a [`Group`].
@@ -94,14 +94,15 @@ impl Group {
     }
 }
 
-/// The colex ranks of sets among the squares not in a fixed set (see [`super::super::index`]), for
-/// many fixed sets: ranker `r` holds `parts[r + j * squares + sq]`, the share of square `sq`
-/// when it is the set's j-th lowest square.
+/// The colex ranks of sets among the squares not in a fixed set (see
+/// [`super::super::index`]), for many fixed sets: ranker `r` holds
+/// `parts[r + j * squares + sq]`, the share of square `sq` when it is the set's j-th lowest
+/// square.
 #[derive(Default)]
 pub(super) struct Rankers {
-    pub(super) parts: Vec<u32>,
-    pub(super) squares: usize,
-    pub(super) used: usize,
+    parts: Vec<u32>,
+    squares: usize,
+    used: usize,
 }
 
 impl Rankers {
@@ -132,12 +133,7 @@ impl Rankers {
 
     /// A table of `k` entries for every square not in `skip`: `value(c, j)` for the square
     /// numbered c among those not in `skip`, for j from 0 to k - 1. Returns where it starts.
-    pub(super) fn add_with(
-        &mut self,
-        skip: u128,
-        k: usize,
-        value: impl Fn(usize, usize) -> u32,
-    ) -> usize {
+    fn add_with(&mut self, skip: u128, k: usize, value: impl Fn(usize, usize) -> u32) -> usize {
         let at = self.used;
         self.used += k * self.squares;
         if self.parts.len() < self.used {

@@ -20,20 +20,20 @@ use crate::games::{Bits, bit};
 /// squares by progress.
 pub(super) struct Setup {
     pub(super) shape: Geometry,
-    pub(super) size: usize,
-    pub(super) moves: [Vec<Vec<Template>>; 2],
-    pub(super) mirror_bit: Vec<u128>,
+    size: usize,
+    moves: [Vec<Vec<Template>>; 2],
+    mirror_bit: Vec<u128>,
     /// `reflect_bit[sq]`: the square at the other end of its row (left and right swapped), if
     /// the game's rules are the same on the board so turned; else empty.
-    pub(super) reflect_bit: Vec<u128>,
+    reflect_bit: Vec<u128>,
     /// `black_sets[n][p]`: the sets of n squares of Black progress p, each with its reflection
     /// (itself when the board is not reflected).
-    pub(super) black_sets: Vec<Vec<Vec<(u128, u128)>>>,
+    black_sets: Vec<Vec<Vec<(u128, u128)>>>,
     /// `white_sets[n]`: the sets of n squares, by falling White progress.
-    pub(super) white_sets: Vec<Group>,
+    white_sets: Vec<Group>,
     /// `white_groups[n][p]`: the sets of n squares of White progress p, in colex order, each
     /// with its mirror and its colex rank among all squares (for [`Setup::self_mirror`]).
-    pub(super) white_groups: Vec<Vec<Vec<(u128, u128, usize)>>>,
+    white_groups: Vec<Vec<Vec<(u128, u128, usize)>>>,
 }
 
 impl Setup {
@@ -195,7 +195,7 @@ impl Setup {
     /// set first), so that each sum reads the order the sum above wrote and no sum is turned
     /// from one order into the other; at the end the values in the order Black set first are
     /// turned into the file's order. Before, both orders were computed in full: twice the work.
-    pub(super) fn self_mirror<G: Retro>(
+    fn self_mirror<G: Retro>(
         &self,
         pair: &Pair<'_, G>,
         threads: usize,
@@ -347,9 +347,9 @@ pub(super) fn settle(
 /// sum is computed, in the order that the sum writes.
 pub(super) struct Pass {
     /// Where its value goes.
-    pub(super) at: usize,
+    at: usize,
     /// Where the same value goes on the board turned left to right, if that is another board.
-    pub(super) reflected: Option<usize>,
+    reflected: Option<usize>,
     /// The same board with White to move.
-    pub(super) source: usize,
+    source: usize,
 }

@@ -12,10 +12,10 @@ use crate::games::{Bits, bit};
 /// are written a little at a time while every Black set goes by, so they stay in the cache (one
 /// cache line of each at a time), and each Black set's row of the other order is touched in the
 /// few cache lines where these White sets fall.
-pub(super) const TRANSPOSE_BLOCK: usize = 1024;
+const TRANSPOSE_BLOCK: usize = 1024;
 
 /// Words of the bit masks over the White sets of a block of [`transpose`].
-pub(super) const BLOCK_WORDS: usize = TRANSPOSE_BLOCK / 64;
+const BLOCK_WORDS: usize = TRANSPOSE_BLOCK / 64;
 
 /// Copies the table of `(w, b)` between its two orders on `threads` threads: `black_first` into
 /// `file` (White set first) when `to_file`, else the other way; unset values are not copied, nor
@@ -154,7 +154,7 @@ mod tests {
     use super::*;
 
     #[test]
-    pub(super) fn transpose_moves_every_entry_to_its_place_and_back() {
+    fn transpose_moves_every_entry_to_its_place_and_back() {
         use crate::games::{Game, Hexapawn, Oska};
         // More White sets than a block (C(26, 3) = 2 600 for Oska 5), so that blocks and a
         // partial last block are crossed; and a board with both orders of other lengths.
