@@ -47,6 +47,14 @@ pub enum EvalKind {
     ClassicRace,
 }
 
+/// Why an evaluator's name is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// A name that is none of [`EvalKind::name`]'s.
+    #[error("unknown evaluator '{0}': expected one of {names}", names = EvalKind::ALL.map(EvalKind::name).join(", "))]
+    Unknown(String),
+}
+
 impl EvalKind {
     /// Every evaluator, the default first.
     pub const ALL: [EvalKind; 5] = [
@@ -69,19 +77,12 @@ impl EvalKind {
     }
 
     /// Parses a name of [`EvalKind::name`] (any case).
-    pub fn parse(text: &str) -> Result<EvalKind, String> {
+    pub fn parse(text: &str) -> Result<EvalKind, EvalError> {
         let t = text.trim().to_ascii_lowercase();
         EvalKind::ALL
             .into_iter()
             .find(|k| k.name() == t)
-            .ok_or_else(|| {
-                let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-                format!(
-                    "unknown evaluator '{}': expected one of {}",
-                    text.trim(),
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| EvalError::Unknown(text.trim().to_string()))
     }
 
     /// The evaluation function of this kind for game `G`.
@@ -181,5 +182,22 @@ pub fn classic_race<G: Evaluate>(pos: &G) -> i32 {
         race
     } else {
         material(pos) + 3 * race
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_an_unknown_one_lists_them() {
+        for kind in EvalKind::ALL {
+            assert_eq!(EvalKind::parse(&kind.name().to_uppercase()), Ok(kind));
+        }
+        assert_eq!(
+            EvalKind::parse(" best ").unwrap_err().to_string(),
+            "unknown evaluator 'best': expected one of tuned, legacy, material, classic-advance, \
+             classic-race"
+        );
     }
 }

@@ -504,8 +504,25 @@ pub fn encode(shape: Shape, weights: &[i16], fitted_by: &str) -> Vec<u8> {
     out
 }
 
+/// Why a pattern weights file is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternsError {
+    /// Not a weights file, or one of another version.
+    #[error("not a pattern weights file of this version (bad magic)")]
+    BadMagic,
+    /// A header or a length that is not the shape's.
+    #[error("pattern weights file does not fit {} {} ({} weights expected)", .shape.game(), .shape.size(), .shape.weights())]
+    WrongShape {
+        /// The shape the file was read for.
+        shape: Shape,
+    },
+    /// The fitting command recorded in the file is not UTF-8.
+    #[error("the fitting command of a pattern weights file is not UTF-8")]
+    FittedByNotUtf8,
+}
+
 /// Decodes a weights file of `shape`, checking its header and length.
-pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Weights, String> {
+pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Weights, PatternsError> {
     let expect = shape.weights();
     let head = |at: usize| {
         bytes
@@ -513,7 +530,7 @@ pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Weights, String> {
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
     };
     if bytes.get(..8) != Some(&MAGIC[..]) {
-        return Err("not a pattern weights file of this version (bad magic)".into());
+        return Err(PatternsError::BadMagic);
     }
     let text = head(20).unwrap_or(usize::MAX);
     if head(8) != Some(game_code(shape))
@@ -521,14 +538,10 @@ pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Weights, String> {
         || head(16) != Some(expect)
         || Some(bytes.len()) != (24 + 2 * expect).checked_add(text)
     {
-        return Err(format!(
-            "pattern weights file does not fit {} {} ({expect} weights expected)",
-            shape.game(),
-            shape.size()
-        ));
+        return Err(PatternsError::WrongShape { shape });
     }
     let fitted_by = String::from_utf8(bytes[24..24 + text].to_vec())
-        .map_err(|_| "the fitting command of a pattern weights file is not UTF-8".to_string())?;
+        .map_err(|_| PatternsError::FittedByNotUtf8)?;
     Ok(Weights {
         fitted_by,
         weights: bytes[24 + text..]
@@ -738,9 +751,19 @@ mod tests {
         let back = decode(shape, &file).unwrap();
         assert_eq!(back.weights, w);
         assert_eq!(back.fitted_by, "engine tune-patterns oska 4 x.txt --seed 1");
-        assert!(decode(Shape::Oska(5), &file).is_err());
+        assert_eq!(
+            decode(Shape::Oska(5), &file).unwrap_err().to_string(),
+            format!(
+                "pattern weights file does not fit oska 5 ({} weights expected)",
+                Shape::Oska(5).weights()
+            )
+        );
         assert!(decode(Shape::Square(4), &file).is_err());
         assert!(decode(shape, &file[..100]).is_err());
+        assert_eq!(
+            decode(shape, &file[1..]).unwrap_err().to_string(),
+            "not a pattern weights file of this version (bad magic)"
+        );
         for &(shape, _) in FILES {
             let c = committed(shape).unwrap();
             assert_eq!(c.weights.len(), shape.weights());

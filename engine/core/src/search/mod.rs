@@ -82,13 +82,24 @@ pub fn free_memory_mib() -> Option<usize> {
     Some(kib / 1024)
 }
 
+/// Why a search's setting is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// A transposition table larger than the memory free now.
+    #[error("{mib} MiB is more than the memory free now ({free} MiB)")]
+    HashTooLarge {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory free now, in MiB.
+        free: usize,
+    },
+}
+
 /// Whether a transposition table of `mib` MiB fits the memory free now ([`free_memory_mib`]):
 /// the table size follows the machine rather than a fixed cap. The error says how much is free.
-pub fn check_hash(mib: usize) -> Result<(), String> {
+pub fn check_hash(mib: usize) -> Result<(), SearchError> {
     match free_memory_mib() {
-        Some(free) if mib > free => Err(format!(
-            "{mib} MiB is more than the memory free now ({free} MiB)"
-        )),
+        Some(free) if mib > free => Err(SearchError::HashTooLarge { mib, free }),
         _ => Ok(()),
     }
 }

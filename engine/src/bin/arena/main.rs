@@ -350,6 +350,9 @@ fn main() -> ExitCode {
             .map(|occ| occ.map(|words| words.cloned().collect()).collect())
             .unwrap_or_default();
     }
+    // Engines may be board-call adapters: what a killed one leaves (run folders, cgroups) is
+    // removed after each engine's exit.
+    boardgames_tools::adapter::sandbox::clean_after_each_engine();
     // What an engine leaves behind (a `setsid` grandchild outside its cgroup, or anything where
     // no cgroup can be made) is reparented here and killed when an engine ends. Without it the
     // engines' cgroups and process groups are all there is.

@@ -43,7 +43,7 @@ pub fn board_size(text: &str) -> Result<usize, String> {
 /// [`boardgames_core::search::check_hash`]).
 pub fn hash_mib(text: &str) -> Result<usize, String> {
     let mib = digits(text, 1, boardgames_core::search::MAX_HASH_MIB)?;
-    boardgames_core::search::check_hash(mib)?;
+    boardgames_core::search::check_hash(mib).map_err(|e| e.to_string())?;
     Ok(mib)
 }
 

@@ -16,6 +16,7 @@ use super::limits::ResourceLimits;
 use super::sandbox::Jail;
 use super::watch::{Watch, cap_reached};
 use crate::process::capture::{self, Capture};
+use crate::process::group::ProcessGroup;
 use crate::session::backend::Backend;
 use boardgames_core::eval::EvalKind;
 use boardgames_core::games::AnyLine;
@@ -162,7 +163,7 @@ impl BoardCall {
             match child.try_wait() {
                 Ok(Some(status)) => break Ok(Some(status)),
                 Ok(None) if stop.load(Ordering::Relaxed) => {
-                    capture::kill_group(child.id());
+                    ProcessGroup::led_by(&child).kill();
                     let _ = child.wait();
                     return Called::Stopped;
                 }
@@ -191,7 +192,7 @@ impl BoardCall {
             _ => status,
         };
         // What the program left running (a child holding its output open, say) ends with it.
-        capture::kill_group(child.id());
+        ProcessGroup::led_by(&child).kill();
         let _ = child.wait();
         let output = out.finish();
         let stderr_text = err.finish();

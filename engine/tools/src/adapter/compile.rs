@@ -15,6 +15,7 @@ use super::limits::ResourceLimits;
 use super::sandbox::{self, Jail};
 use super::spec::FunctionSpec;
 use crate::process::capture::{self, Capture};
+use crate::process::group::ProcessGroup;
 use boardgames_core::games::GameKind;
 
 const HASKELL_DRIVER: &str = include_str!("drivers/Main.hs");
@@ -290,7 +291,7 @@ fn build(
             Err(e) => break Err(not_run(e.to_string())),
         }
     };
-    capture::kill_group(child.id());
+    ProcessGroup::led_by(&child).kill();
     let _ = child.kill();
     let _ = child.wait();
     let text = format!("{}{}", out_text.finish(), err_text.finish());

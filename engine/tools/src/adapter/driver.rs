@@ -24,6 +24,7 @@ use super::sandbox::{self, Jail};
 use super::spec::FunctionSpec;
 use super::watch::{Watch, cap_reached};
 use crate::process::capture::{self, Capture};
+use crate::process::group::ProcessGroup;
 use boardgames_core::games::GameKind;
 
 const PYTHON_DRIVER: &str = include_str!("drivers/driver.py");
@@ -43,7 +44,7 @@ pub(super) struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        capture::kill_group(self.child.id());
+        ProcessGroup::led_by(&self.child).kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -296,7 +297,7 @@ impl Driver {
                 _ => break None,
             }
         };
-        capture::kill_group(self.child.id());
+        ProcessGroup::led_by(&self.child).kill();
         thread::sleep(Duration::from_millis(20));
         let stderr = self.err.take();
         let tail = capture::tail(&stderr)

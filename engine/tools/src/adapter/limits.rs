@@ -98,7 +98,7 @@ impl ResourceLimits {
             && !self.sandbox
             && let Err(why) = network_isolation()
         {
-            notes.push(why.clone());
+            notes.push(why.to_string());
         }
         if let (Some(max), Err(why)) = (self.processes, crate::process::cgroup::pids_cgroup()) {
             notes.push(format!(
@@ -240,8 +240,8 @@ impl NetMaps {
 /// a private network namespace (directly, then inside a user namespace). The error says why
 /// not; programs then run with the network, and the adapter says so once. It stays a message:
 /// callers only pass it on to the user (a note), and act on whether there is isolation at all.
-pub fn network_isolation() -> &'static Result<NetMode, String> {
-    static PROBE: OnceLock<Result<NetMode, String>> = OnceLock::new();
+pub fn network_isolation() -> &'static Result<NetMode, NetError> {
+    static PROBE: OnceLock<Result<NetMode, NetError>> = OnceLock::new();
     PROBE.get_or_init(|| {
         let mut why = Vec::new();
         for mode in [NetMode::Direct, NetMode::UserNamespace] {
@@ -260,11 +260,17 @@ pub fn network_isolation() -> &'static Result<NetMode, String> {
                 Err(e) => why.push(format!("{mode:?}: {e}")),
             }
         }
-        Err(format!(
-            "no private network namespace ({}); the program keeps the network",
-            why.join(", ")
-        ))
+        Err(NetError::NoNamespace(why))
     })
+}
+
+/// Why programs cannot be run without network here ([`network_isolation`]): a message for the
+/// user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// Neither way of making a private network namespace worked: why not, one a way.
+    #[error("no private network namespace ({}); the program keeps the network", .0.join(", "))]
+    NoNamespace(Vec<String>),
 }
 
 /// How many processes (threads included, as `RLIMIT_NPROC` counts them) the current user
@@ -301,4 +307,19 @@ fn user_processes() -> u64 {
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_isolation_says_why_for_each_way() {
+        let why = NetError::NoNamespace(vec!["Direct: a".into(), "UserNamespace: b".into()]);
+        assert_eq!(
+            why.to_string(),
+            "no private network namespace (Direct: a, UserNamespace: b); the program keeps the \
+             network"
+        );
+    }
 }

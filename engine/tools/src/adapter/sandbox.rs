@@ -40,6 +40,7 @@ use std::time::Duration;
 use super::limits::ResourceLimits;
 use crate::process::cgroup::{Cgroup, clean_after, clean_stale, run_prefix};
 use crate::process::find_on_path;
+use crate::process::group;
 
 pub use crate::process::cgroup::pids_cgroup;
 
@@ -374,6 +375,16 @@ pub fn inherit_as_fd3(cmd: &mut Command, fd: std::os::fd::RawFd) {
 
 /// Set when this process is ending on a signal: no new run may start.
 static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Has what a killed board-call adapter leaves (its run folders and cgroups: [`clean_after`])
+/// removed after the exit of each engine that this program starts from now on through the
+/// client: for a program that runs `engine board-call` as an engine (`arena`). An adapter that
+/// ends by itself removes its own; one that is killed cannot. Registered once however often it
+/// is called.
+pub fn clean_after_each_engine() {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| group::after_exit(clean_after));
+}
 
 /// On SIGTERM, SIGINT or SIGHUP: removes this process's run folders and cgroups (their
 /// processes killed first) and exits with status 128 plus the signal's number. For an adapter

@@ -44,9 +44,10 @@ use tokio::process::{Child, ChildStdin, Command as Process};
 use tokio::sync::{mpsc, watch};
 use tokio::time::timeout;
 
-use crate::process::cgroup::{clean_after, gone};
+use crate::process::cgroup::gone;
 #[cfg(target_os = "linux")]
 use crate::process::contain::{self, EngineCgroup};
+use crate::process::group::{self, Cleanup, ProcessGroup, Stop};
 #[cfg(target_os = "linux")]
 use crate::process::orphans;
 use boardgames_core::games::GameKind;
@@ -244,6 +245,8 @@ enum Exit {
 pub struct Engine {
     /// The process id, which is also its process group's id.
     pid: Option<u32>,
+    /// Its process group, led by it.
+    group: Option<ProcessGroup>,
     exit: watch::Receiver<Exit>,
     /// Asks the waiting task to kill the process (where process groups are not available).
     kill: Option<mpsc::UnboundedSender<()>>,
@@ -263,23 +266,6 @@ type Cgroup = EngineCgroup;
 #[cfg(not(target_os = "linux"))]
 type Cgroup = ();
 
-/// Sends `signal` to the process group `pgid` (Unix); errors (the group is gone) are ignored.
-#[cfg(unix)]
-fn signal_group(pgid: Option<u32>, kill: bool) {
-    use rustix::process::{Pid, Signal, kill_process_group};
-    let Some(pid) = pgid
-        .and_then(|p| i32::try_from(p).ok())
-        .and_then(Pid::from_raw)
-    else {
-        return;
-    };
-    let sig = if kill { Signal::KILL } else { Signal::TERM };
-    let _ = kill_process_group(pid, sig);
-}
-
-#[cfg(not(unix))]
-fn signal_group(_pgid: Option<u32>, _kill: bool) {}
-
 /// Spawns `cmd` from the long-lived spawner thread (inside the caller's tokio runtime), so that
 /// the engine's parent-death signal fires when this program ends, not when the calling thread
 /// does (see the `orphans` module).
@@ -297,8 +283,16 @@ fn spawn_child(mut cmd: Process) -> io::Result<Child> {
     cmd.spawn()
 }
 
-/// The process groups of the engines that run now, for [`kill_all`].
-static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// An engine that runs now: its process group, and the cleanups to do once it has exited (those
+/// registered with [`group::after_exit`] when it was started).
+#[derive(Clone)]
+struct Live {
+    group: ProcessGroup,
+    cleanups: Vec<Cleanup>,
+}
+
+/// The engines that run now, for [`kill_all`].
+static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
 
 /// Held while an engine is started and entered in [`LIVE`], and while orphans are killed: a
 /// child just forked is never taken for an orphan.
@@ -313,36 +307,39 @@ fn kill_orphans() {
     #[cfg(target_os = "linux")]
     {
         let _spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
-        let ours = live().clone();
+        let ours: Vec<u32> = live().iter().map(|l| l.group.id()).collect();
         contain::kill_orphans(&ours);
     }
 }
 
-fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+fn live() -> std::sync::MutexGuard<'static, Vec<Live>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Kills (SIGKILL) the process group of every engine started by this process that still runs:
 /// for a program that is interrupted (Ctrl-C) and cannot shut its engines down one by one.
 /// The engines are in process groups of their own, so the terminal's Ctrl-C does not reach them.
-/// What a killed board-call adapter leaves (its run folders, its cgroups) is removed once it
-/// is gone, two seconds at most each, and so are the engines' cgroups (Linux); no engine is
-/// started after it.
+/// Each engine's registered cleanups ([`group::after_exit`]: what a killed board-call adapter
+/// leaves, say) are done once it is gone, two seconds at most each, and the engines' cgroups
+/// are removed (Linux); no engine is started after it.
 pub fn kill_all() {
     {
         let _spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
         ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
     }
-    let pids: Vec<u32> = live().clone();
-    for &pid in &pids {
-        signal_group(Some(pid), true);
+    let engines: Vec<Live> = live().clone();
+    for e in &engines {
+        e.group.kill();
     }
-    for pid in pids {
+    for e in engines {
+        let pid = e.group.id();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         while !gone(pid) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        clean_after(pid);
+        for cleanup in e.cleanups {
+            cleanup(pid);
+        }
     }
     #[cfg(target_os = "linux")]
     contain::kill_all_cgroups();
@@ -350,10 +347,11 @@ pub fn kill_all() {
 }
 
 /// Waits for the engine's exit (or a request to kill it), reaps it, ends the rest of its
-/// process group and tells the [`Engine`].
+/// process group, does the `cleanups` registered when it was started and tells the [`Engine`].
 async fn wait_exit_task(
     mut child: Child,
-    pgid: Option<u32>,
+    group: Option<ProcessGroup>,
+    cleanups: Vec<Cleanup>,
     mut kill: mpsc::UnboundedReceiver<()>,
     tx: watch::Sender<Exit>,
     cgroup: Option<Cgroup>,
@@ -366,11 +364,20 @@ async fn wait_exit_task(
         }
     };
     // The leader is gone; anything it left in its group would be an orphan.
-    signal_group(pgid, true);
-    if let Some(pid) = pgid {
-        live().retain(|&p| p != pid);
-        // A board-call adapter that was killed leaves its run folders and cgroups.
-        let _ = tokio::task::spawn_blocking(move || clean_after(pid)).await;
+    if let Some(group) = group {
+        group.kill();
+        live().retain(|l| l.group != group);
+        // What a killed engine leaves (a board-call adapter's run folders and cgroups), removed
+        // by the cleanups of whoever knows it.
+        if !cleanups.is_empty() {
+            let pid = group.id();
+            let _ = tokio::task::spawn_blocking(move || {
+                for cleanup in cleanups {
+                    cleanup(pid);
+                }
+            })
+            .await;
+        }
     }
     // Its descendants outside the group: in its cgroup, or orphans reparented here.
     let _ = tokio::task::spawn_blocking(move || {
@@ -526,15 +533,23 @@ impl Engine {
         tokio::spawn(keep_stderr(err, Arc::clone(&stderr)));
         let stdin = child.stdin.take();
         let pid = child.id();
-        if let Some(p) = pid {
-            live().push(p);
+        let group = pid.and_then(ProcessGroup::from_id);
+        let cleanups = group::cleanups();
+        if let Some(group) = group {
+            live().push(Live {
+                group,
+                cleanups: cleanups.clone(),
+            });
         }
         drop(spawning);
         let (exit_tx, exit) = watch::channel(Exit::Running);
         let (kill, kill_rx) = mpsc::unbounded_channel();
-        tokio::spawn(wait_exit_task(child, pid, kill_rx, exit_tx, cgroup));
+        tokio::spawn(wait_exit_task(
+            child, group, cleanups, kill_rx, exit_tx, cgroup,
+        ));
         Ok(Engine {
             pid,
+            group,
             exit,
             kill: Some(kill),
             stdin,
@@ -568,6 +583,13 @@ impl Engine {
         match *self.exit.borrow() {
             Exit::Running => self.pid,
             Exit::Exited(_) => None,
+        }
+    }
+
+    /// Sends `stop` to the engine's process group.
+    fn signal(&self, stop: Stop) {
+        if let Some(group) = self.group {
+            group.signal(stop);
         }
     }
 
@@ -611,9 +633,9 @@ impl Engine {
     /// than Unix: kills the process). Waits until the process is reaped.
     async fn end_group(&mut self) {
         if !self.has_exited() {
-            signal_group(self.pid, false);
+            self.signal(Stop::Term);
             if self.exited_within(TERM_GRACE).await.is_none() {
-                signal_group(self.pid, true);
+                self.signal(Stop::Kill);
                 if let Some(k) = &self.kill {
                     let _ = k.send(());
                 }
@@ -826,7 +848,7 @@ impl Drop for Engine {
     /// Kills the process group of an engine still running; the waiting task reaps it.
     fn drop(&mut self) {
         if !self.has_exited() {
-            signal_group(self.pid, true);
+            self.signal(Stop::Kill);
             if let Some(k) = &self.kill {
                 let _ = k.send(());
             }

@@ -48,6 +48,14 @@ const ANSWER: Duration = Duration::from_secs(10);
 /// The most `stop` may take to produce `bestmove` (the protocol's target is 10 ms).
 pub const STOP_LIMIT: Duration = Duration::from_millis(500);
 
+/// Why the suite's options are refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConformanceError {
+    /// A word of [`GAMES_ENV`] that names no game.
+    #[error("{GAMES_ENV}: '{0}' is not a game (oska, hexapawn, ctf)")]
+    NotAGame(String),
+}
+
 /// What the suite checks beyond the engine's own declarations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -59,16 +67,14 @@ pub struct Options {
 
 impl Options {
     /// The options given by [`GAMES_ENV`]; an unknown game name is an error.
-    pub fn from_env() -> Result<Options, String> {
+    pub fn from_env() -> Result<Options, ConformanceError> {
         let text = std::env::var(GAMES_ENV).unwrap_or_default();
         let mut games = Vec::new();
         for word in text.split([' ', '\t', ',']).filter(|w| !w.is_empty()) {
             let game = GameKind::ALL
                 .into_iter()
                 .find(|g| g.name() == word)
-                .ok_or_else(|| {
-                    format!("{GAMES_ENV}: '{word}' is not a game (oska, hexapawn, ctf)")
-                })?;
+                .ok_or_else(|| ConformanceError::NotAGame(word.to_string()))?;
             games.push(game);
         }
         Ok(Options {
@@ -1113,7 +1119,7 @@ pub async fn run(program: &str, args: &[String]) -> Report {
         Err(why) => Report {
             checks: vec![Check {
                 name: "options",
-                outcome: Outcome::Failed(why),
+                outcome: Outcome::Failed(why.to_string()),
             }],
         },
     }
@@ -1194,4 +1200,17 @@ pub async fn run_with(program: &str, args: &[String], options: &Options) -> Repo
         report.checks.push(Check { name, outcome });
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_game_is_named_with_the_variable() {
+        assert_eq!(
+            ConformanceError::NotAGame("chess".into()).to_string(),
+            "CONFORMANCE_GAMES: 'chess' is not a game (oska, hexapawn, ctf)"
+        );
+    }
 }

@@ -1,5 +1,5 @@
-//! The program's process: its own process group, which is ended as a whole, and its output,
-//! read by threads that keep a bounded tail of it.
+//! The program's output, read by threads that keep a bounded tail of it (its process group is
+//! ended as a whole with [`super::group::ProcessGroup`]).
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,19 +19,6 @@ const TAIL_CHARS: usize = 400;
 /// How long the output is still read after the program's group has ended (a process that left
 /// the group may hold the pipe open forever).
 const DRAIN: Duration = Duration::from_secs(1);
-
-/// Ends every process of the group `pgid` (the program started with its own group, whose id is
-/// its process id). A group that is already empty is not an error.
-pub fn kill_group(pgid: u32) {
-    if let Ok(id) = i32::try_from(pgid)
-        && id > 0
-    {
-        // SAFETY: kill(2) with a negative pid signals a process group; it has no memory effects.
-        unsafe {
-            libc::kill(-id, libc::SIGKILL);
-        }
-    }
-}
 
 /// The end of a stream, kept by a thread that reads it to its end.
 pub struct Capture {

@@ -12,13 +12,15 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use super::group::{Stop, signal_process};
+
 /// The pids cgroup parent under which each run gets a cgroup of its own: found from
 /// `/proc/self/mountinfo` and `/proc/self/cgroup` (cgroup v1's `pids` hierarchy, else cgroup
 /// v2 where `pids` is enabled for children), and checked once by creating and removing one.
 /// The error says why there is none: a message for the user (the adapter's note), which no
 /// caller acts on beyond knowing there is no cgroup.
-pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
-    static PROBE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+pub fn pids_cgroup() -> &'static Result<PathBuf, CgroupError> {
+    static PROBE: OnceLock<Result<PathBuf, CgroupError>> = OnceLock::new();
     PROBE.get_or_init(|| {
         let parent = find_pids_parent()?;
         let probe = parent.join(format!("board-call-probe-{}", std::process::id()));
@@ -27,19 +29,48 @@ pub fn pids_cgroup() -> &'static Result<PathBuf, String> {
             .and_then(|()| std::fs::write(probe.join("pids.max"), "8"))
             .map_err(|e| {
                 let _ = std::fs::remove_dir(&probe);
-                format!("cannot make a pids cgroup in {}: {e}", parent.display())
+                CgroupError::CannotMake {
+                    parent: parent.clone(),
+                    why: e,
+                }
             })?;
         let _ = std::fs::remove_dir(&probe);
         Ok(parent)
     })
 }
 
+/// Why there is no pids cgroup to make runs' cgroups in ([`pids_cgroup`]): a message for the
+/// user.
+#[derive(Debug, thiserror::Error)]
+pub enum CgroupError {
+    /// A file of `/proc` that says where the cgroups are could not be read.
+    #[error("cannot read {file}: {why}")]
+    Unreadable {
+        /// The file.
+        file: &'static str,
+        /// Why.
+        why: io::Error,
+    },
+    /// No pids controller where this process may make cgroups.
+    #[error("no pids cgroup controller is mounted where this process may create groups")]
+    NoController,
+    /// The trial cgroup could not be made.
+    #[error("cannot make a pids cgroup in {}: {why}", .parent.display())]
+    CannotMake {
+        /// Where it was to be made.
+        parent: PathBuf,
+        /// Why.
+        why: io::Error,
+    },
+}
+
 /// The pids cgroup parent of [`pids_cgroup`], or why there is none (a message for the user).
-fn find_pids_parent() -> Result<PathBuf, String> {
-    let mounts = std::fs::read_to_string("/proc/self/mountinfo")
-        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
-    let groups = std::fs::read_to_string("/proc/self/cgroup")
-        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+fn find_pids_parent() -> Result<PathBuf, CgroupError> {
+    let read = |file: &'static str| {
+        std::fs::read_to_string(file).map_err(|why| CgroupError::Unreadable { file, why })
+    };
+    let mounts = read("/proc/self/mountinfo")?;
+    let groups = read("/proc/self/cgroup")?;
     // `ID:CONTROLLERS:PATH` lines: the path of this process in each hierarchy.
     let own = |v2: bool| {
         groups.lines().find_map(|l| {
@@ -82,7 +113,7 @@ fn find_pids_parent() -> Result<PathBuf, String> {
             return Ok(dir);
         }
     }
-    Err("no pids cgroup controller is mounted where this process may create groups".into())
+    Err(CgroupError::NoController)
 }
 
 /// A cgroup of one run, with its process cap; its processes are killed and it is removed when
@@ -143,16 +174,13 @@ pub(crate) fn remove_cgroup(dir: &Path) {
     }
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        let pids: Vec<i32> = std::fs::read_to_string(dir.join("cgroup.procs"))
+        let pids: Vec<u32> = std::fs::read_to_string(dir.join("cgroup.procs"))
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect();
         for &pid in &pids {
-            // SAFETY: kill(2) has no memory effects.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+            signal_process(pid, Stop::Kill);
         }
         if std::fs::remove_dir(dir).is_ok() || !dir.exists() || Instant::now() > deadline {
             return;
@@ -254,6 +282,34 @@ pub(crate) fn gone(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_reasons_for_no_cgroup_read_as_before() {
+        let gone = || io::Error::from(io::ErrorKind::NotFound);
+        assert_eq!(
+            CgroupError::Unreadable {
+                file: "/proc/self/cgroup",
+                why: gone(),
+            }
+            .to_string(),
+            format!("cannot read /proc/self/cgroup: {}", gone())
+        );
+        assert_eq!(
+            CgroupError::CannotMake {
+                parent: PathBuf::from("/sys/fs/cgroup/pids"),
+                why: gone(),
+            }
+            .to_string(),
+            format!(
+                "cannot make a pids cgroup in /sys/fs/cgroup/pids: {}",
+                gone()
+            )
+        );
+        assert_eq!(
+            CgroupError::NoController.to_string(),
+            "no pids cgroup controller is mounted where this process may create groups"
+        );
+    }
 
     #[test]
     fn stale_names_are_read_and_others_left_alone() {

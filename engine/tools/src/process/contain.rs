@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cgroup::{Cgroup, clean_stale, pids_cgroup, remove_cgroup};
+use super::group::{Stop, signal_process};
 
 /// The kernel's largest `pids.max` (`PID_MAX_LIMIT`): the engine's cgroup is there to find its
 /// processes, not to cap them.
@@ -161,10 +162,10 @@ pub fn kill_orphans(ours: &[u32]) -> usize {
             quiet = 0;
         }
         for &pid in &found {
-            // SAFETY: kill(2) and waitpid(2) on a child of this process: no memory effects
-            // beyond the status written to a local.
+            signal_process(pid.unsigned_abs(), Stop::Kill);
+            // SAFETY: waitpid(2) on a child of this process: no memory effects beyond the status
+            // written to a local.
             unsafe {
-                libc::kill(pid, libc::SIGKILL);
                 let mut status = 0;
                 let until = Instant::now() + Duration::from_millis(200);
                 while libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 && Instant::now() < until

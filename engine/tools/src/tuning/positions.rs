@@ -18,7 +18,7 @@ use boardgames_core::eval::{EvalKind, Evaluate, SearchStyle};
 use boardgames_core::exact::{ExactSolver, Method};
 use boardgames_core::games::format::{parse_board, print_history, slash};
 use boardgames_core::games::notation::{move_name, parse_move};
-use boardgames_core::games::{Game, Line, Move, MoveList, Side};
+use boardgames_core::games::{Game, Line, Move, MoveList, PositionError, Side};
 use boardgames_core::score::Score;
 use boardgames_core::search::{Limits, Probe, Searcher};
 use boardgames_core::splitmix::SplitMix64;
@@ -391,17 +391,16 @@ pub fn score_text(s: Score) -> String {
     }
 }
 
-fn parse_score(text: &str) -> Result<Score, String> {
-    let bad = || format!("'{text}' is not a value (wK, lK or d)");
+fn parse_score(text: &str) -> Option<Score> {
     if text == "d" {
-        return Ok(Score::Draw);
+        return Some(Score::Draw);
     }
     let (kind, k) = text.split_at(1.min(text.len()));
-    let k: u32 = k.parse().map_err(|_| bad())?;
+    let k: u32 = k.parse().ok()?;
     match kind {
-        "w" => Ok(Score::Win(k)),
-        "l" => Ok(Score::Loss(k)),
-        _ => Err(bad()),
+        "w" => Some(Score::Win(k)),
+        "l" => Some(Score::Loss(k)),
+        _ => None,
     }
 }
 
@@ -432,8 +431,59 @@ pub fn write<G: Game>(set: &[Labelled<G>], header: &[String]) -> String {
     out
 }
 
+/// Why a position set is refused ([`read`]); each names its line, counted from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionsError {
+    /// Fewer than three fields.
+    #[error("line {line}: expected BOARD SIDE VALUE MOVE=VALUE...")]
+    Fields {
+        /// The line.
+        line: usize,
+    },
+    /// A side, board or move that does not parse.
+    #[error("line {line}: {why}")]
+    Position {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        why: PositionError,
+    },
+    /// A result label followed by moves.
+    #[error("line {line}: a result label (rw, rd, rl) takes no moves")]
+    ResultWithMoves {
+        /// The line.
+        line: usize,
+    },
+    /// A value that is not `wK`, `lK` or `d`.
+    #[error("line {line}: '{text}' is not a value (wK, lK or d)")]
+    Value {
+        /// The line.
+        line: usize,
+        /// The value as written.
+        text: String,
+    },
+    /// A move's field without its value.
+    #[error("line {line}: '{word}' is not MOVE=VALUE")]
+    NotMoveValue {
+        /// The line.
+        line: usize,
+        /// The field as written.
+        word: String,
+    },
+    /// Not every legal move listed.
+    #[error("line {line}: {listed} moves are listed but the position has {legal} legal moves")]
+    MoveCount {
+        /// The line.
+        line: usize,
+        /// The moves listed.
+        listed: usize,
+        /// The legal moves of the position.
+        legal: usize,
+    },
+}
+
 /// Reads a set written by [`write`]; errors name the line.
-pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
+pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, PositionsError> {
     let mut set = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let no = i + 1;
@@ -441,16 +491,20 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let at = |e: String| format!("line {no}: {e}");
+        let at = |why: PositionError| PositionsError::Position { line: no, why };
+        let score = |text: &str| {
+            parse_score(text).ok_or_else(|| PositionsError::Value {
+                line: no,
+                text: text.to_string(),
+            })
+        };
         let mut words = t.split_whitespace();
         let (Some(board), Some(side), Some(value)) = (words.next(), words.next(), words.next())
         else {
-            return Err(at("expected BOARD SIDE VALUE MOVE=VALUE...".into()));
+            return Err(PositionsError::Fields { line: no });
         };
-        let side = Side::parse(side).map_err(|e| at(e.to_string()))?;
-        let line = parse_board::<G>(board, side)
-            .map_err(|e| at(e.to_string()))?
-            .line;
+        let side = Side::parse(side).map_err(at)?;
+        let line = parse_board::<G>(board, side).map_err(at)?.line;
         let result = match value {
             "rw" => Some(Score::Win(0)),
             "rd" => Some(Score::Draw),
@@ -459,7 +513,7 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
         };
         if let Some(value) = result {
             if words.next().is_some() {
-                return Err(at("a result label (rw, rd, rl) takes no moves".into()));
+                return Err(PositionsError::ResultWithMoves { line: no });
             }
             set.push(Labelled {
                 line,
@@ -469,23 +523,26 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
             });
             continue;
         }
-        let value = parse_score(value).map_err(at)?;
+        let value = score(value)?;
         let mut moves = Vec::new();
         for w in words {
             let (m, v) = w
                 .split_once('=')
-                .ok_or_else(|| at(format!("'{w}' is not MOVE=VALUE")))?;
-            let mv = parse_move(&line, m).map_err(|e| at(e.to_string()))?;
-            moves.push((mv, parse_score(v).map_err(at)?));
+                .ok_or_else(|| PositionsError::NotMoveValue {
+                    line: no,
+                    word: w.to_string(),
+                })?;
+            let mv = parse_move(&line, m).map_err(at)?;
+            moves.push((mv, score(v)?));
         }
         let mut legal = MoveList::new();
         line.legal_moves(&mut legal);
         if legal.len() != moves.len() {
-            return Err(at(format!(
-                "{} moves are listed but the position has {} legal moves",
-                moves.len(),
-                legal.len()
-            )));
+            return Err(PositionsError::MoveCount {
+                line: no,
+                listed: moves.len(),
+                legal: legal.len(),
+            });
         }
         set.push(Labelled {
             line,
@@ -495,4 +552,30 @@ pub fn read<G: Game>(text: &str) -> Result<Vec<Labelled<G>>, String> {
         });
     }
     Ok(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardgames_core::games::Oska;
+
+    #[test]
+    fn a_bad_line_is_refused_with_its_number() {
+        let err = |text: &str| read::<Oska>(text).unwrap_err().to_string();
+        assert_eq!(
+            err("# a set\nwwww/---/--/---/bbbb"),
+            "line 2: expected BOARD SIDE VALUE MOVE=VALUE..."
+        );
+        assert_eq!(
+            err("wwww/---/--/---/bbbb w q"),
+            "line 1: 'q' is not a value (wK, lK or d)"
+        );
+        assert_eq!(
+            err("wwww/---/--/---/bbbb w rw x"),
+            "line 1: a result label (rw, rd, rl) takes no moves"
+        );
+        assert!(err("wwww/---/--/---/bbbb w w3").starts_with("line 1: 0 moves are listed"));
+        assert!(err("wwww/---/--/---/bbbb x w3").starts_with("line 1: "));
+        assert_eq!(read::<Oska>("wwww/---/--/---/bbbb w rd").unwrap().len(), 1);
+    }
 }
