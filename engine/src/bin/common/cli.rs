@@ -14,7 +14,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 /// GAME as the protocol spells it: `oska`, `hexapawn` or `ctf`, lower case.
-pub fn game_name(text: &str) -> Result<String, String> {
+pub(crate) fn game_name(text: &str) -> Result<String, String> {
     GameKind::ALL
         .iter()
         .find(|g| g.name() == text)
@@ -23,7 +23,11 @@ pub fn game_name(text: &str) -> Result<String, String> {
 }
 
 /// A whole number written with decimal digits only (no sign), from `lo` to `hi`.
-pub fn digits<T: FromStr + PartialOrd + Display>(text: &str, lo: T, hi: T) -> Result<T, String> {
+pub(crate) fn digits<T: FromStr + PartialOrd + Display>(
+    text: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
     let range = || format!("a whole number from {lo} to {hi}, digits only");
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("'{text}' is not {}", range()));
@@ -35,13 +39,13 @@ pub fn digits<T: FromStr + PartialOrd + Display>(text: &str, lo: T, hi: T) -> Re
 }
 
 /// A board size, 3 to 11.
-pub fn board_size(text: &str) -> Result<usize, String> {
+pub(crate) fn board_size(text: &str) -> Result<usize, String> {
     digits(text, 3, 11)
 }
 
 /// A transposition table size in MiB, from 1 to the memory free now (see
 /// [`boardgames_core::search::check_hash`]).
-pub fn hash_mib(text: &str) -> Result<usize, String> {
+pub(crate) fn hash_mib(text: &str) -> Result<usize, String> {
     let mib = digits(text, 1, boardgames_core::search::MAX_HASH_MIB)?;
     boardgames_core::search::check_hash(mib).map_err(|e| e.to_string())?;
     Ok(mib)

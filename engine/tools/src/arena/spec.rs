@@ -123,7 +123,8 @@ impl EngineSpec {
                     "give either cmd= or boardcall=, not both",
                 ));
             }
-            let words = split_words(&prog).map_err(|why| bad(&format!("boardcall={prog}"), why))?;
+            let words =
+                split_words(&prog).map_err(|why| bad(&format!("boardcall={prog}"), why.0))?;
             if words.is_empty() {
                 return Err(bad("boardcall=", "the program is empty"));
             }
@@ -180,12 +181,17 @@ impl EngineSpec {
     }
 }
 
+/// Why a program's words cannot be split: a quote not closed, a backslash at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WordsError(pub &'static str);
+
 /// Splits the value of `boardcall=` into the program and its arguments, as a shell would: words
 /// are separated by blanks; `'...'` keeps everything inside as it is; `"..."` too, except that a
 /// backslash before `"` or `\` stands for that character; outside quotes a backslash keeps the
 /// next character (a blank, a quote) as it is. So `python3 '/home/me/my games/oska.py'` and
 /// `python3 /home/me/my\ games/oska.py` are two words.
-pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+pub fn split_words(text: &str) -> Result<Vec<String>, WordsError> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = text.chars();
@@ -202,7 +208,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => w.push(c),
-                        None => return Err("a ' is not closed".into()),
+                        None => return Err(WordsError("a ' is not closed")),
                     }
                 }
             }
@@ -217,16 +223,16 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
                                 w.push('\\');
                                 w.push(c);
                             }
-                            None => return Err("a \" is not closed".into()),
+                            None => return Err(WordsError("a \" is not closed")),
                         },
                         Some(c) => w.push(c),
-                        None => return Err("a \" is not closed".into()),
+                        None => return Err(WordsError("a \" is not closed")),
                     }
                 }
             }
             '\\' => match chars.next() {
                 Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => return Err("a \\ ends the program: nothing follows it".into()),
+                None => return Err(WordsError("a \\ ends the program: nothing follows it")),
             },
             c => word.get_or_insert_with(String::new).push(c),
         }
@@ -337,9 +343,9 @@ mod tests {
         assert_eq!(split(r#"'' """#), ["", ""]);
         assert_eq!(split(r#""a \" \\ \n" 'b\'"#), [r#"a " \ \n"#, r"b\"]);
         assert!(split("").is_empty());
-        assert_eq!(split_words(r#"a "b"#).unwrap_err(), "a \" is not closed");
+        assert_eq!(split_words(r#"a "b"#).unwrap_err().0, "a \" is not closed");
         assert_eq!(
-            split_words(r"a\").unwrap_err(),
+            split_words(r"a\").unwrap_err().0,
             r"a \ ends the program: nothing follows it"
         );
     }

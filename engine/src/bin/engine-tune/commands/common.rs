@@ -57,17 +57,17 @@ pub struct RefineArgs {
 }
 
 /// A whole number from 1.
-pub fn positive(text: &str) -> Result<usize, String> {
+pub(crate) fn positive(text: &str) -> Result<usize, String> {
     digits(text, 1, usize::MAX)
 }
 
 /// A whole number from 1, of 64 bits.
-pub fn positive_u64(text: &str) -> Result<u64, String> {
+pub(crate) fn positive_u64(text: &str) -> Result<u64, String> {
     digits(text, 1, u64::MAX)
 }
 
 /// A seed: any whole number of 64 bits.
-pub fn seed(text: &str) -> Result<u64, String> {
+pub(crate) fn seed(text: &str) -> Result<u64, String> {
     digits(text, 0, u64::MAX)
 }
 

@@ -109,7 +109,7 @@ pub fn tables<G: Game>(
 }
 
 /// SIDE as the protocol spells it: `w` or `b`.
-pub fn side_name(text: &str) -> Result<String, String> {
+pub(crate) fn side_name(text: &str) -> Result<String, String> {
     match text {
         "w" | "b" => Ok(text.to_string()),
         _ => Err(format!("'{text}' is not a side: write w or b")),
@@ -117,6 +117,6 @@ pub fn side_name(text: &str) -> Result<String, String> {
 }
 
 /// Threads, 1 to [`boardgames_core::search::MAX_THREADS`].
-pub fn threads(text: &str) -> Result<u32, String> {
+pub(crate) fn threads(text: &str) -> Result<u32, String> {
     digits(text, 1, boardgames_core::search::MAX_THREADS as u32)
 }
