@@ -22,6 +22,7 @@ use crate::panels::position::{PositionAction, PositionDialog};
 use crate::panels::question::{self, Answer};
 use crate::panels::{self, Action};
 use crate::review::{Review, ReviewAction};
+use crate::saving;
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
 use crate::solve::{SolveAction, Solver};
 use crate::tablebase::TablebasePage;
@@ -101,6 +102,10 @@ pub struct GuiApp {
     question: Option<Replacing>,
     /// What waits for the Save dialog (the question's Save, for a game without a file).
     after_save: Option<Replacing>,
+    /// A file not the game's own that a save would replace, while the user is asked.
+    replacing_file: Option<PathBuf>,
+    /// Whether file dialogs are our own ([`PathDialog`]) rather than the system's.
+    own_dialogs: bool,
     /// Whether the window may close without asking (the question was answered).
     closing: bool,
     /// Whether the window should be closed on the next frame.
@@ -197,6 +202,8 @@ impl GuiApp {
             epoch: 0,
             question: None,
             after_save: None,
+            replacing_file: None,
+            own_dialogs: false,
             closing: false,
             close_now: false,
         }
@@ -382,7 +389,7 @@ impl GuiApp {
                 }
                 None => {
                     self.after_save = Some(pending);
-                    self.dialogs.start(Purpose::Save, &self.settings.path);
+                    self.start_dialog(Purpose::Save);
                 }
             },
         }
@@ -418,7 +425,69 @@ impl GuiApp {
     /// Opens our own file dialog for `purpose` (what a system dialog that could not be shown
     /// falls back to), starting from the file path of the settings.
     pub fn open_path_dialog(&mut self, purpose: Purpose) {
-        self.path_dialog.open(purpose, &self.settings.path);
+        let start = self.dialog_start(purpose);
+        self.path_dialog.open(purpose, &start);
+    }
+
+    /// Uses our own file dialogs ([`PathDialog`]) rather than the system's (`true`), as when
+    /// the system's cannot be shown.
+    pub fn use_own_dialogs(&mut self, own: bool) {
+        self.own_dialogs = own;
+    }
+
+    /// The path a file dialog for `purpose` starts from: to save, the game's own file or a
+    /// name no file has ([`saving::suggested_path`]), never another game's file; to open,
+    /// the last path used.
+    pub fn dialog_start(&self, purpose: Purpose) -> String {
+        match purpose {
+            Purpose::Save => saving::suggested_path(self.model.file(), &self.settings.path)
+                .display()
+                .to_string(),
+            Purpose::Open => self.settings.path.clone(),
+            Purpose::Engine => String::new(),
+        }
+    }
+
+    /// Opens a file dialog for `purpose`: the system's, or our own.
+    fn start_dialog(&mut self, purpose: Purpose) {
+        if self.own_dialogs {
+            self.open_path_dialog(purpose);
+        } else {
+            let start = self.dialog_start(purpose);
+            self.dialogs.start(purpose, &start);
+        }
+    }
+
+    /// The file a save waits to replace while the user is asked ([`saving::REPLACE_TITLE`]).
+    pub fn replacing_file(&self) -> Option<&Path> {
+        self.replacing_file.as_deref()
+    }
+
+    /// Answers the question before another file is replaced: `true` saves over it (and goes on
+    /// with what waited for the save), `false` keeps it and saves nothing.
+    pub fn answer_replace(&mut self, replace: bool) {
+        let Some(path) = self.replacing_file.take() else {
+            return;
+        };
+        if replace {
+            self.save_and_proceed(&path);
+        } else {
+            self.after_save = None;
+            self.model.note(format!(
+                "Nothing was saved: {} was kept as it was.",
+                path.display()
+            ));
+        }
+    }
+
+    /// Saves to `path` and then does what waited for the save.
+    fn save_and_proceed(&mut self, path: &Path) {
+        let after = self.after_save.take();
+        if self.save_to(path)
+            && let Some(pending) = after
+        {
+            self.proceed(pending);
+        }
     }
 
     /// Whether the analysis engine runs.
@@ -681,15 +750,15 @@ impl GuiApp {
                 Some(path) => {
                     self.save_to(&path);
                 }
-                None => self.dialogs.start(Purpose::Save, &self.settings.path),
+                None => self.start_dialog(Purpose::Save),
             },
             Action::SaveTo(path) => {
                 self.settings.path.clone_from(&path);
-                let after = self.after_save.take();
-                if self.save_to(&PathBuf::from(path.trim()))
-                    && let Some(pending) = after
-                {
-                    self.proceed(pending);
+                let path = PathBuf::from(path.trim());
+                if saving::replaces_another(&path, self.model.file()) {
+                    self.replacing_file = Some(path);
+                } else {
+                    self.save_and_proceed(&path);
                 }
             }
             Action::OpenFile(path) | Action::OpenRecent(path) => {
@@ -700,8 +769,8 @@ impl GuiApp {
                     Err(e) => m.error(e),
                 }
             }
-            Action::SaveAs => self.dialogs.start(Purpose::Save, &self.settings.path),
-            Action::OpenDialog => self.dialogs.start(Purpose::Open, &self.settings.path),
+            Action::SaveAs => self.start_dialog(Purpose::Save),
+            Action::OpenDialog => self.start_dialog(Purpose::Open),
             Action::Quit => {
                 if self.model.unsaved() {
                     self.question = Some(Replacing::Close);
@@ -821,7 +890,7 @@ impl GuiApp {
         }
         let mut actions = match self.question {
             Some(_) => Vec::new(),
-            None if self.path_dialog.is_open() => Vec::new(),
+            None if self.path_dialog.is_open() || self.replacing_file.is_some() => Vec::new(),
             None => panels::help::keys(ui, &self.model),
         };
         let open = Tool::ALL.map(|t| self.tool_open(t));
@@ -874,6 +943,11 @@ impl GuiApp {
             && let Some(answer) = question::window(&ctx, &self.model, pending.what())
         {
             self.answer(answer);
+        }
+        if let Some(path) = &self.replacing_file
+            && let Some(replace) = saving::replace_window(&ctx, path)
+        {
+            self.answer_replace(replace);
         }
         match editor_action {
             Some(EditorAction::Play) => self.use_editor(false),

@@ -681,10 +681,12 @@ impl Model {
     }
 
     /// Saves the game to a file in the record format, with these players' names; the main
-    /// line's annotation marks follow as comment lines ([`review_comments`]).
+    /// line's annotation marks follow as comment lines ([`review_comments`]). The file is
+    /// written through a temporary one ([`crate::saving::write_replacing`]): a failure leaves
+    /// the old file whole.
     pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
         let text = self.record_text(white, black)?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        crate::saving::write_replacing(path, &text)
     }
 
     /// The game as the text of a record file: [`Model::record`], then the main line's marks as
