@@ -106,6 +106,8 @@ pub struct GuiApp {
     replacing_file: Option<PathBuf>,
     /// Whether file dialogs are our own ([`PathDialog`]) rather than the system's.
     own_dialogs: bool,
+    /// The window size to ask for on the next frame (`--size`, over the remembered one).
+    window_size: Option<egui::Vec2>,
     /// Whether the window may close without asking (the question was answered).
     closing: bool,
     /// Whether the window should be closed on the next frame.
@@ -136,9 +138,9 @@ impl GuiApp {
                 session.view,
             );
             match restored {
-                Ok(()) => app
-                    .model
-                    .note("The last session's game was restored; engine play is paused.".into()),
+                Ok(()) => app.model.note_pause(
+                    "The last session's game was restored; engine play is paused.".into(),
+                ),
                 Err(e) => app.model.error(format!(
                     "The last session's game could not be restored: {e}"
                 )),
@@ -155,9 +157,8 @@ impl GuiApp {
             .into_iter()
             .map(|t| t.key().to_string())
             .collect();
-        let white = self.player_name(Side::White);
-        let black = self.player_name(Side::Black);
-        self.settings.session = match self.model.record_text(&white, &black) {
+        self.follow_players();
+        self.settings.session = match self.model.record_text() {
             Ok(record) if !self.model.game().is_empty() => crate::settings::Session {
                 record,
                 file: self
@@ -204,6 +205,7 @@ impl GuiApp {
             after_save: None,
             replacing_file: None,
             own_dialogs: false,
+            window_size: None,
             closing: false,
             close_now: false,
         }
@@ -330,14 +332,18 @@ impl GuiApp {
         }
     }
 
-    /// Saves the game to a file in the record format; it is then no longer unsaved, and the
-    /// file is the game's.
+    /// Tells the model who plays each side now ([`GuiApp::player_name`]): the moves played
+    /// from now on are theirs, and the records name them.
+    fn follow_players(&mut self) {
+        let names = [Side::White, Side::Black].map(|s| self.player_name(s));
+        self.model.set_playing(names);
+    }
+
+    /// Saves the game to a file in the record format, naming the players who played it; it is
+    /// then no longer unsaved, and the file is the game's.
     pub fn save(&mut self, path: &Path) -> Result<(), String> {
-        self.model.save(
-            path,
-            &self.player_name(Side::White),
-            &self.player_name(Side::Black),
-        )?;
+        self.follow_players();
+        self.model.save(path)?;
         self.model.mark_saved(path);
         Ok(())
     }
@@ -427,6 +433,12 @@ impl GuiApp {
     pub fn open_path_dialog(&mut self, purpose: Purpose) {
         let start = self.dialog_start(purpose);
         self.path_dialog.open(purpose, &start);
+    }
+
+    /// Asks the window for this size (points) on the next frame: a size given on the command
+    /// line wins over the one eframe remembered from the last run.
+    pub fn ask_window_size(&mut self, size: [f32; 2]) {
+        self.window_size = Some(egui::Vec2::from(size));
     }
 
     /// Uses our own file dialogs ([`PathDialog`]) rather than the system's (`true`), as when
@@ -725,6 +737,7 @@ impl GuiApp {
 
     /// Does what a panel or a key asked for, without asking.
     fn apply_now(&mut self, action: Action) {
+        self.follow_players();
         let engines = self.settings.engines();
         let m = &mut self.model;
         match action {
@@ -741,7 +754,8 @@ impl GuiApp {
             Action::SetClock(text) => self.settings.clock = text,
             Action::SetPlayer(i, p) => {
                 self.settings.players[i] = p;
-                // With no engine left, an engine's failure has nothing to resume.
+                // With no engine left, an engine's failure has nothing to resume; the failed
+                // side with another player forgets it (follow_players).
                 if !self.settings.players.iter().any(|p| p.engine) {
                     self.model.clear_failure();
                 }
@@ -817,6 +831,7 @@ impl GuiApp {
         }
         self.model.tick_clocks(Instant::now());
         self.follow_game();
+        self.follow_players();
     }
 
     /// Ends every engine (`quit`, then kill after a short grace) and waits until their processes
@@ -858,6 +873,7 @@ impl GuiApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.hub.set_context(ui.ctx());
         self.follow_game();
+        self.follow_players();
         self.drive_engines();
         self.dialogs.set_context(ui.ctx());
         match self.dialogs.poll() {
@@ -884,6 +900,9 @@ impl GuiApp {
         if ctx.input(|i| i.viewport().close_requested()) && !self.closing && self.model.unsaved() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.question = Some(Replacing::Close);
+        }
+        if let Some(size) = self.window_size.take() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(size));
         }
         if std::mem::take(&mut self.close_now) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

@@ -90,7 +90,7 @@ fn write_with(
 /// click outside).
 pub fn replace_window(ctx: &egui::Context, path: &Path) -> Option<bool> {
     let mut answer = None;
-    let modal = egui::Modal::new(egui::Id::new("replace-file")).show(ctx, |ui| {
+    let modal = egui::Modal::new(egui::Id::unique("replace-file")).show(ctx, |ui| {
         ui.set_max_width(380.0);
         ui.heading(REPLACE_TITLE);
         ui.label(format!(

@@ -185,7 +185,7 @@ impl MoveList<'_> {
         let text = egui::RichText::new(self.text(id)).strong();
         let response = ui.add_sized(
             [width, 18.0],
-            egui::Button::selectable(id == self.shown, text).frame_when_inactive(false),
+            egui::Button::selectable(id == self.shown, text),
         );
         self.respond(&response, id, action);
     }

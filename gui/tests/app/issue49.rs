@@ -136,3 +136,201 @@ fn save_after_open_of_another_file_and_new_does_not_touch_the_first_file_without
     assert!(!h.state().model().unsaved());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The app with these settings (and animations off) in a 1100x760 window.
+fn with_settings(settings: gui::Settings) -> Harness<'static, GuiApp> {
+    let settings = gui::Settings {
+        animations: false,
+        path: String::new(),
+        ..settings
+    };
+    let mut h = Harness::builder()
+        .with_size([1100.0, 760.0])
+        .build_ui_state(|ui, app: &mut GuiApp| app.show(ui), GuiApp::new(settings));
+    h.run_steps(2);
+    h
+}
+
+#[test]
+fn a_game_from_the_command_line_and_a_new_game_after_an_opened_file_start_unpaused() {
+    let mut settings = gui::Settings {
+        game: "hexapawn".into(),
+        size: 4,
+        players: [Player::default(), common::engine(common::engine_path(), 1)],
+        ..gui::Settings::default()
+    };
+    settings.session = gui::settings::Session {
+        record: "[Game \"hexapawn\"]\n[Size \"3\"]\n[White \"human\"]\n[Black \"human\"]\n\
+                 [Start \"startpos\"]\n[Result \"*\"]\na1a2\n"
+            .into(),
+        file: String::new(),
+        unsaved: false,
+        view: 1,
+    };
+    let mut h = with_settings(settings);
+    assert!(h.state().model().paused(), "a restored game waits");
+    h.get_by_label_contains("The last session's game was restored");
+    // `gui hexapawn 4`: the game of the command line, played at once, and no stale note.
+    h.state_mut()
+        .start_from_args(&["hexapawn".into(), "4".into()]);
+    h.run_steps(2);
+    assert!(!h.state().model().paused());
+    assert!(h.query_by_label_contains("was restored").is_none());
+    click_squares(&mut h, &["b1", "b2"]);
+    common::wait_for(&mut h, "Black's engine's answer", |a| {
+        a.model().game().len() == 2
+    });
+    // A file opened is paused; a new game after it is not.
+    let dir = folder("unpaused");
+    let path = dir.join("a.games");
+    h.state_mut().file_chosen(Purpose::Save, &path);
+    h.state_mut()
+        .apply(Action::OpenFile(path.display().to_string()));
+    h.run_steps(2);
+    assert!(h.state().model().paused());
+    h.key_press(egui::Key::N);
+    h.run_steps(2);
+    assert!(!h.state().model().paused(), "a new game plays");
+    assert!(h.query_by_label_contains("engine play is paused").is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn switching_a_failed_engines_side_to_a_human_forgets_the_failure_and_the_other_engine_plays() {
+    let crasher = common::write_script(
+        "crasher",
+        "while read line; do case \"$line\" in\n\
+         uci) echo 'id name crasher'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) exit 3;;\n\
+         esac; done\n",
+    );
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [
+            common::engine(crasher, 1),
+            common::engine(common::engine_path(), 1),
+        ],
+        [1100.0, 760.0],
+    );
+    common::wait_for(&mut h, "White's engine's failure", |a| {
+        a.model().halted().is_some()
+    });
+    h.get_by_label("White's engine (failed)");
+    h.state_mut().apply(Action::SetPlayer(0, Player::default()));
+    h.run_steps(2);
+    assert_eq!(h.state().model().halted(), None);
+    assert!(h.state().model().message().is_none_or(|(_, err)| !err));
+    assert!(h.query_by_label("White's engine (failed)").is_none());
+    click_squares(&mut h, &["a1", "a2"]);
+    common::wait_for(&mut h, "Black's engine's answer, without Resume", |a| {
+        a.model().game().len() == 2
+    });
+}
+
+#[test]
+fn a_record_names_who_played_and_a_change_of_player_is_a_tag_the_readers_accept() {
+    let mut h = humans();
+    click_squares(&mut h, &["b1", "b2", "a3", "a2"]);
+    let ours = common::engine_path();
+    h.state_mut()
+        .apply(Action::SetPlayer(1, common::engine(ours.clone(), 1)));
+    click_squares(&mut h, &["c1", "c2"]);
+    common::wait_for(&mut h, "Black's engine's move", |a| {
+        a.model().game().len() == 4
+    });
+    let dir = folder("players");
+    let path = dir.join("played.games");
+    h.state_mut().save(&path).expect("saved");
+    let text = read(&path);
+    assert!(text.contains("[White \"human\"]"), "{text}");
+    assert!(
+        text.contains("[Black \"human\"]"),
+        "who played at the start: {text}"
+    );
+    let change = format!("[Player \"3 Black {}\"]", ours.display());
+    assert!(text.contains(&change), "{text}");
+    let read_back = engine::record::referee_records(&text).expect("the readers accept it");
+    assert_eq!(read_back[0].moves.len(), 4);
+    // Opened again, it names the same players.
+    h.state_mut()
+        .apply(Action::OpenFile(path.display().to_string()));
+    h.run_steps(2);
+    let again = h.state().model().record().expect("a record");
+    assert_eq!(
+        (again.white.as_str(), again.black.as_str()),
+        ("human", "human")
+    );
+    assert_eq!(again.tag("Player"), Some(&change[9..change.len() - 2]));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Whether the last frame painted a rectangle filled with the selection's colour over the move
+/// table's cell of `name`.
+fn marked(h: &Harness<'static, GuiApp>, name: &str) -> bool {
+    let cells: Vec<_> = h
+        .get_all_by_label(name)
+        .filter(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .collect();
+    assert_eq!(cells.len(), 1, "one cell of {name}");
+    let b = cells[0].accesskit_node().bounding_box().expect("drawn");
+    let cell = egui::Rect::from_min_max(
+        egui::pos2(b.x0 as f32, b.y0 as f32),
+        egui::pos2(b.x1 as f32, b.y1 as f32),
+    );
+    let fill = h.ctx.global_style().visuals.selection.bg_fill;
+    h.output().shapes.iter().any(|s| match &s.shape {
+        egui::Shape::Rect(r) => r.fill == fill && r.rect.intersect(cell).area() > cell.area() * 0.5,
+        _ => false,
+    })
+}
+
+#[test]
+fn the_move_table_marks_the_shown_move_without_the_pointer() {
+    let mut h = humans();
+    click_squares(&mut h, &["b1", "b2", "a3", "a2", "c1", "c2"]);
+    h.get_by_label("square a1").hover();
+    h.run_steps(2);
+    assert!(marked(&h, "c1c2"), "the last move, shown");
+    assert!(!marked(&h, "a3a2"));
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(2);
+    assert_eq!(h.state().model().view(), 2);
+    assert!(marked(&h, "a3a2"), "stepped back: the shown move is marked");
+    assert!(!marked(&h, "c1c2"));
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    assert!(
+        !marked(&h, "b1b2") && !marked(&h, "a3a2"),
+        "the start: none"
+    );
+}
+
+#[test]
+fn a_window_size_asked_for_is_sent_to_the_window_over_the_remembered_one() {
+    let mut h = humans();
+    h.state_mut().ask_window_size([1280.0, 800.0]);
+    h.step();
+    let sent = h
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| {
+            v.commands
+                .contains(&egui::ViewportCommand::InnerSize(egui::vec2(1280.0, 800.0)))
+        });
+    assert!(sent, "the first frame asks for the size");
+}
+
+#[test]
+fn the_shortcuts_page_wraps_by_rows_not_a_word_a_line() {
+    let mut h = humans();
+    h.state_mut().show_tool(gui::panels::dock::Tool::Help, true);
+    h.run_steps(3);
+    let node = h.get_by_label("save the game (to its file, else asks where)");
+    let b = node.accesskit_node().bounding_box().expect("drawn");
+    let (width, height) = (b.x1 - b.x0, b.y1 - b.y0);
+    assert!(height < 40.0, "at most two lines: {width} x {height}");
+    assert!(width > 120.0, "words side by side: {width} x {height}");
+}
