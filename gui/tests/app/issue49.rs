@@ -334,3 +334,38 @@ fn the_shortcuts_page_wraps_by_rows_not_a_word_a_line() {
     assert!(height < 40.0, "at most two lines: {width} x {height}");
     assert!(width > 120.0, "words side by side: {width} x {height}");
 }
+
+#[test]
+fn the_engine_manager_says_why_a_duplicate_name_is_refused_and_fits_800x600() {
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [800.0, 600.0],
+    );
+    h.state_mut()
+        .show_tool(gui::panels::dock::Tool::Engines, true);
+    h.run_steps(2);
+    click(&mut h, "New");
+    click(&mut h, "New");
+    let field = h
+        .get_all_by_label("name")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::TextInput)
+        .expect("the name field");
+    field.click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run_steps(1);
+    h.get_all_by_label("name")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::TextInput)
+        .expect("the name field")
+        .type_text("engine 1");
+    h.run_steps(3);
+    let message = h.get_by_label_contains("two engines are named 'engine 1'");
+    let b = message.accesskit_node().bounding_box().expect("drawn");
+    assert!(b.y1 <= 600.0, "seen in the window: {b:?}");
+    assert!(
+        h.get_by_label("Apply").accesskit_node().is_disabled(),
+        "Apply waits for a good list"
+    );
+}
