@@ -20,6 +20,7 @@
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
 //! - [`tablebase`]: the tablebase page (exact values read with [`engine::tablebase`]).
 //! - [`review`]: the game review (each move's value before and after, marks, accuracy).
+//! - [`tools`]: the dock's tools behind one trait ([`tools::ToolPanel`]).
 //! - [`app`]: composes them ([`app::GuiApp`]).
 
 pub mod analysis;
@@ -38,6 +39,7 @@ pub mod saving;
 pub mod settings;
 pub mod solve;
 pub mod tablebase;
+pub mod tools;
 pub mod tree;
 pub mod widgets;
 

@@ -174,9 +174,16 @@ impl EngineManager {
                 ui.label(RichText::new("not applied yet").weak());
             }
         });
-        if let Some(why) = problem.filter(|_| edited) {
-            let text = format!("Cannot apply: {why}.");
-            ui.add(egui::Label::new(RichText::new(text).color(ui.visuals().error_fg_color)).wrap());
+        // One line kept for it whether or not there is one, so that the list never moves.
+        let text = match problem.filter(|_| edited) {
+            Some(why) => format!("Cannot apply: {why}."),
+            None => String::new(),
+        };
+        let line = ui.add(
+            egui::Label::new(RichText::new(&text).color(ui.visuals().error_fg_color)).truncate(),
+        );
+        if !text.is_empty() {
+            line.on_hover_text(text);
         }
         ui.separator();
         // Everything below scrolls: nothing is cut off in a small window.
