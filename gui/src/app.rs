@@ -8,6 +8,7 @@ mod tools;
 
 use files::replaces_game;
 pub use files::{NO_FILE, Replacing};
+pub use tools::DOCK_MIN;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -17,6 +17,9 @@ use crate::tablebase::TablebasePage;
 use crate::tools::ToolContext;
 use crate::tree::TreeExplorer;
 
+/// The dock's least width (points): the set-up's fields and a tool's buttons fit.
+pub const DOCK_MIN: f32 = 220.0;
+
 impl GuiApp {
     /// Whether a tool's docked panel is open.
     pub fn tool_open(&self, tool: Tool) -> bool {
@@ -280,15 +283,12 @@ impl GuiApp {
     pub(super) fn dock(&mut self, ui: &mut egui::Ui, width: f32, actions: &mut Vec<Action>) {
         let shown = self.shown_tool();
         let open = self.open_tools();
-        let panel = match shown {
-            None => egui::Panel::left("setup")
-                .resizable(false)
-                .exact_size((width * 0.22).clamp(220.0, 260.0)),
-            Some(_) => egui::Panel::left("dock")
-                .resizable(true)
-                .default_size((width * 0.3).clamp(300.0, 520.0))
-                .size_range(240.0..=(width * 0.5).max(300.0)),
-        };
+        // One panel whichever tab is shown, so that the board keeps its size when the tab
+        // changes; resizable, never narrower than the set-up needs.
+        let panel = egui::Panel::left("dock")
+            .resizable(true)
+            .default_size((width * 0.27).clamp(DOCK_MIN, 480.0))
+            .size_range(DOCK_MIN..=(width * 0.45).max(DOCK_MIN));
         panel.show(ui, |ui| {
             if !open.is_empty() {
                 match dock::tabs(ui, &open, shown) {

@@ -179,7 +179,8 @@ impl EngineManager {
             Some(why) => format!("Cannot apply: {why}."),
             None => String::new(),
         };
-        let line = ui.add(
+        let line = ui.add_sized(
+            [ui.available_width(), 18.0],
             egui::Label::new(RichText::new(&text).color(ui.visuals().error_fg_color)).truncate(),
         );
         if !text.is_empty() {

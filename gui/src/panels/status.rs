@@ -48,6 +48,8 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         RichText::new(format!("{} to move", side_name(side)))
     };
     ui.horizontal_wrapped(|ui| {
+        // As high as the end of the game's large line, whatever it says.
+        ui.set_min_height(26.0);
         let stopped = model.paused() || model.halted().is_some();
         let clocks = model.clocks().is_some();
         if stopped || clocks || settings.players.iter().any(|p| p.engine) {
@@ -74,7 +76,15 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
                 action = Some(Action::MoveNow);
             }
         }
-        ui.label(text);
+        if model.over() || model.lost_on_time().is_some() {
+            // The end of the game in full is the headline above the board: here one line,
+            // so that the board above keeps its size.
+            let full = text.text().to_string();
+            ui.add(egui::Label::new(text).truncate())
+                .on_hover_text(full);
+        } else {
+            ui.label(text);
+        }
     });
     match model.message() {
         Some((m, err)) if model.halted() != Some(m) => {

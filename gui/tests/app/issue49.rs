@@ -369,3 +369,70 @@ fn the_engine_manager_says_why_a_duplicate_name_is_refused_and_fits_800x600() {
         "Apply waits for a good list"
     );
 }
+
+/// The side of a board square as last drawn.
+fn cell(h: &Harness<'static, GuiApp>) -> f32 {
+    h.state().board_geometry().expect("a board").cell
+}
+
+#[test]
+fn the_docks_tabs_never_wrap_and_the_board_keeps_its_size_across_tabs() {
+    use gui::panels::dock::Tool;
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [1100.0, 720.0],
+    );
+    let before = cell(&h);
+    for tool in [
+        Tool::Review,
+        Tool::Tablebase,
+        Tool::Solver,
+        Tool::Tree,
+        Tool::Console,
+    ] {
+        h.state_mut().show_tool(tool, true);
+    }
+    h.run_steps(3);
+    for tool in [Tool::Review, Tool::Tablebase, Tool::Solver, Tool::Console] {
+        let tab = h
+            .get_all_by_label(tool.title())
+            .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+            .expect("a tab");
+        let b = tab.accesskit_node().bounding_box().expect("drawn");
+        assert!(b.y1 - b.y0 < 30.0, "{} on one line: {b:?}", tool.title());
+    }
+    let with_tool = cell(&h);
+    click(&mut h, gui::panels::dock::SETUP);
+    h.run_steps(2);
+    assert_eq!(h.state().shown_tool(), None, "the set-up's tab is shown");
+    assert_eq!(cell(&h), with_tool, "the set-up's tab: the same board");
+    assert!(
+        with_tool >= before * 0.85,
+        "five tools open: the board keeps most of its size ({before} -> {with_tool})"
+    );
+}
+
+/// A guard more than a reproduction: at 800x600 this passed before issue 49's changes too (the
+/// board there was limited by the width); it keeps the headline and the status line from
+/// taking the board's height when the game ends.
+#[test]
+fn the_board_keeps_its_size_when_the_game_ends_at_800x600_with_a_tool() {
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [Player::default(), Player::default()],
+        [800.0, 600.0],
+    );
+    h.state_mut()
+        .show_tool(gui::panels::dock::Tool::Review, true);
+    h.run_steps(3);
+    let playing = cell(&h);
+    // White wins by reaching the far row: a long reason that wraps at this width.
+    click_squares(&mut h, &["b1", "b2", "a3", "a2", "b2", "c3"]);
+    assert!(h.state().model().over());
+    h.run_steps(2);
+    assert_eq!(cell(&h), playing, "the same board when the game is over");
+    assert!(playing >= 60.0, "a board one can play on: {playing}");
+}
