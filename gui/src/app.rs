@@ -67,6 +67,9 @@ pub struct GuiApp {
     window_size: Option<egui::Vec2>,
     /// Whether the window may close without asking (the question was answered).
     closing: bool,
+    /// Whether the game on the table was discarded as the window closed (not kept for the next
+    /// start).
+    discarded: bool,
     /// Whether the window should be closed on the next frame.
     close_now: bool,
 }
@@ -134,6 +137,7 @@ impl GuiApp {
             own_dialogs: false,
             window_size: None,
             closing: false,
+            discarded: false,
             close_now: false,
         }
     }

@@ -55,6 +55,7 @@ pub(super) fn replaces_game(action: &Action) -> bool {
 impl GuiApp {
     /// Keeps the game on the table in the settings, to be restored on the next start (a game
     /// without moves is not kept), and which tools are open.
+    /// (A game discarded when the window closed is not kept.)
     pub fn remember_session(&mut self) {
         self.settings.tools = self
             .open_tools()
@@ -63,16 +64,18 @@ impl GuiApp {
             .collect();
         self.follow_players();
         self.settings.session = match self.model.record_text() {
-            Ok(record) if !self.model.game().is_empty() => crate::settings::Session {
-                record,
-                file: self
-                    .model
-                    .file()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default(),
-                unsaved: self.model.unsaved(),
-                view: self.model.view(),
-            },
+            Ok(record) if !self.model.game().is_empty() && !self.discarded => {
+                crate::settings::Session {
+                    record,
+                    file: self
+                        .model
+                        .file()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    unsaved: self.model.unsaved(),
+                    view: self.model.view(),
+                }
+            }
             _ => crate::settings::Session::default(),
         };
     }
@@ -137,6 +140,8 @@ impl GuiApp {
         match answer {
             Answer::Cancel => {}
             Answer::Discard => {
+                // A game discarded on closing is not kept for the next start either.
+                self.discarded = pending == Replacing::Close;
                 self.proceed(pending);
                 if self.model.message().is_none() && self.model.can_bring_back().is_some() {
                     self.model.note(

@@ -47,7 +47,10 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
             action = Some(Action::TakeBack);
         }
         if ui
-            .add_enabled(!tree.is_main(shown), egui::Button::new("Promote"))
+            .add_enabled(
+                shown != ROOT && !tree.is_main(shown),
+                egui::Button::new("Promote"),
+            )
             .on_hover_text("make the line of the shown move the main line (the one saved)")
             .clicked()
         {

@@ -436,3 +436,36 @@ fn the_board_keeps_its_size_when_the_game_ends_at_800x600_with_a_tool() {
     assert_eq!(cell(&h), playing, "the same board when the game is over");
     assert!(playing >= 60.0, "a board one can play on: {playing}");
 }
+
+#[test]
+fn smaller_ones_promote_discard_on_quit_and_the_file_dialogs_filter() {
+    // Promote is not offered on an empty game.
+    let mut h = humans();
+    assert!(h.get_by_label("Promote").accesskit_node().is_disabled());
+    // Our file dialog lists records and folders only, in a folder named in full.
+    let dir = folder("filter");
+    std::fs::write(dir.join("a.games"), "").unwrap();
+    std::fs::write(dir.join("notes.png"), "").unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    h.state_mut().settings.path = dir.join("a.games").display().to_string();
+    h.state_mut().open_path_dialog(Purpose::Open);
+    h.run_steps(2);
+    h.get_by_label("a.games");
+    h.get_by_label("sub/");
+    assert!(h.query_by_label("notes.png").is_none(), "not a record");
+    h.get_by_label(&format!("in {}", dir.canonicalize().unwrap().display()));
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    // A game discarded as the window closes is not restored on the next start.
+    click_squares(&mut h, &["b1", "b2"]);
+    h.state_mut().apply(Action::Quit);
+    h.run_steps(2);
+    click(&mut h, "Discard");
+    h.state_mut().remember_session();
+    assert!(
+        h.state().settings.session.record.is_empty(),
+        "nothing kept: {:?}",
+        h.state().settings.session
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
