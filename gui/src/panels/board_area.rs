@@ -23,10 +23,10 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     // Always the same height (two lines of a smaller size), so that the board does not move
     // when Pass appears or the end of the game's reason wraps.
     let headline = egui::vec2(ui.available_width(), big * 2.0);
-    let wrapped = egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true);
+    let down = egui::Layout::top_down(egui::Align::Min);
     let (rect, _) = ui.allocate_exact_size(headline, egui::Sense::hover());
     let clip = rect.intersect(ui.clip_rect());
-    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(wrapped));
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(down));
     child.set_clip_rect(clip);
     {
         let ui = &mut child;
@@ -37,18 +37,20 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
             let text = format!("Game over: {} lost on time", side_name(loser));
             fitted(ui, &text, big, headline);
         } else {
-            let side = side_name(game.side_to_move(view));
-            ui.label(RichText::new(format!("{side} to move")).size(16.0));
-            if model.pass_only() && model.human_may_move(settings.engines()) {
-                ui.label("- no piece can move:");
-                if ui
-                    .button(RichText::new("Pass").size(16.0))
-                    .on_hover_text("the only move: the turn goes to the other side")
-                    .clicked()
-                {
-                    action = Some(Action::Play(Move::PASS));
+            ui.horizontal_wrapped(|ui| {
+                let side = side_name(game.side_to_move(view));
+                ui.label(RichText::new(format!("{side} to move")).size(16.0));
+                if model.pass_only() && model.human_may_move(settings.engines()) {
+                    ui.label("- no piece can move:");
+                    if ui
+                        .button(RichText::new("Pass").size(16.0))
+                        .on_hover_text("the only move: the turn goes to the other side")
+                        .clicked()
+                    {
+                        action = Some(Action::Play(Move::PASS));
+                    }
                 }
-            }
+            });
         }
     }
     let marks = Marks {
