@@ -30,10 +30,19 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         let what = if model.moving_now() {
             "asked to move now...".to_string()
         } else if model.seats()[i].as_ref().is_some_and(|s| s.ready) {
-            let depth = model.engine_views()[i]
-                .as_ref()
-                .and_then(|v| v.info.as_ref())
-                .map_or_else(String::new, |i| format!("depth {}", i.depth));
+            // With no search line yet (a silent engine), the time it has thought.
+            let view = model.engine_views()[i].as_ref();
+            let depth = match view.and_then(|v| v.info.as_ref()) {
+                Some(info) => format!("depth {}", info.depth),
+                None => match view {
+                    Some(v) => {
+                        ui.ctx()
+                            .request_repaint_after(std::time::Duration::from_secs(1));
+                        format!("{} s", v.started.elapsed().as_secs())
+                    }
+                    None => String::new(),
+                },
+            };
             format!("thinking... {depth}")
         } else {
             "starting...".to_string()

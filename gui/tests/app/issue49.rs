@@ -469,3 +469,27 @@ fn smaller_ones_promote_discard_on_quit_and_the_file_dialogs_filter() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_silent_engine_shows_how_long_it_has_thought() {
+    let silent = common::write_script(
+        "silent",
+        "while read line; do case \"$line\" in\n\
+         uci) echo 'id name silent'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    );
+    let mut h = harness(
+        GameKind::Oska,
+        4,
+        [common::engine(silent, 1), Player::default()],
+        [1100.0, 760.0],
+    );
+    common::wait_for(&mut h, "a second of thinking", |a| {
+        a.model().engine_views()[0]
+            .as_ref()
+            .is_some_and(|v| v.started.elapsed().as_millis() > 1100)
+    });
+    h.get_by_label_contains("White's engine: thinking... 1 s");
+}
