@@ -239,7 +239,8 @@ impl Hub {
             if let Some(a) = self.analysis.take() {
                 self.end(a.handle);
             }
-            model.clear_search(ANALYSIS);
+            // The last evaluation stays in its panel, marked stopped (as lichess keeps it).
+            model.finish_search(ANALYSIS, SearchState::Stopped);
             self.sync(model);
             return Ok(());
         }

@@ -493,3 +493,21 @@ fn a_silent_engine_shows_how_long_it_has_thought() {
     });
     h.get_by_label_contains("White's engine: thinking... 1 s");
 }
+
+#[test]
+fn stopping_analysis_keeps_the_last_evaluation_in_its_panel() {
+    let _ = common::engine_path();
+    let mut h = humans();
+    h.state_mut().set_analysis(true);
+    common::wait_for(&mut h, "an analysis line", |a| {
+        a.model().engine_views()[2]
+            .as_ref()
+            .is_some_and(|v| v.info.is_some())
+    });
+    h.state_mut().set_analysis(false);
+    h.run_steps(2);
+    assert!(!h.state().analysing());
+    let kept = h.state().model().engine_views()[2].as_ref();
+    assert!(kept.is_some_and(|v| v.info.is_some()), "{kept:?}");
+    h.get_by_label_contains("Analysis (stopped)");
+}
