@@ -1,74 +1,37 @@
 //! The application: composes the [`Model`] (the game on the table), the engine [`Hub`], the
-//! panels and the tools' windows, and applies the panels' [`Action`]s.
+//! panels and the dock's [`Tools`] (each a [`ToolPanel`](crate::tools::ToolPanel)), and applies the [`Action`]s they
+//! return. Saving, opening and the questions before anything is lost are in [`files`]; what
+//! the tools' actions start (their engines, the review's marks) is in [`tools`].
+
+mod files;
+mod tools;
+
+use files::replaces_game;
+pub use files::{NO_FILE, Replacing};
+pub use tools::DOCK_MIN;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use boardgames_core::games::Side;
 use eframe::egui;
 
 use crate::board::Geometry;
-use crate::console::{Console, Role};
 use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
-use crate::model::Model;
-use crate::model::NodeId;
-use crate::panels::dock::{self, TabAction, Tool};
-use crate::panels::engine_manager::{EngineManager, ManagerAction};
+use crate::model::{Model, NodeId};
+use crate::panels::dock::{self, Tool};
 use crate::panels::menu::MenuState;
 use crate::panels::path_dialog::{PathAnswer, PathDialog};
 use crate::panels::position::{PositionAction, PositionDialog};
-use crate::panels::question::{self, Answer};
+use crate::panels::question;
 use crate::panels::{self, Action};
-use crate::review::{Review, ReviewAction};
+use crate::saving;
 pub use crate::settings::{Limit, Player, SETTINGS_KEY, Settings, default_engine};
-use crate::solve::{SolveAction, Solver};
-use crate::tablebase::TablebasePage;
-use crate::tree::TreeExplorer;
-
-/// What the status line says when a file dialog closes without a file.
-pub const NO_FILE: &str = "No file was chosen.";
+use crate::tools::Tools;
 
 /// The smallest window (points) the program opens: everything is shown at this size.
 pub const MIN_WINDOW: [f32; 2] = [800.0, 600.0];
-
-/// What waits for the answer to the unsaved-game question: something that replaces the game on
-/// the table, or closing the window.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Replacing {
-    /// An action that replaces the game (a new game, a file opened, a position set).
-    Action(Action),
-    /// The editor's position used (`true`: and analysed).
-    Editor(bool),
-    /// The window closing.
-    Close,
-}
-
-impl Replacing {
-    /// What happens, as the question says it ("Save it before you ...?").
-    pub fn what(&self) -> &'static str {
-        match self {
-            Replacing::Action(Action::NewGame) => "start a new game",
-            Replacing::Action(Action::SetPosition(..)) => "set up the position",
-            Replacing::Action(_) => "open another game",
-            Replacing::Editor(_) => "use the edited position",
-            Replacing::Close => "close the window",
-        }
-    }
-}
-
-/// Whether an action replaces the game on the table (and asks first when it is not saved).
-fn replaces_game(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::NewGame
-            | Action::OpenFile(_)
-            | Action::OpenRecent(_)
-            | Action::LoadRecord(_)
-            | Action::SetPosition(..)
-    )
-}
 
 /// The application state. [`GuiApp::show`] draws it into a `Ui` and handles input; it is what
 /// both the real window and the tests run.
@@ -78,18 +41,13 @@ pub struct GuiApp {
     pub settings: Settings,
     model: Model,
     hub: Hub,
-    tree: TreeExplorer,
+    /// The dock's tools.
+    tools: Tools,
     editor: Editor,
-    console: Console,
-    solver: Solver,
     position: PositionDialog,
-    manager: EngineManager,
-    tablebase: TablebasePage,
-    review: Review,
     /// The nodes of the line reviewed (`[k]`: after `k` moves), and the model's epoch then.
     review_line: Vec<NodeId>,
     review_epoch: u64,
-    help: bool,
     dialogs: FileDialogs,
     path_dialog: PathDialog,
     /// The docked tool whose tab is shown.
@@ -101,8 +59,17 @@ pub struct GuiApp {
     question: Option<Replacing>,
     /// What waits for the Save dialog (the question's Save, for a game without a file).
     after_save: Option<Replacing>,
+    /// A file not the game's own that a save would replace, while the user is asked.
+    replacing_file: Option<PathBuf>,
+    /// Whether file dialogs are our own ([`PathDialog`]) rather than the system's.
+    own_dialogs: bool,
+    /// The window size to ask for on the next frame (`--size`, over the remembered one).
+    window_size: Option<egui::Vec2>,
     /// Whether the window may close without asking (the question was answered).
     closing: bool,
+    /// Whether the game on the table was discarded as the window closed (not kept for the next
+    /// start).
+    discarded: bool,
     /// Whether the window should be closed on the next frame.
     close_now: bool,
 }
@@ -131,40 +98,15 @@ impl GuiApp {
                 session.view,
             );
             match restored {
-                Ok(()) => app
-                    .model
-                    .note("The last session's game was restored; engine play is paused.".into()),
+                Ok(()) => app.model.note_pause(
+                    "The last session's game was restored; engine play is paused.".into(),
+                ),
                 Err(e) => app.model.error(format!(
                     "The last session's game could not be restored: {e}"
                 )),
             }
         }
         app
-    }
-
-    /// Keeps the game on the table in the settings, to be restored on the next start (a game
-    /// without moves is not kept), and which tools are open.
-    pub fn remember_session(&mut self) {
-        self.settings.tools = self
-            .open_tools()
-            .into_iter()
-            .map(|t| t.key().to_string())
-            .collect();
-        let white = self.player_name(Side::White);
-        let black = self.player_name(Side::Black);
-        self.settings.session = match self.model.record_text(&white, &black) {
-            Ok(record) if !self.model.game().is_empty() => crate::settings::Session {
-                record,
-                file: self
-                    .model
-                    .file()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default(),
-                unsaved: self.model.unsaved(),
-                view: self.model.view(),
-            },
-            _ => crate::settings::Session::default(),
-        };
     }
 
     /// An app with these settings and no tool open.
@@ -179,17 +121,11 @@ impl GuiApp {
             model,
             settings,
             hub: Hub::new(),
-            tree: TreeExplorer::default(),
+            tools: Tools::default(),
             editor: Editor::default(),
-            console: Console::default(),
-            solver: Solver::default(),
             position: PositionDialog::default(),
-            manager: EngineManager::default(),
-            tablebase: TablebasePage::default(),
-            review: Review::default(),
             review_line: Vec::new(),
             review_epoch: 0,
-            help: false,
             dialogs: FileDialogs::default(),
             path_dialog: PathDialog::default(),
             tab: None,
@@ -197,61 +133,13 @@ impl GuiApp {
             epoch: 0,
             question: None,
             after_save: None,
+            replacing_file: None,
+            own_dialogs: false,
+            window_size: None,
             closing: false,
+            discarded: false,
             close_now: false,
         }
-    }
-
-    /// Whether a tool's docked panel is open.
-    pub fn tool_open(&self, tool: Tool) -> bool {
-        match tool {
-            Tool::Engines => self.manager.open,
-            Tool::Review => self.review.open,
-            Tool::Tablebase => self.tablebase.open,
-            Tool::Solver => self.solver.open,
-            Tool::Tree => self.tree.open,
-            Tool::Console => self.console.open,
-            Tool::Help => self.help,
-        }
-    }
-
-    /// The open tools, in the dock's order.
-    pub fn open_tools(&self) -> Vec<Tool> {
-        Tool::ALL
-            .into_iter()
-            .filter(|&t| self.tool_open(t))
-            .collect()
-    }
-
-    /// The tool whose tab the dock shows (`None`: the players' set-up).
-    pub fn shown_tool(&self) -> Option<Tool> {
-        self.tab.filter(|&t| self.tool_open(t))
-    }
-
-    /// Opens a tool's docked panel (its tab is then shown) or closes it; the settings remember
-    /// which are open.
-    pub fn show_tool(&mut self, tool: Tool, open: bool) {
-        match tool {
-            Tool::Engines if open && !self.manager.open => self.open_engine_manager(false),
-            Tool::Engines if !open => self.manager.close(),
-            Tool::Engines => {}
-            Tool::Review => self.review.open = open,
-            Tool::Tablebase => self.set_tablebase(open),
-            Tool::Solver => self.solver.open = open,
-            Tool::Tree => self.tree.open = open,
-            Tool::Console => self.console.open = open,
-            Tool::Help => self.help = open,
-        }
-        if open {
-            self.tab = Some(tool);
-        } else if self.tab == Some(tool) {
-            self.tab = self.open_tools().first().copied();
-        }
-        self.settings.tools = self
-            .open_tools()
-            .into_iter()
-            .map(|t| t.key().to_string())
-            .collect();
     }
 
     /// The game on the table.
@@ -310,338 +198,10 @@ impl GuiApp {
         }
     }
 
-    /// The players' names for a record: an engine's as the set-up names it (the saved engine's
-    /// name, the typed program, or "engine (ours)"), or "human". Never the running process's
-    /// `id name`, which is there or not depending on whether the engine still runs: a game's
-    /// records name its engine the same way whenever they are saved.
-    pub fn player_name(&self, side: Side) -> String {
-        let i = side.index();
-        if self.settings.players[i].engine {
-            self.settings.player_label(i)
-        } else {
-            "human".into()
-        }
-    }
-
-    /// Saves the game to a file in the record format; it is then no longer unsaved, and the
-    /// file is the game's.
-    pub fn save(&mut self, path: &Path) -> Result<(), String> {
-        self.model.save(
-            path,
-            &self.player_name(Side::White),
-            &self.player_name(Side::Black),
-        )?;
-        self.model.mark_saved(path);
-        Ok(())
-    }
-
-    /// Saves the game to `path` and says so (the path becomes a recent file and the game's
-    /// file); returns whether it was saved.
-    fn save_to(&mut self, path: &Path) -> bool {
-        match self.save(path) {
-            Ok(()) => {
-                self.model.note(format!("saved to {}", path.display()));
-                self.settings.remember(&path.display().to_string());
-                true
-            }
-            Err(e) => {
-                self.model.error(e);
-                false
-            }
-        }
-    }
-
-    /// What waits for the unsaved-game question's answer, while it is asked.
-    pub fn question(&self) -> Option<&Replacing> {
-        self.question.as_ref()
-    }
-
-    /// Answers the unsaved-game question: Save saves to the game's file (or asks for one in the
-    /// Save dialog) and then goes on, Discard goes on (the game can be brought back once),
-    /// Cancel keeps the game.
-    pub fn answer(&mut self, answer: Answer) {
-        let Some(pending) = self.question.take() else {
-            return;
-        };
-        match answer {
-            Answer::Cancel => {}
-            Answer::Discard => {
-                self.proceed(pending);
-                if self.model.message().is_none() && self.model.can_bring_back().is_some() {
-                    self.model.note(
-                        "The last game was discarded: Bring back (Ctrl+Shift+Z) restores it."
-                            .into(),
-                    );
-                }
-            }
-            Answer::Save => match self.model.file().map(Path::to_path_buf) {
-                Some(path) => {
-                    if self.save_to(&path) {
-                        self.proceed(pending);
-                    }
-                }
-                None => {
-                    self.after_save = Some(pending);
-                    self.dialogs.start(Purpose::Save, &self.settings.path);
-                }
-            },
-        }
-    }
-
-    /// Does what waited for the question.
-    fn proceed(&mut self, pending: Replacing) {
-        match pending {
-            Replacing::Action(action) => self.apply_now(action),
-            Replacing::Editor(analyse) => {
-                if let Err(e) = self.use_edited(analyse) {
-                    self.model.error(e);
-                }
-            }
-            Replacing::Close => {
-                self.closing = true;
-                self.close_now = true;
-            }
-        }
-    }
-
-    /// Uses the file chosen in a Save or Open dialog: it becomes the file path, and the game
-    /// is saved there or the file opened.
-    pub fn file_chosen(&mut self, purpose: Purpose, path: &Path) {
-        let text = path.display().to_string();
-        match purpose {
-            Purpose::Save => self.apply(Action::SaveTo(text)),
-            Purpose::Open => self.apply(Action::OpenFile(text)),
-            Purpose::Engine => self.manager.set_program(&self.settings.engines, &text),
-        }
-    }
-
-    /// Opens our own file dialog for `purpose` (what a system dialog that could not be shown
-    /// falls back to), starting from the file path of the settings.
-    pub fn open_path_dialog(&mut self, purpose: Purpose) {
-        self.path_dialog.open(purpose, &self.settings.path);
-    }
-
-    /// Whether the analysis engine runs.
-    pub fn analysing(&self) -> bool {
-        self.hub.analysing()
-    }
-
-    /// Starts or ends analysis mode: our engine searches the shown position until it changes.
-    pub fn set_analysis(&mut self, on: bool) {
-        if let Err(e) = self
-            .hub
-            .set_analysis(on, &mut self.model, &self.settings, &self.console)
-        {
-            self.model.error(e);
-        }
-    }
-
-    /// The analysis engine's name (the saved name, and its `id name` once its handshake is
-    /// done) and the options it declared.
-    pub fn analysis_engine(&self) -> Option<(String, Vec<boardgames_core::protocol::OptionDecl>)> {
-        self.hub.analysis_engine()
-    }
-
-    /// The engine manager.
-    pub fn engine_manager(&self) -> &EngineManager {
-        &self.manager
-    }
-
-    /// The engine manager, to change.
-    pub fn engine_manager_mut(&mut self) -> &mut EngineManager {
-        &mut self.manager
-    }
-
-    /// Opens the engine manager on the saved engines (`read`: and reads the options of the
-    /// first one, starting it through the hub).
-    pub fn open_engine_manager(&mut self, read: bool) {
-        self.manager.open_on(&self.settings.engines);
-        self.tab = Some(Tool::Engines);
-        if read && let Some(e) = self.settings.engines.first() {
-            let mut probe = e.clone();
-            probe.options.clear();
-            self.read_options(e.name.clone(), probe.launch());
-        }
-    }
-
-    /// Starts an engine to read the options of its `uci` reply for the engine manager.
-    fn read_options(&mut self, name: String, launch: crate::controller::Launch) {
-        let log = self.console.log(Role::Options);
-        match self.hub.spawn(launch, log) {
-            Some(h) => {
-                if let Some(old) = self.manager.end() {
-                    self.hub.end(old);
-                }
-                self.manager.reading(name, h);
-            }
-            None => self
-                .model
-                .error("engines cannot run: no async runtime".into()),
-        }
-    }
-
-    /// The tablebase page.
-    pub fn tablebase(&self) -> &TablebasePage {
-        &self.tablebase
-    }
-
-    /// Opens or closes the tablebase page (it probes the shown position when open).
-    pub fn set_tablebase(&mut self, open: bool) {
-        self.tablebase.open = open;
-        if open {
-            self.tab = Some(Tool::Tablebase);
-        }
-        self.follow_tablebase();
-    }
-
-    /// Makes the tablebase page follow the shown position.
-    fn follow_tablebase(&mut self) {
-        let dir = self.settings.tablebase_dir();
-        self.tablebase
-            .follow(&dir, self.model.game(), self.model.view());
-    }
-
-    /// The game review.
-    pub fn review(&self) -> &Review {
-        &self.review
-    }
-
-    /// Opens the review's panel and reviews the game on the table (the line shown): exact
-    /// values from the tables in the set directory, a search of our engine elsewhere.
-    pub fn start_review(&mut self) {
-        self.show_tool(Tool::Review, true);
-        self.review_line = self.model.line().to_vec();
-        self.review_epoch = self.model.epoch();
-        let dir = self.settings.tablebase_dir();
-        if let Some(old) = self.review.start(self.model.game(), &dir) {
-            self.hub.end(old);
-        }
-    }
-
-    /// Reads the review's progress, and puts what it found on the reviewed line's moves: their
-    /// marks (the move table) and the positions' values (the graph).
-    fn poll_review(&mut self) {
-        // Another game on the table: the review, and its moves' nodes, are of the old one.
-        if self.review.game().is_some() && self.review_epoch != self.model.epoch() {
-            if let Some(h) = self.review.clear() {
-                self.hub.end(h);
-            }
-            self.review_line.clear();
-            return;
-        }
-        let hub = &self.hub;
-        let log = self.console.log(Role::Review);
-        let spawn = || hub.spawn(Player::default().launch(), log);
-        let (done, changed) = self.review.poll(spawn);
-        if let Some(h) = done {
-            self.hub.end(h);
-        }
-        if !changed {
-            return;
-        }
-        for (k, v) in self.review.values().iter().enumerate() {
-            if let (Some(v), Some(&id)) = (v, self.review_line.get(k)) {
-                self.model.set_eval(id, v.score);
-            }
-        }
-        for m in self.review.moves() {
-            if let Some(&id) = self.review_line.get(m.ply + 1) {
-                self.model.set_mark(id, m.mark);
-            }
-        }
-    }
-
-    /// The search tree explorer.
-    pub fn tree(&self) -> &TreeExplorer {
-        &self.tree
-    }
-
-    /// The search tree explorer, to change.
-    pub fn tree_mut(&mut self) -> &mut TreeExplorer {
-        &mut self.tree
-    }
-
-    /// Opens the search tree window and runs a traced search of the shown position on an
-    /// engine of its own.
-    pub fn run_tree_search(&mut self) {
-        self.tree.open = true;
-        self.tab = Some(Tool::Tree);
-        let hub = &self.hub;
-        let log = self.console.log(Role::Tree);
-        let spawn = || hub.spawn(Player::default().launch(), log);
-        if let Some(old) = self.tree.start(spawn, self.model.game(), self.model.view()) {
-            self.hub.end(old);
-        }
-    }
-
-    /// The position editor.
-    pub fn editor(&self) -> &Editor {
-        &self.editor
-    }
-
-    /// The position editor, to change.
-    pub fn editor_mut(&mut self) -> &mut Editor {
-        &mut self.editor
-    }
-
-    /// Opens the position editor on the shown position.
-    pub fn open_editor(&mut self) {
-        self.editor.open_on(self.model.game(), self.model.view());
-    }
-
-    /// Uses the editor's position: it replaces the game on the table (`analyse`: and analysis
-    /// mode runs on it), and the status line says so. Refused with the rules' message when the
-    /// position is not legal.
-    pub fn use_edited(&mut self, analyse: bool) -> Result<(), String> {
-        let game = self.editor.check()?;
-        let what = if analyse {
-            "analysis runs on the edited position"
-        } else {
-            "the game goes on from the edited position"
-        };
-        self.model.replace_game(game, what);
-        self.follow_game();
-        self.editor.open = false;
-        if analyse {
-            self.set_analysis(true);
-        }
-        Ok(())
-    }
-
-    /// The engine console.
-    pub fn console(&self) -> &Console {
-        &self.console
-    }
-
-    /// The engine console, to change.
-    pub fn console_mut(&mut self) -> &mut Console {
-        &mut self.console
-    }
-
-    /// The solver.
-    pub fn solver(&self) -> &Solver {
-        &self.solver
-    }
-
-    /// Opens the solver window and asks our engine (a process of its own) to solve the shown
-    /// position.
-    pub fn run_solve(&mut self) {
-        self.solver.open = true;
-        self.tab = Some(Tool::Solver);
-        let hub = &self.hub;
-        let log = self.console.log(Role::Solve);
-        let spawn = || hub.spawn(Player::default().launch(), log);
-        if let Some(old) = self
-            .solver
-            .start(spawn, self.model.game(), self.model.view())
-        {
-            self.hub.end(old);
-        }
-    }
-
-    /// Stops the running solve (`stop`; the engine's answer is awaited in the background).
-    pub fn stop_solve(&mut self) {
-        self.solver.request_stop();
+    /// Asks the window for this size (points) on the next frame: a size given on the command
+    /// line wins over the one eframe remembered from the last run.
+    pub fn ask_window_size(&mut self, size: [f32; 2]) {
+        self.window_size = Some(egui::Vec2::from(size));
     }
 
     /// Does what a panel or a key asked for. An action that would replace a game with changes
@@ -656,6 +216,7 @@ impl GuiApp {
 
     /// Does what a panel or a key asked for, without asking.
     fn apply_now(&mut self, action: Action) {
+        self.follow_players();
         let engines = self.settings.engines();
         let m = &mut self.model;
         match action {
@@ -672,7 +233,8 @@ impl GuiApp {
             Action::SetClock(text) => self.settings.clock = text,
             Action::SetPlayer(i, p) => {
                 self.settings.players[i] = p;
-                // With no engine left, an engine's failure has nothing to resume.
+                // With no engine left, an engine's failure has nothing to resume; the failed
+                // side with another player forgets it (follow_players).
                 if !self.settings.players.iter().any(|p| p.engine) {
                     self.model.clear_failure();
                 }
@@ -681,15 +243,15 @@ impl GuiApp {
                 Some(path) => {
                     self.save_to(&path);
                 }
-                None => self.dialogs.start(Purpose::Save, &self.settings.path),
+                None => self.start_dialog(Purpose::Save),
             },
             Action::SaveTo(path) => {
                 self.settings.path.clone_from(&path);
-                let after = self.after_save.take();
-                if self.save_to(&PathBuf::from(path.trim()))
-                    && let Some(pending) = after
-                {
-                    self.proceed(pending);
+                let path = PathBuf::from(path.trim());
+                if saving::replaces_another(&path, self.model.file()) {
+                    self.replacing_file = Some(path);
+                } else {
+                    self.save_and_proceed(&path);
                 }
             }
             Action::OpenFile(path) | Action::OpenRecent(path) => {
@@ -700,8 +262,8 @@ impl GuiApp {
                     Err(e) => m.error(e),
                 }
             }
-            Action::SaveAs => self.dialogs.start(Purpose::Save, &self.settings.path),
-            Action::OpenDialog => self.dialogs.start(Purpose::Open, &self.settings.path),
+            Action::SaveAs => self.start_dialog(Purpose::Save),
+            Action::OpenDialog => self.start_dialog(Purpose::Open),
             Action::Quit => {
                 if self.model.unsaved() {
                     self.question = Some(Replacing::Close);
@@ -745,25 +307,31 @@ impl GuiApp {
             Action::SetAnalysisEngine(name) => self.settings.analysis = name,
             Action::SetLines(n) => self.settings.lines = n,
             Action::SetTablebaseDir(dir) => self.settings.tablebase = dir,
+            Action::RunTreeSearch => self.run_tree_search(),
+            Action::RunSolve => self.run_solve(),
+            Action::StopSolve => self.stop_solve(),
+            Action::StartReview => self.start_review(),
+            Action::ReviewGoTo(ply) => {
+                if let Some(&id) = self.review_line.get(ply) {
+                    self.model.go_to_node(id);
+                }
+            }
+            Action::SendToEngine(role, text) => self.send_to_engine(role, &text),
+            Action::ReadOptions(name, launch) => self.read_options(name, launch),
+            Action::BrowseEngine => self.dialogs.start(Purpose::Engine, ""),
         }
         self.model.tick_clocks(Instant::now());
         self.follow_game();
+        self.follow_players();
     }
 
     /// Ends every engine (`quit`, then kill after a short grace) and waits until their processes
     /// are reaped (at most a few seconds).
     pub fn shutdown(&mut self) {
-        if let Some(h) = self.tree.stop() {
-            self.hub.end(h);
-        }
-        if let Some(h) = self.solver.end() {
-            self.hub.end(h);
-        }
-        if let Some(h) = self.manager.end() {
-            self.hub.end(h);
-        }
-        if let Some(h) = self.review.end() {
-            self.hub.end(h);
+        for tool in self.tools.all_mut() {
+            if let Some(h) = tool.end() {
+                self.hub.end(h);
+            }
         }
         self.hub.shutdown();
     }
@@ -771,15 +339,11 @@ impl GuiApp {
     /// Reads the engines' events and starts the searches that are due. Never blocks.
     pub fn drive_engines(&mut self) {
         self.hub
-            .drive(&mut self.model, &self.settings, &self.console);
-        if let Some(h) = self.tree.poll() {
-            self.hub.end(h);
-        }
-        if let Some(h) = self.solver.poll() {
-            self.hub.end(h);
-        }
-        if let Some(h) = self.manager.poll() {
-            self.hub.end(h);
+            .drive(&mut self.model, &self.settings, &self.tools.console);
+        for tool in self.tools.all_mut() {
+            if let Some(h) = tool.poll() {
+                self.hub.end(h);
+            }
         }
         self.poll_review();
         self.follow_tablebase();
@@ -789,6 +353,7 @@ impl GuiApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.hub.set_context(ui.ctx());
         self.follow_game();
+        self.follow_players();
         self.drive_engines();
         self.dialogs.set_context(ui.ctx());
         match self.dialogs.poll() {
@@ -816,12 +381,15 @@ impl GuiApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.question = Some(Replacing::Close);
         }
+        if let Some(size) = self.window_size.take() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(size));
+        }
         if std::mem::take(&mut self.close_now) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         let mut actions = match self.question {
             Some(_) => Vec::new(),
-            None if self.path_dialog.is_open() => Vec::new(),
+            None if self.path_dialog.is_open() || self.replacing_file.is_some() => Vec::new(),
             None => panels::help::keys(ui, &self.model),
         };
         let open = Tool::ALL.map(|t| self.tool_open(t));
@@ -875,6 +443,11 @@ impl GuiApp {
         {
             self.answer(answer);
         }
+        if let Some(path) = &self.replacing_file
+            && let Some(replace) = saving::replace_window(&ctx, path)
+        {
+            self.answer_replace(replace);
+        }
         match editor_action {
             Some(EditorAction::Play) => self.use_editor(false),
             Some(EditorAction::Analyse) => self.use_editor(true),
@@ -883,101 +456,11 @@ impl GuiApp {
         }
         // Engines' events wake the window themselves (the hub's waker); only a tablebase probe
         // and a review, on threads of their own, are looked at again until they answer.
-        if self.tablebase.probing() || self.review.running() {
+        if self.tools.tablebase.probing() || self.tools.review.running() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         if let Some(wait) = self.model.clocks_change_in(Instant::now()) {
             ui.ctx().request_repaint_after(wait);
-        }
-    }
-
-    fn use_editor(&mut self, analyse: bool) {
-        if self.model.unsaved() {
-            self.question = Some(Replacing::Editor(analyse));
-        } else {
-            self.proceed(Replacing::Editor(analyse));
-        }
-    }
-
-    /// The dock left of the board (`width` the window's): the tabs, and the set-up or the
-    /// shown tool's panel (wider).
-    fn dock(&mut self, ui: &mut egui::Ui, width: f32, actions: &mut Vec<Action>) {
-        let shown = self.shown_tool();
-        let open = self.open_tools();
-        let panel = match shown {
-            None => egui::Panel::left("setup")
-                .resizable(false)
-                .exact_size((width * 0.22).clamp(220.0, 260.0)),
-            Some(_) => egui::Panel::left("dock")
-                .resizable(true)
-                .default_size((width * 0.3).clamp(300.0, 520.0))
-                .size_range(240.0..=(width * 0.5).max(300.0)),
-        };
-        panel.show(ui, |ui| {
-            if !open.is_empty() {
-                match dock::tabs(ui, &open, shown) {
-                    Some(TabAction::Show(t)) => self.tab = t,
-                    Some(TabAction::Close(t)) => actions.push(Action::ShowTool(t, false)),
-                    None => {}
-                }
-                ui.separator();
-            }
-            match shown {
-                None => {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        actions.extend(panels::setup::ui(ui, &self.model, &self.settings))
-                    });
-                }
-                Some(tool) => {
-                    ui.push_id(tool.key(), |ui| self.tool_panel(ui, tool, actions));
-                }
-            }
-        });
-    }
-
-    /// One tool's docked panel.
-    fn tool_panel(&mut self, ui: &mut egui::Ui, tool: Tool, actions: &mut Vec<Action>) {
-        match tool {
-            Tool::Tree => {
-                if self.tree.ui(ui) {
-                    self.run_tree_search();
-                }
-            }
-            Tool::Solver => match self.solver.panel(ui, self.model.game(), self.model.view()) {
-                Some(SolveAction::Solve) => self.run_solve(),
-                Some(SolveAction::Stop) => self.stop_solve(),
-                None => {}
-            },
-            Tool::Console => {
-                if let Some((role, text)) = self.console.ui(ui)
-                    && let Err(why) = self.hub.type_command(role, &text)
-                {
-                    crate::controller::log_line(
-                        &self.console.log(role),
-                        format!("# not sent: '{text}': {why}"),
-                    );
-                }
-            }
-            Tool::Review => match self.review.ui(ui, self.model.game(), self.model.view()) {
-                Some(ReviewAction::Start) => self.start_review(),
-                Some(ReviewAction::GoTo(ply)) => {
-                    if let Some(&id) = self.review_line.get(ply) {
-                        actions.push(Action::GoToNode(id));
-                    }
-                }
-                None => {}
-            },
-            Tool::Engines => match self.manager.ui(ui, &self.settings.engines) {
-                Some(ManagerAction::Apply(list)) => actions.push(Action::SetEngines(list)),
-                Some(ManagerAction::ReadOptions(name, launch)) => self.read_options(name, launch),
-                Some(ManagerAction::Browse) => self.dialogs.start(Purpose::Engine, ""),
-                None => {}
-            },
-            Tool::Tablebase => {
-                let dir = self.settings.tablebase_dir();
-                actions.extend(self.tablebase.panel(ui, &self.settings.tablebase, &dir));
-            }
-            Tool::Help => panels::help::ui(ui),
         }
     }
 }

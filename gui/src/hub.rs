@@ -239,7 +239,8 @@ impl Hub {
             if let Some(a) = self.analysis.take() {
                 self.end(a.handle);
             }
-            model.clear_search(ANALYSIS);
+            // The last evaluation stays in its panel, marked stopped (as lichess keeps it).
+            model.finish_search(ANALYSIS, SearchState::Stopped);
             self.sync(model);
             return Ok(());
         }
@@ -361,8 +362,10 @@ impl Hub {
                 Role::Black
             };
             let Some(handle) = self.spawn(launch.clone(), console.log(role)) else {
-                return model
-                    .halt("the engines cannot run: no async runtime could be started".into());
+                return model.halt(
+                    Some(side),
+                    "the engines cannot run: no async runtime could be started".into(),
+                );
             };
             self.players[i] = Some(Slot {
                 handle,
@@ -438,10 +441,11 @@ impl Hub {
                 let said = self.players[i].as_ref().and_then(|s| s.said.clone());
                 model.finish_search(i, SearchState::Failed);
                 let who = format!("{}'s engine", side_name(side));
-                model.halt(match said {
+                let why = match said {
                     Some(text) => format!("{who} failed: {why} (it said: {text})"),
                     None => format!("{who} failed: {why}"),
-                });
+                };
+                model.halt(Some(side), why);
             }
             EngineEvent::Ended => {
                 if let Some(slot) = self.players[i].take() {

@@ -6,6 +6,8 @@
 //! - [`settings`]: what persists between runs (the set-up, the players, the saved engines, the
 //!   recent files).
 //! - [`dialogs`]: the native Open and Save dialogs.
+//! - [`saving`]: saving without losing another game (the suggested name, the question before
+//!   another file is replaced, writing through a temporary file).
 //! - [`hub`]: the engine hub, owner of the tokio runtime and of every engine process.
 //! - [`controller`]: one engine process's actor on that runtime, talking through channels.
 //! - [`board`]: drawing the board and finding squares on screen.
@@ -18,6 +20,7 @@
 //! - [`solve`]: the solver window (`go solve` on an engine of its own).
 //! - [`tablebase`]: the tablebase page (exact values read with [`boardgames_core::tablebase`]).
 //! - [`review`]: the game review (each move's value before and after, marks, accuracy).
+//! - [`tools`]: the dock's tools behind one trait ([`tools::ToolPanel`]).
 //! - [`app`]: composes them ([`app::GuiApp`]).
 
 pub mod analysis;
@@ -32,9 +35,11 @@ pub mod hub;
 pub mod model;
 pub mod panels;
 pub mod review;
+pub mod saving;
 pub mod settings;
 pub mod solve;
 pub mod tablebase;
+pub mod tools;
 pub mod tree;
 pub mod widgets;
 

@@ -181,12 +181,14 @@ fn main() -> ExitCode {
 
 /// Opens the window.
 fn run(args: Args) -> eframe::Result {
+    // Engines may be board-call adapters: what a killed one leaves is removed when it exits.
+    boardgames_tools::adapter::sandbox::clean_after_each_engine();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Oska, Hexapawn and Capture the Flag")
             .with_inner_size(args.size.unwrap_or([1100.0, 720.0]))
             .with_min_inner_size(gui::app::MIN_WINDOW),
-        // A size asked for on the command line wins over the last run's.
+        // A size asked for on the command line is not remembered over the user's own.
         persist_window: args.size.is_none(),
         ..Default::default()
     };
@@ -209,6 +211,10 @@ fn run(args: Args) -> eframe::Result {
                 settings.clock.clone_from(tc);
             }
             let mut app = gui::GuiApp::new(settings);
+            if let Some(size) = args.size {
+                // eframe restores the last run's window size whatever it is told: asked again.
+                app.ask_window_size(size);
+            }
             app.start_from_args(&args.rest);
             if let Some(file) = &args.open {
                 app.file_chosen(gui::dialogs::Purpose::Open, std::path::Path::new(file));

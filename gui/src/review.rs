@@ -13,11 +13,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
 use boardgames_core::eval::Evaluate;
-use boardgames_core::games::{GameKind, Hexapawn, Line, Oska, Side};
+use boardgames_core::exact::{ExactSolver, Method};
+use boardgames_core::games::{Line, Side};
 use boardgames_core::protocol::Go;
 use boardgames_core::score::Score;
-use boardgames_core::search::{Limits, Searcher};
-use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, probe_for};
+
+use boardgames_core::tablebase::{MEMORY_LIMIT, Retro, TableGame, probe_for};
+use boardgames_core::with_table_game;
 use eframe::egui::{self, RichText};
 
 use crate::controller::{EngineEvent, EngineHandle, Request, Search};
@@ -209,11 +211,9 @@ fn find_values(dir: &Path, game: &GameState, tx: &Sender<Found>) {
     if tx.send(Found::Tables(values)).is_err() {
         return;
     }
-    match game.kind() {
-        GameKind::Oska => solve_each::<Oska>(dir, game, &open, tx),
-        GameKind::Hexapawn => solve_each::<Hexapawn>(dir, game, &open, tx),
-        // Its values depend on the history: the search's estimate stands.
-        GameKind::Ctf => {}
+    // Capture the Flag's values depend on the history: the search's estimate stands.
+    if let Ok(table_game) = TableGame::of(game.kind()) {
+        with_table_game!(table_game, G => solve_each::<G>(dir, game, &open, tx));
     }
 }
 
@@ -244,29 +244,27 @@ fn solve_each<G: Retro + Evaluate>(
     let probe = probe_for::<G>(dir, game.size(), MEMORY_LIMIT)
         .ok()
         .flatten();
-    let mut searcher = Searcher::<G>::new(16);
-    searcher.set_probe(probe);
-    let limits = Limits {
-        solve: true,
+    let mut solver = ExactSolver::<G>::new(16, probe);
+    let method = Method::Solve {
         nodes: Some(SOLVE_NODES),
-        ..Limits::default()
+        threads: 1,
     };
     for &ply in plies {
         let side = game.side_to_move(ply);
         let Ok(pos) = G::from_cells(game.size(), &game.pieces(ply), side) else {
             continue;
         };
-        let r = searcher.search(
-            &Line::new(pos),
-            &limits,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
-        if !r.exact {
+        let stop = AtomicBool::new(false);
+        // A position the budget does not settle keeps the search's estimate.
+        let Some(score) = solver
+            .value(&Line::new(pos), method, &stop, &mut |_| {})
+            .ok()
+            .and_then(|exact| exact.score())
+        else {
             continue;
-        }
+        };
         let value = Value {
-            score: seen_by(r.score, side),
+            score: seen_by(score, side),
             exact: true,
             keeping: None,
         };

@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::SystemTime;
 
 use boardgames_core::games::notation::move_name;
-use boardgames_core::games::{GameKind, Hexapawn, Move, Oska, Piece, Side};
+use boardgames_core::games::{GameKind, Move, Piece, Side};
 use boardgames_core::score::Score;
-use boardgames_core::tablebase::{Retro, Tablebase};
+use boardgames_core::tablebase::{Retro, TableGame, Tablebase};
+use boardgames_core::with_table_game;
 use eframe::egui::{self, Color32, RichText};
 
 use crate::game::GameState;
@@ -83,14 +84,14 @@ pub fn probe(dir: &Path, game: &GameState, ply: usize) -> Result<TableReport, St
 /// [`probe`] of a position given by its key.
 fn probe_key((dir, kind, size, cells, side): &Key) -> Result<TableReport, String> {
     let (dir, size, side) = (dir.as_path(), *size, *side);
-    match kind {
-        GameKind::Oska => probe_as::<Oska>(dir, size, cells, side),
-        GameKind::Hexapawn => probe_as::<Hexapawn>(dir, size, cells, side),
-        GameKind::Ctf => Err(
+    // Capture the Flag has none: its values depend on the history.
+    let Ok(game) = TableGame::of(*kind) else {
+        return Err(
             "Capture the Flag has no tablebases: the value of its positions depends on the history"
                 .into(),
-        ),
-    }
+        );
+    };
+    with_table_game!(game, G => probe_as::<G>(dir, size, cells, side))
 }
 
 fn probe_as<G: Retro>(

@@ -73,6 +73,8 @@ pub struct EngineView {
     pub lines: Vec<Option<SearchInfo>>,
     /// Where the search stands.
     pub state: SearchState,
+    /// When the search started.
+    pub started: std::time::Instant,
 }
 
 impl EngineView {
@@ -86,6 +88,7 @@ impl EngineView {
             info: None,
             lines: Vec::new(),
             state: SearchState::Searching,
+            started: std::time::Instant::now(),
         }
     }
 

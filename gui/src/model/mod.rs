@@ -5,6 +5,7 @@
 
 pub mod clock;
 pub mod eval;
+pub mod players;
 pub mod variations;
 
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ use boardgames_core::score::Score;
 pub use clock::{Clocks, clock_text};
 
 pub use eval::{EngineView, SearchState, graph_points, score_text, white_view};
+pub use players::{PLAYER_TAG, Players};
 pub use variations::{MoveTree, NodeId, ROOT};
 
 use crate::game::GameState;
@@ -82,7 +84,14 @@ pub struct Model {
     flipped: bool,
     paused: bool,
     halted: Option<String>,
+    /// The side whose engine failed, when one did.
+    halted_side: Option<Side>,
     message: Option<(String, bool)>,
+    /// Whether the message only says that engine play is paused (gone once it is not).
+    pause_note: bool,
+    /// Who plays each side now (the set-up's names), and who played the game's moves.
+    playing: [String; 2],
+    players: Players,
     /// What White's engine, Black's engine and the analysis engine last reported.
     views: [Option<EngineView>; 3],
     records: Vec<GameRecord>,
@@ -115,6 +124,7 @@ struct Shelved {
     clocks: Option<Clocks>,
     file: Option<PathBuf>,
     records: Vec<GameRecord>,
+    players: Players,
 }
 
 impl Model {
@@ -135,7 +145,11 @@ impl Model {
             flipped: false,
             paused: false,
             halted: None,
+            halted_side: None,
             message: None,
+            pause_note: false,
+            playing: ["human".into(), "human".into()],
+            players: Players::default(),
             views: [None, None, None],
             records: Vec::new(),
             seats: [None, None],
@@ -341,6 +355,8 @@ impl Model {
         self.view = self.game.len();
         self.selected = None;
         self.halted = None;
+        self.halted_side = None;
+        self.players = Players::default();
         self.views = [None, None, None];
         self.rebuild_tree();
         self.clocks = self.time_control.map(Clocks::new);
@@ -359,17 +375,20 @@ impl Model {
         self.note(format!("The game on the table was replaced{lost}: {what}."));
     }
 
-    /// Starts a new game of `kind` and `size`.
+    /// Starts a new game of `kind` and `size`; engine play resumes (a pause of the game before
+    /// is not this one's).
     pub fn new_game(&mut self, kind: GameKind, size: usize) -> Result<(), String> {
         let game =
             GameState::new(kind, size).map_err(|e| format!("cannot start that game: {e}"))?;
         self.set_game(game);
+        self.set_paused(false);
         self.message = None;
         Ok(())
     }
 
-    /// Starts from command-line words `GAME SIZE [MOVE...]` (nothing: keep the game). Problems
-    /// are shown in the status line; the moves up to a bad one are played.
+    /// Starts from command-line words `GAME SIZE [MOVE...]` (nothing: keep the game), with
+    /// engine play running and no message of the game it replaced. Problems are shown in the
+    /// status line; the moves up to a bad one are played.
     pub fn start_from_args(&mut self, args: &[String]) {
         let [game, size, moves @ ..] = args else {
             if !args.is_empty() {
@@ -396,6 +415,8 @@ impl Model {
             }
         }
         self.set_game(state);
+        self.set_paused(false);
+        self.message = None;
         if let Some(e) = bad {
             self.error(e);
         }
@@ -432,6 +453,8 @@ impl Model {
     /// the line ending with it.
     fn append(&mut self, ply: usize, mv: Move) -> Result<(), String> {
         self.game.play(ply, mv)?;
+        let side = self.game.side_to_move(ply);
+        self.players.moved(ply, side, &self.playing[side.index()]);
         let id = self.tree.add(self.line[ply], mv, &self.game.move_name(ply));
         self.line.truncate(ply + 1);
         self.line.push(id);
@@ -543,18 +566,39 @@ impl Model {
         self.paused = paused;
         if !paused {
             self.halted = None;
-            if self.message.as_ref().is_some_and(|(_, err)| *err) {
+            self.halted_side = None;
+            if self.pause_note || self.message.as_ref().is_some_and(|(_, err)| *err) {
                 self.message = None;
             }
         }
     }
 
-    /// Forgets an engine's failure and its red message (no engine plays any more); a pause
-    /// stays.
+    /// Forgets an engine's failure, its red message and its failed panel (no engine plays any
+    /// more, or the failed side has another player); a pause stays.
     pub fn clear_failure(&mut self) {
+        if let Some(side) = self.halted_side.take() {
+            self.views[side.index()] = None;
+        }
         if self.halted.take().is_some() && self.message.as_ref().is_some_and(|(_, err)| *err) {
             self.message = None;
         }
+    }
+
+    /// Says who plays each side now (the set-up's names: an engine's, or "human"); the moves
+    /// played from now on are theirs ([`Model::players`]). When the side whose engine failed
+    /// gets another player, the failure is forgotten ([`Model::clear_failure`]).
+    pub fn set_playing(&mut self, names: [String; 2]) {
+        if let Some(side) = self.halted_side
+            && names[side.index()] != self.playing[side.index()]
+        {
+            self.clear_failure();
+        }
+        self.playing = names;
+    }
+
+    /// Who played the game's moves: the players at its start and each change.
+    pub fn players(&self) -> &Players {
+        &self.players
     }
 
     /// Turns the board half a turn.
@@ -570,13 +614,16 @@ impl Model {
     /// The game as a record, with these players' names: the main line as its moves (and its
     /// result, a loss on time when the main line is the game that ended so), every variation
     /// as a [`VARIATION_TAG`] tag, and the time control as a [`TIME_CONTROL_TAG`] tag.
-    pub fn record(&self, white: &str, black: &str) -> Result<GameRecord, String> {
+    pub fn record(&self) -> Result<GameRecord, String> {
+        let [white, black] = self.players.names(&self.playing);
+        let (white, black) = (white.as_str(), black.as_str());
         let main_end = *self.tree.main_line().last().unwrap_or(&ROOT);
         let mut record = self.game.record(white, black);
         record.moves = self.tree.names(main_end);
         record.tags.clear();
         let main = GameState::from_record(&record).map_err(|e| e.to_string())?;
         let mut record = main.record(white, black);
+        record.tags.extend(self.players.tags(record.moves.len()));
         if let Some(c) = &self.clocks {
             let tc = c.time_control().to_string();
             record.tags.push((TIME_CONTROL_TAG.to_string(), tc));
@@ -632,6 +679,7 @@ impl Model {
             clocks,
             file: self.file.clone(),
             records: self.records.clone(),
+            players: self.players.clone(),
         }
     }
 
@@ -659,7 +707,9 @@ impl Model {
             clocks,
             file,
             records,
+            players,
         } = *back;
+        self.players = players;
         self.game = game;
         self.tree = tree;
         self.clock_line.clone_from(&line);
@@ -673,6 +723,7 @@ impl Model {
         self.epoch += 1;
         self.selected = None;
         self.halted = None;
+        self.halted_side = None;
         self.views = [None, None, None];
         let n = self.game.len();
         let s = if n == 1 { "" } else { "s" };
@@ -681,16 +732,18 @@ impl Model {
     }
 
     /// Saves the game to a file in the record format, with these players' names; the main
-    /// line's annotation marks follow as comment lines ([`review_comments`]).
-    pub fn save(&self, path: &Path, white: &str, black: &str) -> Result<(), String> {
-        let text = self.record_text(white, black)?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    /// line's annotation marks follow as comment lines ([`review_comments`]). The file is
+    /// written through a temporary one ([`crate::saving::write_replacing`]): a failure leaves
+    /// the old file whole.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = self.record_text()?;
+        crate::saving::write_replacing(path, &text)
     }
 
     /// The game as the text of a record file: [`Model::record`], then the main line's marks as
     /// comment lines ([`review_comments`]).
-    pub fn record_text(&self, white: &str, black: &str) -> Result<String, String> {
-        let mut text = self.record(white, black)?.to_string();
+    pub fn record_text(&self) -> Result<String, String> {
+        let mut text = self.record()?.to_string();
         for line in review_comments(&self.tree) {
             if !text.ends_with('\n') {
                 text.push('\n');
@@ -768,7 +821,7 @@ impl Model {
         self.file = (self.records.len() == 1).then(|| path.to_path_buf());
         let n = self.records.len();
         let s = if n == 1 { "" } else { "s" };
-        self.note(format!(
+        self.note_pause(format!(
             "opened {} ({n} game{s}); engine play is paused",
             path.display()
         ));
@@ -794,6 +847,7 @@ impl Model {
             variations.push(moves);
         }
         self.set_game(game);
+        self.players = Players::from_record(record);
         for line in variations {
             let mut at = ROOT;
             for (mv, name) in line {
@@ -826,19 +880,30 @@ impl Model {
     /// Shows an error in the status line.
     pub fn error(&mut self, text: String) {
         self.message = Some((text, true));
+        self.pause_note = false;
     }
 
     /// Shows a note in the status line.
     pub fn note(&mut self, text: String) {
         self.message = Some((text, false));
+        self.pause_note = false;
     }
 
-    /// Stops the game on an engine's failure: a human may move for that side until Resume.
-    pub fn halt(&mut self, why: String) {
+    /// Shows a note that engine play is paused: it goes when play resumes or a new game
+    /// starts.
+    pub fn note_pause(&mut self, text: String) {
+        self.note(text);
+        self.pause_note = true;
+    }
+
+    /// Stops the game on the failure of `side`'s engine (`None`: of the engines): a human may
+    /// move for that side until Resume, or until that side gets another player.
+    pub fn halt(&mut self, side: Option<Side>, why: String) {
         let text = format!(
             "{why}. The game is stopped: a human can move for that side, or press Resume to try the engine again."
         );
         self.halted = Some(text.clone());
+        self.halted_side = side;
         self.error(text);
     }
 
@@ -1046,7 +1111,7 @@ impl Model {
                     None => format!("{who} gave no move in a game that is not over"),
                 };
                 self.set_search_state(side.index(), SearchState::Failed);
-                self.halt(why);
+                self.halt(Some(side), why);
             }
             Some(text) => match self
                 .game
@@ -1063,7 +1128,10 @@ impl Model {
                 }
                 Err(e) => {
                     self.set_search_state(side.index(), SearchState::Failed);
-                    self.halt(format!("{who} played an illegal move '{text}': {e}"));
+                    self.halt(
+                        Some(side),
+                        format!("{who} played an illegal move '{text}': {e}"),
+                    );
                 }
             },
         }

@@ -140,7 +140,7 @@ fn no_move_says_the_engines_own_reason() {
 #[test]
 fn resuming_clears_the_failure_and_its_red_message() {
     let mut m = hexapawn();
-    m.halt("White's engine failed: it crashed".into());
+    m.halt(None, "White's engine failed: it crashed".into());
     assert!(m.message().is_some_and(|(_, err)| err));
     m.set_paused(true);
     assert!(m.halted().is_some(), "pausing keeps the failure");
@@ -178,7 +178,7 @@ fn save_and_open_round_trip_and_an_opened_game_is_paused() {
     let mut m = hexapawn();
     m.start_from_args(&["hexapawn".into(), "4".into(), "a1a2".into(), "d4d3".into()]);
     let path = std::env::temp_dir().join(format!("gui-model-{}.txt", std::process::id()));
-    m.save(&path, "me", "you").expect("saved");
+    m.save(&path).expect("saved");
     let mut other = Model::new(GameKind::Oska, 4);
     assert_eq!(other.open(&path), Ok(1));
     assert_eq!(other.game().kind(), GameKind::Hexapawn);
@@ -319,7 +319,7 @@ fn variations_are_saved_as_tags_and_opened_again() {
     m.drag(sq(&m, "b2"), sq(&m, "a3"), HUMANS);
     m.go_to(2);
     m.drag(sq(&m, "a1"), sq(&m, "a2"), HUMANS);
-    let record = m.record("W", "B").expect("a record");
+    let record = m.record().expect("a record");
     assert_eq!(
         record.moves,
         ["b1b2", "a3a2"],
@@ -333,19 +333,19 @@ fn variations_are_saved_as_tags_and_opened_again() {
         ]
     );
     let path = std::env::temp_dir().join(format!("gui-variations-{}.games", std::process::id()));
-    m.save(&path, "W", "B").expect("saved");
+    m.save(&path).expect("saved");
     let mut o = hexapawn();
     assert_eq!(o.open(&path), Ok(1));
     std::fs::remove_file(&path).ok();
     assert_eq!(o.game().move_names(), ["b1b2", "a3a2"]);
     assert_eq!(o.tree().variations(), m.tree().variations());
-    assert_eq!(o.record("W", "B"), Ok(record));
+    assert_eq!(o.record(), Ok(record));
 }
 
 #[test]
 fn a_bad_variation_is_named_and_changes_nothing() {
     let mut m = branched();
-    let mut record = m.record("W", "B").expect("a record");
+    let mut record = m.record().expect("a record");
     record.tags.push(("Variation".into(), "b1b2 zz".into()));
     let e = m.load_record(&record).expect_err("zz is no move");
     assert!(e.starts_with("variation 2: "), "{e}");
@@ -439,7 +439,7 @@ fn a_side_out_of_time_loses_and_the_record_says_so() {
     assert_eq!(m.lost_on_time(), Some(Side::Black));
     assert!(m.over());
     assert!(!m.human_may_move(HUMANS), "no move after the flag fell");
-    let record = m.record("a", "b").unwrap();
+    let record = m.record().unwrap();
     assert_eq!(record.result, boardgames_core::record::RecordResult::White);
     assert_eq!(record.tag("TimeControl"), Some("2"));
     assert!(record.tag("Reason").unwrap().contains("time forfeit"));
@@ -461,7 +461,7 @@ fn a_side_out_of_time_loses_and_the_record_says_so() {
     assert!(m.game().outcome(4).is_some());
     m.tick_clocks(t0 + ms(1000));
     assert_eq!(m.clocks().unwrap().running(), None);
-    let record = m.record("a", "b").unwrap();
+    let record = m.record().unwrap();
     assert_eq!(record.result, boardgames_core::record::RecordResult::Black);
 }
 
@@ -473,7 +473,7 @@ fn a_game_is_unsaved_from_its_first_move_until_saved_and_a_new_one_is_not() {
     assert!(m.unsaved());
     m.drag(sq(&m, "a3"), sq(&m, "a2"), HUMANS);
     let path = std::env::temp_dir().join(format!("gui-unsaved-{}.games", std::process::id()));
-    m.save(&path, "me", "you").expect("saved");
+    m.save(&path).expect("saved");
     m.mark_saved(&path);
     assert!(!m.unsaved());
     assert_eq!(m.file(), Some(path.as_path()));
@@ -484,7 +484,7 @@ fn a_game_is_unsaved_from_its_first_move_until_saved_and_a_new_one_is_not() {
     m.mark_saved(&path);
     m.takeback(HUMANS);
     assert!(m.unsaved(), "a takeback too");
-    m.save(&path, "me", "you").expect("saved");
+    m.save(&path).expect("saved");
     let mut other = Model::new(GameKind::Oska, 4);
     other.open(&path).expect("opened");
     assert!(!other.unsaved());
@@ -526,7 +526,7 @@ fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
     let mut m = hexapawn();
     m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
     let path = std::env::temp_dir().join(format!("gui-bad-move-{}.games", std::process::id()));
-    m.save(&path, "me", "you").expect("saved");
+    m.save(&path).expect("saved");
     let text = std::fs::read_to_string(&path).expect("read back");
     assert!(text.contains("b1b2 a3a2"), "{text}");
     std::fs::write(&path, text.replace("b1b2 a3a2", "b1b2 b1b3")).expect("write");
@@ -552,7 +552,7 @@ fn marks_and_values_do_not_change_the_game_and_are_saved_as_comments() {
         "an engine goes on"
     );
     assert_eq!(m.tree().mark(crate::model::ROOT), "");
-    let text = m.record_text("human", "human").expect("a record");
+    let text = m.record_text().expect("a record");
     assert!(
         text.ends_with("# review 1 b1b2 ?\n# review 2 a3a2 !\n"),
         "{text}"

@@ -20,30 +20,39 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     } else {
         20.0
     };
-    // Always one line, so that the board does not move when Pass appears.
-    ui.horizontal(|ui| {
-        // The whole reason, wrapped: a long one is not cut.
+    // Always the same height (two lines of a smaller size), so that the board does not move
+    // when Pass appears or the end of the game's reason wraps.
+    let headline = egui::vec2(ui.available_width(), big * 2.0);
+    let down = egui::Layout::top_down(egui::Align::Min);
+    let (rect, _) = ui.allocate_exact_size(headline, egui::Sense::hover());
+    let clip = rect.intersect(ui.clip_rect());
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(down));
+    child.set_clip_rect(clip);
+    {
+        let ui = &mut child;
+        // The whole reason, wrapped in at most two lines: a long one is set smaller, not cut.
         if let Some(o) = game.outcome(view) {
-            let text = RichText::new(outcome_text(&o)).strong().size(big);
-            ui.add(egui::Label::new(text).wrap());
+            fitted(ui, &outcome_text(&o), big, headline);
         } else if let Some(loser) = model.lost_on_time().filter(|_| view == game.len()) {
             let text = format!("Game over: {} lost on time", side_name(loser));
-            ui.add(egui::Label::new(RichText::new(text).strong().size(big)).wrap());
+            fitted(ui, &text, big, headline);
         } else {
-            let side = side_name(game.side_to_move(view));
-            ui.label(RichText::new(format!("{side} to move")).size(16.0));
-            if model.pass_only() && model.human_may_move(settings.engines()) {
-                ui.label("- no piece can move:");
-                if ui
-                    .button(RichText::new("Pass").size(16.0))
-                    .on_hover_text("the only move: the turn goes to the other side")
-                    .clicked()
-                {
-                    action = Some(Action::Play(Move::PASS));
+            ui.horizontal_wrapped(|ui| {
+                let side = side_name(game.side_to_move(view));
+                ui.label(RichText::new(format!("{side} to move")).size(16.0));
+                if model.pass_only() && model.human_may_move(settings.engines()) {
+                    ui.label("- no piece can move:");
+                    if ui
+                        .button(RichText::new("Pass").size(16.0))
+                        .on_hover_text("the only move: the turn goes to the other side")
+                        .clicked()
+                    {
+                        action = Some(Action::Play(Move::PASS));
+                    }
                 }
-            }
+            });
         }
-    });
+    }
     let marks = Marks {
         selected: model.selected(),
         targets: model.targets(),
@@ -75,6 +84,21 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
         None => {}
     }
     (geo, action)
+}
+
+/// Shows `text` strong and wrapped, at size `big` or smaller (down to 11 points) so that it
+/// fits in `room`.
+fn fitted(ui: &mut egui::Ui, text: &str, big: f32, room: egui::Vec2) {
+    let color = ui.visuals().strong_text_color();
+    let size = [big, big * 0.85, big * 0.7, 11.0]
+        .into_iter()
+        .find(|&size| {
+            let font = egui::FontId::proportional(size);
+            let galley = ui.painter().layout(text.to_string(), font, color, room.x);
+            galley.size().y <= room.y
+        })
+        .unwrap_or(11.0);
+    ui.add(egui::Label::new(RichText::new(text).strong().size(size)).wrap());
 }
 
 /// The arrows of the shown position's analysis lines, best first, when there are several

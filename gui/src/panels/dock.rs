@@ -81,33 +81,43 @@ pub enum TabAction {
 }
 
 /// Draws the tabs: the set-up's, then the open tools' (`active` the one shown, `None` the
-/// set-up's), each tool's with a close button.
+/// set-up's), each tool's with a close button. The tabs are one row that scrolls sideways when
+/// they do not fit: a title is never wrapped, and a tab keeps its close button beside it.
 pub fn tabs(ui: &mut egui::Ui, open: &[Tool], active: Option<Tool>) -> Option<TabAction> {
     let mut action = None;
-    ui.horizontal_wrapped(|ui| {
-        if ui.selectable_label(active.is_none(), SETUP).clicked() {
-            action = Some(TabAction::Show(None));
-        }
-        ui.add_space(6.0);
-        for &tool in open {
-            ui.push_id(tool.key(), |ui| {
-                ui.spacing_mut().item_spacing.x = 1.0;
-                if ui
-                    .selectable_label(Some(tool) == active, tool.title())
-                    .clicked()
-                {
-                    action = Some(TabAction::Show(Some(tool)));
-                }
-                if ui
-                    .small_button("x")
-                    .on_hover_text(format!("close the {}", tool.title().to_lowercase()))
-                    .clicked()
-                {
-                    action = Some(TabAction::Close(tool));
-                }
+    // A scroll bar of its own below the tabs when they overflow, never floating over them
+    // (a floating one takes the clicks meant for the tabs).
+    ui.scope(|ui| {
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        egui::ScrollArea::horizontal()
+            .id_salt("dock-tabs")
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                    if ui.selectable_label(active.is_none(), SETUP).clicked() {
+                        action = Some(TabAction::Show(None));
+                    }
+                    ui.add_space(6.0);
+                    for &tool in open {
+                        ui.push_id(tool.key(), |ui| {
+                            ui.spacing_mut().item_spacing.x = 1.0;
+                            let tab = ui.selectable_label(Some(tool) == active, tool.title());
+                            if tab.clicked() {
+                                action = Some(TabAction::Show(Some(tool)));
+                            }
+                            if ui
+                                .small_button("x")
+                                .on_hover_text(format!("close the {}", tool.title().to_lowercase()))
+                                .clicked()
+                            {
+                                action = Some(TabAction::Close(tool));
+                            }
+                        });
+                        ui.add_space(6.0);
+                    }
+                });
             });
-            ui.add_space(6.0);
-        }
     });
     action
 }

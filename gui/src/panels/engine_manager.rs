@@ -143,9 +143,11 @@ impl EngineManager {
         let mut action = None;
         let draft = self.draft.get_or_insert_with(|| saved.to_vec()).clone();
         let edited = draft.as_slice() != saved;
+        // What Apply would refuse (a name twice, none), said at once above the list.
+        let problem = check(&draft).err();
         ui.horizontal(|ui| {
             if ui
-                .add_enabled(edited, egui::Button::new("Apply"))
+                .add_enabled(edited && problem.is_none(), egui::Button::new("Apply"))
                 .on_hover_text("saves the list; engines in play restart with their new settings")
                 .clicked()
             {
@@ -172,7 +174,34 @@ impl EngineManager {
                 ui.label(RichText::new("not applied yet").weak());
             }
         });
+        // One line kept for it whether or not there is one, so that the list never moves.
+        let text = match problem.filter(|_| edited) {
+            Some(why) => format!("Cannot apply: {why}."),
+            None => String::new(),
+        };
+        let line = ui.add_sized(
+            [ui.available_width(), 18.0],
+            egui::Label::new(RichText::new(&text).color(ui.visuals().error_fg_color)).truncate(),
+        );
+        if !text.is_empty() {
+            line.on_hover_text(text);
+        }
         ui.separator();
+        // Everything below scrolls: nothing is cut off in a small window.
+        egui::ScrollArea::vertical()
+            .id_salt("engine-manager")
+            .auto_shrink([false, true])
+            .show(ui, |ui| self.body(ui, saved, &mut action));
+        action
+    }
+
+    /// The list of saved engines, the selected one's fields and options, and the messages.
+    fn body(
+        &mut self,
+        ui: &mut egui::Ui,
+        saved: &[SavedEngine],
+        action: &mut Option<ManagerAction>,
+    ) {
         let draft = self.draft.get_or_insert_with(|| saved.to_vec());
         // Side by side when there is room, else the list above the fields.
         let layout = if ui.available_width() < LIST_WIDTH + 2.0 * FIELD_WIDTH {
@@ -239,7 +268,7 @@ impl EngineManager {
                             .on_hover_text("choose the program in a file dialog")
                             .clicked()
                         {
-                            action = Some(ManagerAction::Browse);
+                            *action = Some(ManagerAction::Browse);
                         }
                         ui.end_row();
                         let label = ui.label("arguments");
@@ -259,7 +288,7 @@ impl EngineManager {
                             ..e.clone()
                         };
                         self.error = None;
-                        action = Some(ManagerAction::ReadOptions(e.name.clone(), probe.launch()));
+                        *action = Some(ManagerAction::ReadOptions(e.name.clone(), probe.launch()));
                     }
                     if reading {
                         ui.spinner();
@@ -270,7 +299,8 @@ impl EngineManager {
                 }
                 ui.separator();
                 egui::ScrollArea::vertical()
-                    .max_height((ui.available_height() - 40.0).clamp(60.0, 260.0))
+                    .id_salt("engine-options")
+                    .max_height(260.0)
                     .show(ui, |ui| match self.declared.get(&e.name) {
                         Some(info) => declared_options(ui, e, &info.options),
                         None => typed_options(ui, e, &mut self.new_option),
@@ -285,7 +315,6 @@ impl EngineManager {
         if let Some((name, _)) = &self.reading {
             ui.label(format!("reading the options of '{name}'..."));
         }
-        action
     }
 }
 

@@ -41,16 +41,31 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("F1", "this help"),
 ];
 
-/// Draws the shortcuts (the help panel of the dock).
+/// Draws the shortcuts (the help panel of the dock): a column of keys as wide as the widest
+/// (at most 45% of the panel) and what each does in the rest of the row, wrapped only at the
+/// row's width (a grid would wrap it at the width of its last frame, a word a line).
 pub fn ui(ui: &mut egui::Ui) {
     egui::ScrollArea::vertical().show(ui, |ui| {
-        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (key, what) in SHORTCUTS {
-                ui.label(RichText::new(*key).monospace());
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let widest = SHORTCUTS
+            .iter()
+            .map(|(key, _)| {
+                ui.painter()
+                    .layout_no_wrap(key.to_string(), font.clone(), egui::Color32::WHITE)
+                    .size()
+                    .x
+            })
+            .fold(0.0, f32::max);
+        let key_width = widest.min(ui.available_width() * 0.45) + 8.0;
+        for (key, what) in SHORTCUTS {
+            ui.horizontal_top(|ui| {
+                ui.add_sized(
+                    [key_width, 18.0],
+                    egui::Label::new(RichText::new(*key).monospace()).wrap(),
+                );
                 ui.add(egui::Label::new(*what).wrap());
-                ui.end_row();
-            }
-        });
+            });
+        }
     });
 }
 

@@ -19,6 +19,8 @@ pub mod status;
 
 use boardgames_core::games::{GameKind, Move, Side};
 
+use crate::console::Role;
+use crate::controller::Launch;
 use crate::model::NodeId;
 use crate::settings::{Player, SavedEngine};
 use dock::Tool;
@@ -104,4 +106,20 @@ pub enum Action {
     SetLines(u32),
     /// Set the tablebase directory (empty: `$TABLEBASE_PATH`, else `tablebases`).
     SetTablebaseDir(String),
+    /// Run a traced search of the shown position (the search tree).
+    RunTreeSearch,
+    /// Solve the shown position (the solver).
+    RunSolve,
+    /// Stop the running solve.
+    StopSolve,
+    /// Review the game on the table (the game review).
+    StartReview,
+    /// Show the position after this many moves of the reviewed line.
+    ReviewGoTo(usize),
+    /// Send a typed command to the engine of this role (the engine console).
+    SendToEngine(Role, String),
+    /// Start an engine to read the options of its `uci` reply (the engine manager).
+    ReadOptions(String, Launch),
+    /// Choose the engine manager's selected engine's program in a file dialog.
+    BrowseEngine,
 }

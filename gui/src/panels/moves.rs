@@ -47,7 +47,10 @@ pub fn ui(ui: &mut egui::Ui, model: &Model) -> Option<Action> {
             action = Some(Action::TakeBack);
         }
         if ui
-            .add_enabled(!tree.is_main(shown), egui::Button::new("Promote"))
+            .add_enabled(
+                shown != ROOT && !tree.is_main(shown),
+                egui::Button::new("Promote"),
+            )
             .on_hover_text("make the line of the shown move the main line (the one saved)")
             .clicked()
         {
@@ -185,7 +188,7 @@ impl MoveList<'_> {
         let text = egui::RichText::new(self.text(id)).strong();
         let response = ui.add_sized(
             [width, 18.0],
-            egui::Button::selectable(id == self.shown, text).frame_when_inactive(false),
+            egui::Button::selectable(id == self.shown, text),
         );
         self.respond(&response, id, action);
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui::{self, RichText};
 
-use crate::dialogs::Purpose;
+use crate::dialogs::{EXTENSIONS, Purpose};
 
 /// A folder's entries as (name, is a folder), or why they cannot be read.
 type Listing = Result<Vec<(String, bool)>, String>;
@@ -65,7 +65,10 @@ impl PathDialog {
         let purpose = self.purpose?;
         let folder = self.folder();
         if self.listing.as_ref().is_none_or(|(f, _)| *f != folder) {
-            self.listing = Some((folder.clone(), list(&folder)));
+            // Records only (and folders), as the system's dialog filters them; any file for
+            // an engine's program.
+            let records = (purpose != Purpose::Engine).then_some(&EXTENSIONS[..]);
+            self.listing = Some((folder.clone(), list(&folder, records)));
         }
         let mut answer = None;
         let what = match purpose {
@@ -81,7 +84,8 @@ impl PathDialog {
                 .add(egui::TextEdit::singleline(&mut self.path).desired_width(400.0))
                 .labelled_by(label.id);
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.label(RichText::new(format!("in {}", folder.display())).weak());
+            let shown = folder.canonicalize().unwrap_or_else(|_| folder.clone());
+            ui.label(RichText::new(format!("in {}", shown.display())).weak());
             egui::ScrollArea::vertical()
                 .max_height(220.0)
                 .auto_shrink([false, true])
@@ -146,8 +150,9 @@ impl PathDialog {
     }
 }
 
-/// The entries of a folder as (name, is a folder), folders first, hidden ones left out.
-fn list(folder: &Path) -> Listing {
+/// The entries of a folder as (name, is a folder), folders first, hidden ones left out, and
+/// only the files with one of `extensions` when it is given.
+fn list(folder: &Path, extensions: Option<&[&str]>) -> Listing {
     let read =
         std::fs::read_dir(folder).map_err(|e| format!("cannot list {}: {e}", folder.display()))?;
     let mut entries: Vec<(String, bool)> = read
@@ -157,6 +162,13 @@ fn list(folder: &Path) -> Listing {
             (e.file_name().to_string_lossy().into_owned(), dir)
         })
         .filter(|(name, _)| !name.starts_with('.'))
+        .filter(|(name, dir)| {
+            *dir || extensions.is_none_or(|exts| {
+                Path::new(name)
+                    .extension()
+                    .is_some_and(|e| exts.iter().any(|x| e == *x))
+            })
+        })
         .collect();
     entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Ok(entries)
@@ -173,7 +185,7 @@ mod tests {
         std::fs::write(dir.join("b.games"), "").expect("file");
         std::fs::write(dir.join("a.games"), "").expect("file");
         std::fs::write(dir.join(".hidden"), "").expect("file");
-        let got = list(&dir).expect("listed");
+        let got = list(&dir, None).expect("listed");
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(
             got,
@@ -183,6 +195,6 @@ mod tests {
                 ("b.games".to_string(), false)
             ]
         );
-        assert!(list(Path::new("/nonexistent/folder")).is_err());
+        assert!(list(Path::new("/nonexistent/folder"), None).is_err());
     }
 }

@@ -30,10 +30,19 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         let what = if model.moving_now() {
             "asked to move now...".to_string()
         } else if model.seats()[i].as_ref().is_some_and(|s| s.ready) {
-            let depth = model.engine_views()[i]
-                .as_ref()
-                .and_then(|v| v.info.as_ref())
-                .map_or_else(String::new, |i| format!("depth {}", i.depth));
+            // With no search line yet (a silent engine), the time it has thought.
+            let view = model.engine_views()[i].as_ref();
+            let depth = match view.and_then(|v| v.info.as_ref()) {
+                Some(info) => format!("depth {}", info.depth),
+                None => match view {
+                    Some(v) => {
+                        ui.ctx()
+                            .request_repaint_after(std::time::Duration::from_secs(1));
+                        format!("{} s", v.started.elapsed().as_secs())
+                    }
+                    None => String::new(),
+                },
+            };
             format!("thinking... {depth}")
         } else {
             "starting...".to_string()
@@ -48,6 +57,8 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
         RichText::new(format!("{} to move", side_name(side)))
     };
     ui.horizontal_wrapped(|ui| {
+        // As high as the end of the game's large line, whatever it says.
+        ui.set_min_height(26.0);
         let stopped = model.paused() || model.halted().is_some();
         let clocks = model.clocks().is_some();
         if stopped || clocks || settings.players.iter().any(|p| p.engine) {
@@ -74,7 +85,15 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> Option<Actio
                 action = Some(Action::MoveNow);
             }
         }
-        ui.label(text);
+        if model.over() || model.lost_on_time().is_some() {
+            // The end of the game in full is the headline above the board: here one line,
+            // so that the board above keeps its size.
+            let full = text.text().to_string();
+            ui.add(egui::Label::new(text).truncate())
+                .on_hover_text(full);
+        } else {
+            ui.label(text);
+        }
     });
     match model.message() {
         Some((m, err)) if model.halted() != Some(m) => {

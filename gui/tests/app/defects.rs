@@ -145,7 +145,7 @@ fn a_paused_search_is_titled_stopped_and_resume_clears_the_red_error() {
     // A failure, then a successful Resume: no stale red message.
     h.state_mut()
         .model_mut()
-        .halt("Black's engine failed: a test".into());
+        .halt(None, "Black's engine failed: a test".into());
     h.run_steps(2);
     h.get_by_label("Resume engines").click();
     wait_for(&mut h, "the engine's move", |a| {

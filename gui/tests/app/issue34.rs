@@ -386,7 +386,11 @@ fn the_engine_manager_is_in_reach_keeps_its_list_still_and_has_wide_fields_and_b
     h.run_steps(2);
     common::menu(&mut h, "Engines", "Engine manager");
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
-    let second = h.get_by_label("second").rect();
+    // Where the list is within the panel (which scrolls at this size, issue 49).
+    let list_at = |h: &egui_kittest::Harness<'static, GuiApp>| {
+        h.get_by_label("second").rect().top() - h.get_by_label("Saved engines").rect().top()
+    };
+    let second = list_at(&h);
     for label in [
         "first",
         "second",
@@ -417,15 +421,9 @@ fn the_engine_manager_is_in_reach_keeps_its_list_still_and_has_wide_fields_and_b
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.key_press(egui::Key::Backspace);
     h.run_steps(2);
-    // The manager's Apply (the set-up's program field has one too, left of it).
-    h.get_all_by_label("Apply").last().expect("Apply").click();
-    h.run_steps(2);
-    h.get_by_label("engine 1 has no name");
-    assert_eq!(
-        h.get_by_label("second").rect(),
-        second,
-        "the list stayed put"
-    );
+    // Said at once, above the list (issue 49: Apply waits for a list it can apply).
+    h.get_by_label_contains("engine 1 has no name");
+    assert_eq!(list_at(&h), second, "the list stayed put");
     // Browse: the file chosen (in the system's dialog, or in ours when none can be shown)
     // becomes the selected engine's program, in the draft.
     assert!(h.query_all_by_value("/opt/engines/other").next().is_none());

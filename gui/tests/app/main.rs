@@ -12,6 +12,7 @@ mod clocks;
 mod defects;
 mod engines;
 mod issue34;
+mod issue49;
 mod play;
 mod tools;
 mod unsaved;
