@@ -219,6 +219,14 @@ fn best_all_lists_every_move_with_its_value() {
             check_all(ctf, depth, eval);
         }
     }
+    // A position where the search for every move's value meets the equal moves in another
+    // order than the search for the best one: the move best plays is still listed first.
+    let reordered = *parse_board::<Ctf>("-wWw---ww-w-----bbbb-bB--", Side::White)
+        .unwrap()
+        .line
+        .current();
+    let scores = check_all(reordered, 4, EvalKind::ClassicRace);
+    assert!(scores[0] == scores[1], "{scores:?}");
     // A decided position: Hexapawn 3 is lost for White, in plies.
     let scores = check_all(Hexapawn::start(3).unwrap(), 9, EvalKind::Tuned);
     assert!(
