@@ -878,6 +878,128 @@ async fn history_checked(t: &Target) -> CheckResult {
     passed(format!("{sent} histories refused"))
 }
 
+/// What protocol.md's `legal` asks.
+const LEGAL: &str = "'legal' lists every legal move of the position and no other (protocol.md, \
+     legal; a move that would bring back an earlier board of the game is none: rules, Capture the \
+     Flag)";
+
+/// The names of the legal moves at the end of `line`, sorted.
+fn legal_names<G: Game>(line: &Line<G>) -> Vec<String> {
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let mut names: Vec<String> = moves
+        .as_slice()
+        .iter()
+        .map(|&m| move_name(line.current(), m))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The lines `legal` is checked after in `G` of `size`: the first move from the start, and where
+/// the rules forbid bringing back a board, the shortest line (the first in the order moves are
+/// generated) after which a move the pieces could make would bring one back, with that move.
+fn legal_cases<G: Game>(size: u32) -> Result<Vec<(Vec<String>, Option<String>)>, String> {
+    /// A line of at most `left` more plies after which a generated move is forbidden.
+    fn find<G: Game>(line: &mut Line<G>, names: &mut Vec<String>, left: u32) -> Option<String> {
+        let pos = *line.current();
+        let mut all = MoveList::new();
+        pos.generate(&mut all);
+        let mut allowed = MoveList::new();
+        line.legal_moves(&mut allowed);
+        if line.outcome().is_some() {
+            return None;
+        }
+        if let Some(&m) = all
+            .as_slice()
+            .iter()
+            .find(|m| !allowed.as_slice().contains(m))
+        {
+            return Some(move_name(&pos, m));
+        }
+        if left == 0 {
+            return None;
+        }
+        for &m in allowed.as_slice() {
+            names.push(move_name(&pos, m));
+            line.push(m);
+            let found = find(line, names, left - 1);
+            line.pop();
+            if found.is_some() {
+                return found;
+            }
+            names.pop();
+        }
+        None
+    }
+    let open = opening::<G>(size)?;
+    let mut cases = vec![(vec![open.first], None)];
+    if G::NO_REPEAT {
+        let mut line = Line::new(G::start(size as usize).map_err(|x| x.to_string())?);
+        let mut names = Vec::new();
+        match find(&mut line, &mut names, 4) {
+            Some(forbidden) => cases.push((names, Some(forbidden))),
+            None => {
+                return fail(format!(
+                    "{} {size}: no board comes back within 4 plies",
+                    G::KIND
+                ));
+            }
+        }
+    }
+    Ok(cases)
+}
+
+/// `legal` as the rules say: on each checked game, after the first move from the start the
+/// engine's list is the rules' (in any order); in Capture the Flag, after a line where a move
+/// would bring back an earlier board, that move is not listed and `position` with it is
+/// `illegal-move`.
+async fn legal_as_the_rules_say(t: &Target) -> CheckResult {
+    let mut e = t.start().await?;
+    let mut positions = 0;
+    for &(game, lo, hi) in &t.games {
+        let size = 5.clamp(lo, hi);
+        quiet(&mut e, &format!("newgame {game} {size}")).await?;
+        for (moves, forbidden) in by_game!(game, legal_cases(size))? {
+            let setup = format!("position startpos moves {}", moves.join(" "));
+            quiet(&mut e, &setup).await?;
+            let want = by_game!(game, rules_legal(size, &moves))?;
+            let mut got = legal(&mut e).await?;
+            got.sort();
+            if got != want {
+                return fail(format!(
+                    "{LEGAL}: after '{}' the engine sent '{}', expected '{}' (in any order)",
+                    short(&setup),
+                    Reply::Legal(got),
+                    Reply::Legal(want)
+                ));
+            }
+            if let Some(f) = forbidden {
+                refused_as(
+                    &mut e,
+                    &format!("{setup} {f}"),
+                    ErrorCode::IllegalMove,
+                    &format!("{LEGAL}: {f} brings back an earlier board"),
+                )
+                .await?;
+            }
+            positions += 1;
+        }
+    }
+    e.shutdown(ANSWER).await.map_err(client)?;
+    passed(format!("{positions} positions"))
+}
+
+/// The rules' legal moves, sorted, after `moves` (names) from the start of `G` of `size`.
+fn rules_legal<G: Game>(size: u32, moves: &[String]) -> Result<Vec<String>, String> {
+    let mut line = Line::new(G::start(size as usize).map_err(|x| x.to_string())?);
+    for name in moves {
+        let mv = crate::games::notation::parse_move(&line, name).map_err(|x| x.to_string())?;
+        line.push(mv);
+    }
+    Ok(legal_names(&line))
+}
+
 /// The start board of `G` of `size`, in the `/` form.
 fn start_board<G: Game>(size: u32) -> Result<String, String> {
     G::start(size as usize)
@@ -1178,6 +1300,10 @@ pub async fn run_with(program: &str, args: &[String], options: &Options) -> Repo
         ),
         ("history checked by the rules", Box::pin(history_checked(t))),
         ("show gives the moves", Box::pin(show_gives_moves(t))),
+        (
+            "legal as the rules say",
+            Box::pin(legal_as_the_rules_say(t)),
+        ),
         ("CRLF, blanks and comments", Box::pin(crlf_and_comments(t))),
         ("end of input exits", Box::pin(eof_exit(t))),
         ("perft totals", Box::pin(perft_totals(t))),

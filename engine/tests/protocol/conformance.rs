@@ -6,7 +6,8 @@
 //! engine behind a filter that declares Capture the Flag alone and hides `Trace` and `MultiPV`
 //! (`ctf_only.py`), and a seed
 //! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
-//! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history or the
+//! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history (or the
+//! moves before its board) or the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
 use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
@@ -187,6 +188,22 @@ fn an_engine_that_ignores_history_fails() {
              (protocol.md, position: each history board follows from the one before it by one \
              legal move, the sides alternating): sent 'position board "
         ) && l.ends_with("expected 'error bad-position ...', got nothing")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_forgets_the_moves_before_a_board_fails() {
+    let (status, report) = arena_check("forget-moves");
+    assert_eq!(status, Some(1), "{report}");
+    // It offers a Capture the Flag move that brings back an earlier board.
+    assert!(
+        failures(&report).iter().any(|l| l.starts_with(
+            "FAIL  legal as the rules say: 'legal' lists every legal move of the position and \
+             no other (protocol.md, legal; a move that would bring back an earlier board of the \
+             game is none: rules, Capture the Flag): after 'position startpos moves "
+        ) && l.contains("' the engine sent 'legal ")
+            && l.ends_with("' (in any order)")),
         "{report}"
     );
 }
