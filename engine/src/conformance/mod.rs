@@ -896,10 +896,13 @@ fn legal_names<G: Game>(line: &Line<G>) -> Vec<String> {
     names
 }
 
+/// A line of moves (names) from the start, and a move after it that the rules forbid.
+type LegalCase = (Vec<String>, Option<String>);
+
 /// The lines `legal` is checked after in `G` of `size`: the first move from the start, and where
 /// the rules forbid bringing back a board, the shortest line (the first in the order moves are
 /// generated) after which a move the pieces could make would bring one back, with that move.
-fn legal_cases<G: Game>(size: u32) -> Result<Vec<(Vec<String>, Option<String>)>, String> {
+fn legal_cases<G: Game>(size: u32) -> Result<Vec<LegalCase>, String> {
     /// A line of at most `left` more plies after which a generated move is forbidden.
     fn find<G: Game>(line: &mut Line<G>, names: &mut Vec<String>, left: u32) -> Option<String> {
         let pos = *line.current();
