@@ -111,7 +111,8 @@ fn told(reason: &str) -> Option<Told<'_>> {
 
 /// A first failure in a student's words, as HTML: what the function did (what it returned and
 /// why that is not a move, what it raised, or which limit it broke), what it was given, and how
-/// long it ran; the end of its standard error apart. A failure the adapter did not tell (an
+/// long it ran; the end of its standard error apart, a line each (the adapter joins them with
+/// ` | `). A failure the adapter did not tell (an
 /// engine program's) is the referee's reason as it stands.
 pub fn fault_html(reason: &str) -> String {
     let Some(t) = told(reason) else {
@@ -184,7 +185,7 @@ pub fn fault_html(reason: &str) -> String {
         let _ = write!(
             out,
             "<p class=\"small\">What it printed last (standard error):</p><div class=\"msg\">{}</div>",
-            tail.split("\\x0a")
+            tail.split(" | ")
                 .map(|l| escape(&readable(l)))
                 .collect::<Vec<_>>()
                 .join("\n")
@@ -831,7 +832,7 @@ mod tests {
             (
                 "exception",
                 "ZeroDivisionError: division by zero (p.py, line 9, in oskaplayer); its standard \
-                 error ends: 'Traceback (most recent call last):\\x0a  File \"p.py\", line 9\\x0aZeroDivisionError: division by zero'",
+                 error ends: 'Traceback (most recent call last): |   File \"p.py\", line 9 | ZeroDivisionError: division by zero'",
                 vec![
                     "raised an error instead of returning a board: ZeroDivisionError: division by zero (p.py, line 9, in oskaplayer)",
                     "What it printed last",
