@@ -1089,6 +1089,44 @@ async fn crlf_and_comments(t: &Target) -> CheckResult {
     passed("")
 }
 
+/// What protocol.md's section "The session state" asks of a fresh engine.
+const START: &str = "a fresh engine is at Oska 4's start position, or, where Oska 4 is not \
+     declared, at a game and size it declares (protocol.md, the session state)";
+
+/// The start state: before any `newgame`, `show` gives Oska 4's start position when the engine
+/// declares Oska 4 (whichever games are checked), else a game and size it declares.
+async fn start_state(t: &Target) -> CheckResult {
+    let mut e = t.start().await?;
+    let declared = e.info().games.clone();
+    let (board, _) = show(&mut e).await?;
+    e.shutdown(ANSWER).await.map_err(client)?;
+    let has = |game: GameKind, size: u32| {
+        declared
+            .iter()
+            .any(|&(g, lo, hi)| g == game && (lo..=hi).contains(&size))
+    };
+    let Reply::Board { game, size, .. } = &board else {
+        return fail(format!(
+            "'show' should start with 'board ...', got '{board}'"
+        ));
+    };
+    let want = if has(GameKind::Oska, 4) {
+        let start = start_board::<Oska>(4)?;
+        let want = format!("board oska 4 {start} w");
+        if board.to_string() == want {
+            return passed("oska 4");
+        }
+        want
+    } else if has(*game, *size) {
+        return passed(format!("{game} {size}"));
+    } else {
+        "a declared game".into()
+    };
+    fail(format!(
+        "{START}: sent 'show' first, expected '{want}', got '{board}'"
+    ))
+}
+
 async fn eof_exit(t: &Target) -> CheckResult {
     let mut e = t.start().await?;
     let (game, size) = t.main(6);
@@ -1307,6 +1345,7 @@ pub async fn run_with(program: &str, args: &[String], options: &Options) -> Repo
             "legal as the rules say",
             Box::pin(legal_as_the_rules_say(t)),
         ),
+        ("start state", Box::pin(start_state(t))),
         ("CRLF, blanks and comments", Box::pin(crlf_and_comments(t))),
         ("end of input exits", Box::pin(eof_exit(t))),
         ("perft totals", Box::pin(perft_totals(t))),

@@ -7,7 +7,7 @@
 //! (`ctf_only.py`), and a seed
 //! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
 //! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history (or the
-//! moves before its board) or the
+//! moves before its board), starts it at Oska 5, or drops the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
 use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
@@ -204,6 +204,22 @@ fn an_engine_that_forgets_the_moves_before_a_board_fails() {
              game is none: rules, Capture the Flag): after 'position startpos moves "
         ) && l.contains("' the engine sent 'legal ")
             && l.ends_with("' (in any order)")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_starts_away_from_oska_4_fails() {
+    let (status, report) = arena_check("start-elsewhere");
+    assert_eq!(status, Some(1), "{report}");
+    assert_eq!(
+        failures(&report),
+        [
+            "FAIL  start state: a fresh engine is at Oska 4's start position, or, where Oska 4 is \
+          not declared, at a game and size it declares (protocol.md, the session state): sent \
+          'show' first, expected 'board oska 4 wwww/---/--/---/bbbb w', got 'board oska 5 \
+          wwwww/----/---/--/---/----/bbbbb w'"
+        ],
         "{report}"
     );
 }

@@ -7,7 +7,9 @@ says:
 - `show-without-moves`: a `board ...` reply loses its `from ... moves ...` part;
 - `forget-moves`: a `position startpos moves ...` reaches the engine as the board it leads to
   alone (`position board BOARD SIDE`, asked of the engine with `show`), so the engine forgets the
-  boards before it and offers a move that brings one back."""
+  boards before it and offers a move that brings one back;
+- `start-elsewhere`: the engine is sent `newgame oska 5` before anything else, so it starts
+  away from Oska 4's start position."""
 
 import subprocess
 import sys
@@ -57,6 +59,8 @@ def rewrite(raw):
     return raw
 
 
+if MODE == "start-elsewhere":
+    engine.stdin.write(b"newgame oska 5\n")
 reader = threading.Thread(target=replies)
 reader.start()
 for line in sys.stdin.buffer:
