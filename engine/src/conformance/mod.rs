@@ -1089,6 +1089,75 @@ async fn crlf_and_comments(t: &Target) -> CheckResult {
     passed("")
 }
 
+/// What protocol.md's `go` asks of its clock form.
+const CLOCK: &str = "'go wtime MS btime MS' gives a legal bestmove within the time left of the \
+     side to move (protocol.md, go)";
+
+/// The time each side has left in the clock check, and the time allowed beyond it for the
+/// engine's start of a reply and the pipes.
+const CLOCK_LEFT: Duration = Duration::from_millis(400);
+const CLOCK_MARGIN: Duration = Duration::from_millis(300);
+
+/// The move `best` after the first move of `G` of `size`, if legal there.
+fn legal_after_first<G: Game>(size: u32, best: MoveText) -> Result<(), String> {
+    let mut line = Line::new(G::start(size as usize).map_err(|x| x.to_string())?);
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let first = *moves
+        .as_slice()
+        .first()
+        .ok_or_else(|| format!("{} {size} has no move at the start", G::KIND))?;
+    line.push(first);
+    legal_move(&line, best, &best.to_string())
+        .map(|_| ())
+        .map_err(|x| x.to_string())
+}
+
+/// The clock form of `go`: on each checked game (a size where a search does not end by itself),
+/// after the first move, `go wtime 400 btime 400` gives a legal `bestmove` within the 400 ms
+/// (and a margin of 300 ms for the pipes).
+async fn clock_form(t: &Target) -> CheckResult {
+    let mut e = t.start().await?;
+    let mut worst = Duration::ZERO;
+    for &(game, lo, hi) in &t.games {
+        let size = large(game).clamp(lo, hi);
+        quiet(&mut e, &format!("newgame {game} {size}")).await?;
+        warm_up(&mut e).await?;
+        let open = by_game!(game, opening(size))?;
+        let setup = format!("position startpos moves {}", open.first);
+        quiet(&mut e, &setup).await?;
+        let ms = CLOCK_LEFT.as_millis();
+        let go = format!("go wtime {ms} btime {ms}");
+        e.send_raw(&format!("{go}\n")).await.map_err(client)?;
+        let t0 = Instant::now();
+        let r = e.wait_bestmove(ANSWER).await.map_err(client)?;
+        let took = t0.elapsed();
+        worst = worst.max(took);
+        let Some(best) = r.best else {
+            return fail(format!(
+                "{CLOCK}: after '{setup}' sent '{go}', expected 'bestmove MOVE', got 'bestmove none'"
+            ));
+        };
+        if let Err(why) = by_game!(game, legal_after_first(size, best)) {
+            return fail(format!(
+                "{CLOCK}: after '{setup}' sent '{go}', got {}: {why}",
+                bestmove_line(Some(best))
+            ));
+        }
+        if took > CLOCK_LEFT + CLOCK_MARGIN {
+            return fail(format!(
+                "{CLOCK}: after '{setup}' sent '{go}', got {} after {:.0} ms, more than the {ms} \
+                 ms left (and {} ms for the pipes)",
+                bestmove_line(Some(best)),
+                took.as_secs_f64() * 1000.0,
+                CLOCK_MARGIN.as_millis()
+            ));
+        }
+    }
+    e.shutdown(ANSWER).await.map_err(client)?;
+    passed(format!("worst {:.0} ms", worst.as_secs_f64() * 1000.0))
+}
+
 /// What protocol.md's section "The session state" asks of a fresh engine.
 const START: &str = "a fresh engine is at Oska 4's start position, or, where Oska 4 is not \
      declared, at a game and size it declares (protocol.md, the session state)";
@@ -1346,6 +1415,7 @@ pub async fn run_with(program: &str, args: &[String], options: &Options) -> Repo
             Box::pin(legal_as_the_rules_say(t)),
         ),
         ("start state", Box::pin(start_state(t))),
+        ("go with a clock", Box::pin(clock_form(t))),
         ("CRLF, blanks and comments", Box::pin(crlf_and_comments(t))),
         ("end of input exits", Box::pin(eof_exit(t))),
         ("perft totals", Box::pin(perft_totals(t))),

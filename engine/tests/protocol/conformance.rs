@@ -7,7 +7,7 @@
 //! (`ctf_only.py`), and a seed
 //! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
 //! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history (or the
-//! moves before its board), starts it at Oska 5, or drops the
+//! moves before its board), starts it at Oska 5, hands it a clock's `go` late, or drops the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
 use engine::conformance::{self, Options, Outcome, Report, engine_from_env};
@@ -220,6 +220,22 @@ fn an_engine_that_starts_away_from_oska_4_fails() {
           'show' first, expected 'board oska 4 wwww/---/--/---/bbbb w', got 'board oska 5 \
           wwwww/----/---/--/---/----/bbbbb w'"
         ],
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_overruns_its_clock_fails() {
+    let (status, report) = arena_check("slow-clock");
+    assert_eq!(status, Some(1), "{report}");
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{report}");
+    assert!(
+        failed[0].starts_with(
+            "FAIL  go with a clock: 'go wtime MS btime MS' gives a legal bestmove within the time \
+             left of the side to move (protocol.md, go): after 'position startpos moves "
+        ) && failed[0].contains("sent 'go wtime 400 btime 400', got 'bestmove ")
+            && failed[0].ends_with("more than the 400 ms left (and 300 ms for the pipes)"),
         "{report}"
     );
 }

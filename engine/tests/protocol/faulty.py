@@ -9,11 +9,14 @@ says:
   alone (`position board BOARD SIDE`, asked of the engine with `show`), so the engine forgets the
   boards before it and offers a move that brings one back;
 - `start-elsewhere`: the engine is sent `newgame oska 5` before anything else, so it starts
-  away from Oska 4's start position."""
+  away from Oska 4's start position;
+- `slow-clock`: a `go wtime ...` reaches the engine a second late, so its `bestmove` comes after
+  the time left."""
 
 import subprocess
 import sys
 import threading
+import time
 
 ENGINE, MODE = sys.argv[1], sys.argv[2]
 
@@ -50,6 +53,8 @@ def rewrite(raw):
         start = words.index(b"history")
         end = words.index(b"moves") if b"moves" in words else len(words)
         return b" ".join(words[:start] + words[end:]) + b"\n"
+    if MODE == "slow-clock" and words[:2] == [b"go", b"wtime"]:
+        time.sleep(1.0)
     if MODE == "forget-moves" and words[:3] == [b"position", b"startpos", b"moves"]:
         answered.clear()
         asked.set()
