@@ -2,7 +2,7 @@
 //! per-student folders (engine/tests/class/folders) with a crashing submission: the grading's
 //! reference equals `engine-tune blunders` on the same positions, the grading of the records
 //! after the fact equals the grading of the run (and with Oska 4's tablebases, the solver's),
-//! and the web page holds every student, escapes
+//! and the web page holds every student, tells a fault in a student's words, escapes
 //! a hostile name and makes no request.
 
 use std::fs;
@@ -244,6 +244,24 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
     assert!(page.contains("<h2>Grading</h2>") && page.contains("<h2>Crosstable</h2>"));
     assert!(page.contains("aria-label=\"board "), "no board drawn");
     assert!(page.contains("<polyline"), "no chart");
+    // crash.py's first fault in a student's words, as the adapter told it: what the function
+    // raised, what it was given, how long it ran; no protocol words.
+    let faults = &page[page.find("<h2>Notes and faults").unwrap()..];
+    for words in [
+        "<b>oskaplayer</b> raised an error instead of returning a board: IndexError",
+        "to move for ",
+        "The call ran ",
+    ] {
+        assert!(faults.contains(words), "no '{words}' in {faults}");
+    }
+    for protocol in [
+        "bestmove",
+        "board-call",
+        "the engine said",
+        "illegal move by",
+    ] {
+        assert!(!faults.contains(protocol), "'{protocol}' in {faults}");
+    }
     for bad in [
         "http://", "https://", "<script", "src=", "url(", "NaN", ">nan<", "inf<",
     ] {

@@ -200,6 +200,11 @@ pub fn random_playout<G: Game>(
 /// is `WIN - k`, lost `-(WIN - k)`, drawn 0; a side with no legal move has lost; static
 /// evaluation (clamped as the search clamps it) at the depth limit.
 pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> i32 {
+    minimax_with(line, depth, ply, G::evaluate)
+}
+
+/// [`minimax`] with the static evaluator `eval` (one of `boardgames_core::eval::EvalKind`'s).
+pub fn minimax_with<G: Game>(line: &mut Line<G>, depth: u32, ply: i32, eval: fn(&G) -> i32) -> i32 {
     let pos = *line.current();
     if let Some(o) = pos.board_outcome() {
         return match o.winner() {
@@ -215,12 +220,12 @@ pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> 
     }
     if depth == 0 {
         let l = boardgames_core::eval::EVAL_LIMIT;
-        return pos.evaluate().clamp(-l, l);
+        return eval(&pos).clamp(-l, l);
     }
     let mut best = i32::MIN;
     for &m in moves.as_slice() {
         line.push(m);
-        best = best.max(-minimax(line, depth - 1, ply + 1));
+        best = best.max(-minimax_with(line, depth - 1, ply + 1, eval));
         line.pop();
     }
     best

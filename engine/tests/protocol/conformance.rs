@@ -6,7 +6,8 @@
 //! engine behind a filter that declares Capture the Flag alone and hides `Trace` and `MultiPV`
 //! (`ctf_only.py`), and a seed
 //! function run by `engine board-call`; and engines that do not: one that declares `MultiPV` but
-//! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history or the
+//! ignores it, and our engine behind `faulty.py`, which drops a `position`'s history (or the
+//! moves before its board), starts it at Oska 5, hands it a clock's `go` late, or drops the
 //! `from ... moves` of `show`, each failed by `arena check` with a line naming the requirement.
 
 use boardgames_tools::conformance::{self, Options, Outcome, Report, engine_from_env};
@@ -187,6 +188,54 @@ fn an_engine_that_ignores_history_fails() {
              (protocol.md, position: each history board follows from the one before it by one \
              legal move, the sides alternating): sent 'position board "
         ) && l.ends_with("expected 'error bad-position ...', got nothing")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_forgets_the_moves_before_a_board_fails() {
+    let (status, report) = arena_check("forget-moves");
+    assert_eq!(status, Some(1), "{report}");
+    // It offers a Capture the Flag move that brings back an earlier board.
+    assert!(
+        failures(&report).iter().any(|l| l.starts_with(
+            "FAIL  legal as the rules say: 'legal' lists every legal move of the position and \
+             no other (protocol.md, legal; a move that would bring back an earlier board of the \
+             game is none: rules, Capture the Flag): after 'position startpos moves "
+        ) && l.contains("' the engine sent 'legal ")
+            && l.ends_with("' (in any order)")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_starts_away_from_oska_4_fails() {
+    let (status, report) = arena_check("start-elsewhere");
+    assert_eq!(status, Some(1), "{report}");
+    assert_eq!(
+        failures(&report),
+        [
+            "FAIL  start state: a fresh engine is at Oska 4's start position, or, where Oska 4 is \
+          not declared, at a game and size it declares (protocol.md, the session state): sent \
+          'show' first, expected 'board oska 4 wwww/---/--/---/bbbb w', got 'board oska 5 \
+          wwwww/----/---/--/---/----/bbbbb w'"
+        ],
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_overruns_its_clock_fails() {
+    let (status, report) = arena_check("slow-clock");
+    assert_eq!(status, Some(1), "{report}");
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{report}");
+    assert!(
+        failed[0].starts_with(
+            "FAIL  go with a clock: 'go wtime MS btime MS' gives a legal bestmove within the time \
+             left of the side to move (protocol.md, go): after 'position startpos moves "
+        ) && failed[0].contains("sent 'go wtime 400 btime 400', got 'bestmove ")
+            && failed[0].ends_with("more than the 400 ms left (and 300 ms for the pipes)"),
         "{report}"
     );
 }

@@ -2,9 +2,12 @@
 
 use std::process::Command;
 
+use crate::common::minimax_with;
 use boardgames_core::eval::{EvalKind, Evaluate};
 use boardgames_core::games::format::{Format, parse_board, print_board};
-use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, Oska, Side};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Side};
+use boardgames_core::score::Score;
 use boardgames_core::search::{Limits, Searcher};
 use boardgames_core::with_game;
 
@@ -115,6 +118,157 @@ fn best_traces_then_answers() {
     let (last, trace) = lines.split_last().unwrap();
     assert!(trace.iter().all(|l| l.starts_with("trace ")));
     assert!(!last.starts_with("trace"));
+}
+
+/// A score as `engine best --all` prints it (`cp N`, `win K`, `loss K`, `draw`), and the
+/// words it took.
+fn read_score(words: &[&str]) -> (Score, usize) {
+    let number = |w: &str| w.parse().unwrap_or_else(|_| panic!("{words:?}"));
+    match words {
+        ["draw", ..] => (Score::Draw, 1),
+        ["cp", v, ..] => (Score::Cp(number(v)), 2),
+        ["win", k, ..] => (Score::Win(number(k) as u32), 2),
+        ["loss", k, ..] => (Score::Loss(number(k) as u32), 2),
+        _ => panic!("no score in {words:?}"),
+    }
+}
+
+/// `engine best BOARD SIDE DEPTH --all --eval EVAL` against independent evidence: one line for
+/// each legal move, each move's value the negated plain minimax value of the position after it
+/// at DEPTH - 1 with the same evaluator, best first, the board after the move in the input's
+/// format, and the first line's board the one `engine best` prints without --all.
+fn check_all<G: Game + Evaluate>(pos: G, depth: u32, eval: EvalKind) -> Vec<Score> {
+    let board = print_board(&pos, &Format::Slash);
+    let side = pos.side_to_move().letter().to_string();
+    let depth_text = depth.to_string();
+    let args = [
+        "best",
+        G::KIND.name(),
+        &board,
+        &side,
+        &depth_text,
+        "--eval",
+        eval.name(),
+    ];
+    let (ok, alone, err) = run(&args);
+    assert!(ok, "{args:?}: {err}");
+    let (ok, out, err) = run(&[&args[..], &["--all"]].concat());
+    assert!(ok, "{args:?} --all: {err}");
+    let mut line = Line::new(pos);
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let listed: Vec<&str> = out.lines().collect();
+    assert_eq!(listed.len(), moves.len(), "{args:?} --all:\n{out}");
+    let mut seen = Vec::new();
+    let mut scores = Vec::new();
+    for text in &listed {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mv = *moves
+            .as_slice()
+            .iter()
+            .find(|&&m| move_name(&pos, m) == words[0])
+            .unwrap_or_else(|| panic!("{args:?}: '{}' is no legal move: {out}", words[0]));
+        assert!(!seen.contains(&mv), "{args:?}: {} twice: {out}", words[0]);
+        seen.push(mv);
+        let (score, took) = read_score(&words[1..]);
+        line.push(mv);
+        let value = -minimax_with(&mut line, depth - 1, 1, eval.function::<G>());
+        line.pop();
+        assert_eq!(
+            score.value(),
+            value,
+            "{args:?}: {text}: minimax says {value}\n{out}"
+        );
+        assert_eq!(
+            words[1 + took..].join(" "),
+            print_board(&pos.play(mv), &Format::Slash),
+            "{args:?}: {text}"
+        );
+        scores.push(score);
+    }
+    assert!(
+        scores.windows(2).all(|w| w[0].value() >= w[1].value()),
+        "{args:?}: not best first: {out}"
+    );
+    assert_eq!(
+        listed[0].split_whitespace().last(),
+        alone.lines().last(),
+        "{args:?}: the first line is not the move best plays: {out}"
+    );
+    scores
+}
+
+#[test]
+fn best_all_lists_every_move_with_its_value() {
+    let ctf = {
+        let mut line = Line::new(Ctf::start(5).unwrap());
+        for _ in 0..2 {
+            let mut moves = MoveList::new();
+            line.legal_moves(&mut moves);
+            line.push(moves.as_slice()[moves.len() / 2]);
+        }
+        *line.current()
+    };
+    for eval in EvalKind::ALL {
+        for depth in [1, 2, 3] {
+            check_all(Oska::start(4).unwrap(), depth, eval);
+            check_all(Oska::start(5).unwrap(), depth, eval);
+            check_all(Hexapawn::start(3).unwrap(), depth, eval);
+            check_all(Hexapawn::start(5).unwrap(), depth, eval);
+            check_all(Ctf::start(5).unwrap(), depth, eval);
+            check_all(ctf, depth, eval);
+        }
+    }
+    // A position where the search for every move's value meets the equal moves in another
+    // order than the search for the best one: the move best plays is still listed first.
+    let reordered = *parse_board::<Ctf>("-wWw---ww-w-----bbbb-bB--", Side::White)
+        .unwrap()
+        .line
+        .current();
+    let scores = check_all(reordered, 4, EvalKind::ClassicRace);
+    assert!(scores[0] == scores[1], "{scores:?}");
+    // A decided position: Hexapawn 3 is lost for White, in plies.
+    let scores = check_all(Hexapawn::start(3).unwrap(), 9, EvalKind::Tuned);
+    assert!(
+        scores.iter().all(|s| matches!(s, Score::Loss(_))),
+        "{scores:?}"
+    );
+    // Ties are visible: from Oska's start, counting material two plies deep, every move is
+    // worth the same.
+    let scores = check_all(Oska::start(4).unwrap(), 2, EvalKind::Material);
+    assert!(
+        scores.len() > 1 && scores.iter().all(|s| *s == scores[0]),
+        "{scores:?}"
+    );
+    // A pass is listed as one.
+    let (ok, out, err) = run(&["best", "oska", "----/---/--/w--/bb--", "w", "3", "--all"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("pass "), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    // --all and --trace: one or the other.
+    let (ok, out, err) = run(&[
+        "best",
+        "oska",
+        "wwww/---/--/---/bbbb",
+        "w",
+        "2",
+        "--all",
+        "--trace",
+    ]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn best_help_points_trace_readers_to_pages() {
+    let (ok, help, _) = run(&["best", "--help"]);
+    assert!(ok);
+    assert!(!help.contains("search module"), "{help}");
+    assert!(
+        help.contains("protocol.md") && help.contains("docs/cli.md"),
+        "{help}"
+    );
+    assert!(help.contains("--all"), "{help}");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! ([`super::sandbox`]).
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use super::board_call::{BoardCall, InputMode, adapter_options};
 use super::driver::Driver;
@@ -34,6 +35,8 @@ pub struct FunctionCall {
     pub reuse: bool,
     driver: Option<Driver>,
     noted: bool,
+    /// How long the last call ran (from the request to the answer or the failure).
+    ran: Duration,
 }
 
 impl FunctionCall {
@@ -52,6 +55,7 @@ impl FunctionCall {
             reuse,
             driver: None,
             noted: false,
+            ran: Duration::ZERO,
         })
     }
 
@@ -84,7 +88,9 @@ impl FunctionCall {
             self.driver = Some(Driver::start(&self.spec, &self.limits, game, stop)?);
         }
         let d = self.driver.as_mut().expect("started above");
+        let asked = Instant::now();
         let result = d.ask(board, side, depth, size, &self.limits, stop);
+        self.ran = asked.elapsed();
         if result.is_err() || !self.reuse || matches!(result, Ok(None)) {
             self.driver = None;
         }
@@ -115,13 +121,16 @@ impl FunctionCall {
             }
         }
         let function = self.spec.function.clone();
+        let called = self.call(G::KIND, &board, side, depth, pos.size(), stop);
+        let ran = self.ran.as_millis();
         let mut fail = |fault: Fault, why: String| {
             report(Info::String(format!(
-                "board-call: [{fault}] {function}: {why} (called with '{board}' {side} {depth})"
+                "board-call: [{fault}] {function}: {why} (called with '{board}' {side} {depth}; \
+                 it ran {ran} ms)"
             )));
             None
         };
-        match self.call(G::KIND, &board, side, depth, pos.size(), stop) {
+        match called {
             Err((fault, why)) => fail(fault, why),
             Ok(None) => moves.as_slice().first().copied(),
             Ok(Some(value)) => match shape.read_answer(line, &moves, &value) {

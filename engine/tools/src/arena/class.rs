@@ -793,12 +793,20 @@ impl Entry {
 /// The standings and each submission's results, from records.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassReport {
-    /// Wins, losses and draws (names sorted).
+    /// Wins, losses and draws (names in [`by_name`] order).
     pub standings: Standings,
     /// Per submission, in the order of `standings.names`.
     pub entries: Vec<Entry>,
     /// Games counted.
     pub games: usize,
+}
+
+/// The order of students' names in reports: case-insensitive (`alice` before `Bob`), then
+/// byte by byte, so that names differing only in case keep one order.
+pub fn by_name(a: &str, b: &str) -> std::cmp::Ordering {
+    a.to_lowercase()
+        .cmp(&b.to_lowercase())
+        .then_with(|| a.cmp(b))
 }
 
 /// The fault of a finished game's record: the board-call fault named in its reason, else the
@@ -854,11 +862,11 @@ impl ClassReport {
                 names.len()
             )));
         }
-        let names: Vec<String> = names.into_iter().map(str::to_string).collect();
-        // Sorted, as collected from the set.
+        let mut names: Vec<String> = names.into_iter().map(str::to_string).collect();
+        names.sort_by(|a, b| by_name(a, b));
         let index = |n: &str| {
             names
-                .binary_search_by(|m| m.as_str().cmp(n))
+                .binary_search_by(|m| by_name(m, n))
                 .expect("collected above")
         };
         let mut standings = Standings::new(names.clone());

@@ -338,7 +338,7 @@ fn grade_of<G: Game + Evaluate>(
         .iter()
         .flat_map(|r| [r.white.clone(), r.black.clone()])
         .collect();
-    names.sort();
+    names.sort_by(|a, b| super::class::by_name(a, b));
     names.dedup();
     let mut decisions: Vec<Decisions<G>> = names.iter().map(|_| Vec::new()).collect();
     let mut seen: Vec<HashSet<(u64, Move)>> = names.iter().map(|_| HashSet::new()).collect();
@@ -366,7 +366,9 @@ fn grade_of<G: Game + Evaluate>(
                 Side::White => &r.white,
                 Side::Black => &r.black,
             };
-            let s = names.binary_search(mover).expect("collected above");
+            let s = names
+                .binary_search_by(|n| super::class::by_name(n, mover))
+                .expect("collected above");
             if seen[s].insert((key(line), mv)) {
                 decisions[s].push((line.clone(), mv, number(r).unwrap_or(0), i + 1));
             }

@@ -30,6 +30,170 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The most characters of a name the page shows; a longer one is cut (the whole name on hover).
+pub const NAME_CHARS: usize = 28;
+
+/// A student's name for the page, escaped: a course site's export suffix
+/// (`Erin O'Neil_4711_assignsubmission_file_`) is left out, and a name still longer than
+/// [`NAME_CHARS`] is cut to that many characters, the last one `…`. A name shown shortened
+/// carries the whole name as its `title`, which a browser shows on hover.
+pub fn name_html(name: &str) -> String {
+    let short = match name.find("_assignsubmission_") {
+        Some(at)
+            if name[at + "_assignsubmission_".len()..]
+                .strip_suffix('_')
+                .is_some_and(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric())) =>
+        {
+            &name[..at]
+        }
+        _ => name,
+    };
+    let shown: String = if short.chars().count() > NAME_CHARS {
+        let mut cut: String = short.chars().take(NAME_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        short.to_string()
+    };
+    if shown == name {
+        escape(name)
+    } else {
+        format!("<span title=\"{}\">{}</span>", escape(name), escape(&shown))
+    }
+}
+
+/// A function's failure as the board-call adapter tells it in a record's reason:
+/// `board-call: [FAULT] FUNCTION: WHY (called with 'BOARD' SIDE DEPTH; it ran MS ms)`.
+struct Told<'a> {
+    fault: &'a str,
+    function: &'a str,
+    why: &'a str,
+    /// The board as the function was given it, the side and the depth.
+    call: Option<(&'a str, &'a str, &'a str)>,
+    /// How long the call ran, in milliseconds.
+    ran: Option<&'a str>,
+}
+
+/// The adapter's account in `reason`, when there is one.
+fn told(reason: &str) -> Option<Told<'_>> {
+    let rest = &reason[reason.find("board-call: [")? + "board-call: [".len()..];
+    let (fault, rest) = rest.split_once("] ")?;
+    let (function, rest) = rest.split_once(": ")?;
+    let Some(at) = rest.rfind(" (called with '") else {
+        // A program's failure: `WHAT on 'BOARD SIDE DEPTH'`, ending the engine's words.
+        let why = rest.strip_suffix(')').unwrap_or(rest);
+        return Some(Told {
+            fault,
+            function,
+            why,
+            call: None,
+            ran: None,
+        });
+    };
+    let why = &rest[..at];
+    let call = &rest[at + " (called with '".len()..];
+    let quote = call.rfind("' ")?;
+    let board = &call[..quote];
+    let tail = call[quote + 2..].trim_end_matches(')');
+    let (args, ran) = match tail.split_once("; it ran ") {
+        Some((args, ran)) => (args, ran.strip_suffix(" ms")),
+        None => (tail, None),
+    };
+    let (side, depth) = args.split_once(' ')?;
+    Some(Told {
+        fault,
+        function,
+        why,
+        call: Some((board, side, depth)),
+        ran,
+    })
+}
+
+/// A first failure in a student's words, as HTML: what the function did (what it returned and
+/// why that is not a move, what it raised, or which limit it broke), what it was given, and how
+/// long it ran; the end of its standard error apart, a line each (the adapter joins them with
+/// ` | `). A failure the adapter did not tell (an
+/// engine program's) is the referee's reason as it stands.
+pub fn fault_html(reason: &str) -> String {
+    let Some(t) = told(reason) else {
+        return format!("<div class=\"msg\">{}</div>", escape(&readable(reason)));
+    };
+    let f = escape(&readable(t.function));
+    let (why, stderr) = match t.why.split_once("; its standard error ends: ") {
+        Some((why, tail)) => (why, Some(tail)),
+        None => (t.why, None),
+    };
+    let why_text = escape(&readable(why));
+    let between = |text: &str, start: &str, end: &str| -> Option<String> {
+        let from = text.find(start)? + start.len();
+        let to = text.rfind(end)?;
+        (to >= from).then(|| escape(&readable(&text[from..to])))
+    };
+    let said = match t.fault {
+        "exception" => {
+            format!("<b>{f}</b> raised an error instead of returning a board: {why_text}.")
+        }
+        "timeout" => format!(
+            "<b>{f}</b> had not returned when its time was up ({why_text}): a move may take no longer."
+        ),
+        "no board" => match between(why, "it returned '", "', not a ") {
+            Some(value) => format!(
+                "<b>{f}</b> returned <code>{value}</code>, which is not a board of the game ({}), so it is \
+                 not a move.",
+                escape(&readable(
+                    &why[why.rfind("', not a ").map_or(0, |i| i + 9)..]
+                ))
+            ),
+            None => format!("<b>{f}</b> did not return a board: {why_text}."),
+        },
+        "illegal" => match between(why, "its board '", "' is not the result") {
+            Some(board) => format!(
+                "<b>{f}</b> returned the board <code>{board}</code>, but no legal move leads \
+                 there from the board it was given, so it is not a move."
+            ),
+            None => format!("<b>{f}</b> returned a board no legal move leads to: {why_text}."),
+        },
+        "memory" => format!("<b>{f}</b> ran out of memory: {why_text}."),
+        "cpu" => format!("<b>{f}</b> used up its CPU time: {why_text}."),
+        "processes" => format!("<b>{f}</b> started too many processes: {why_text}."),
+        "output" => format!("<b>{f}</b> printed too much: {why_text}."),
+        "crash" => format!("The interpreter running <b>{f}</b> died: {why_text}."),
+        "load" => format!("<b>{f}</b> could not be loaded: {why_text}."),
+        _ => format!("<b>{f}</b>: {why_text}."),
+    };
+    let mut out = format!("<p>{said}</p>");
+    if let Some((board, side, depth)) = t.call {
+        let side = match side {
+            "w" => "White",
+            "b" => "Black",
+            s => s,
+        };
+        let _ = write!(
+            out,
+            "<p>It was given the board drawn here as <code>{}</code>, to move for {}, at depth {}.</p>",
+            escape(&readable(board)),
+            escape(side),
+            escape(depth)
+        );
+    }
+    if let Some(ms) = t.ran {
+        let _ = write!(out, "<p>The call ran {} ms.</p>", escape(ms));
+    }
+    if let Some(tail) = stderr {
+        let tail = tail.strip_prefix('\'').unwrap_or(tail);
+        let tail = tail.strip_suffix('\'').unwrap_or(tail);
+        let _ = write!(
+            out,
+            "<p class=\"small\">What it printed last (standard error):</p><div class=\"msg\">{}</div>",
+            tail.split(" | ")
+                .map(|l| escape(&readable(l)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    out
+}
+
 /// What a page shows.
 pub struct Page<'a> {
     /// The heading (escaped here).
@@ -54,11 +218,12 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 color:#222;background:#fff}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em;\
 border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.5em 0}th,td{padding:.25em \
 .6em;border:1px solid #ddd;text-align:right}th{background:#f3f3f3}td.n,th.n{text-align:left}\
-td.self{background:#eee}td{white-space:nowrap}.note{background:#fff8dc;padding:.4em .6em;margin:.3em 0;\
+td.self{background:#eee}td{white-space:nowrap}td.n{white-space:normal;\
+overflow-wrap:anywhere;max-width:16em}.board{flex:none}.note{background:#fff8dc;padding:.4em .6em;margin:.3em 0;\
 border-left:4px solid #e0c060}.fault{display:flex;gap:1.2em;align-items:flex-start;\
 margin:.8em 0}.msg{font-family:monospace;font-size:.85em;white-space:pre-wrap;\
 word-break:break-word;background:#f7f7f7;padding:.5em;max-width:860px}.small{color:#666;\
-font-size:.9em}.legend span{display:inline-block;margin-right:1em}.sw{display:inline-block;\
+font-size:.9em}.legend>span{display:inline-block;margin-right:1em}.sw{display:inline-block;\
 width:1em;height:.6em;margin-right:.3em}";
 
 /// The whole page.
@@ -127,7 +292,7 @@ fn standings(out: &mut String, report: &ClassReport, order: &[usize]) {
              <td>{:.1}%</td><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{}</td></tr>",
             rank + 1,
-            escape(&report.standings.names[i]),
+            name_html(&report.standings.names[i]),
             escape(&elo),
             escape(&margin),
             w.games(),
@@ -158,7 +323,7 @@ fn crosstable(out: &mut String, report: &ClassReport, order: &[usize]) {
             out,
             "<tr><td class=\"n\">{} {}</td>",
             rank + 1,
-            escape(&names[a])
+            name_html(&names[a])
         );
         for &b in order {
             if a == b {
@@ -304,7 +469,7 @@ fn chart(out: &mut String, records: &[GameRecord], names: &[String], order: &[us
             out,
             "<span><i class=\"sw\" style=\"background:{}\"></i>{}</span>",
             COLOURS[k % COLOURS.len()],
-            escape(&names[i])
+            name_html(&names[i])
         );
     }
     out.push_str("</p>\n");
@@ -379,7 +544,7 @@ fn board_with_side(text: &str) -> String {
         _ => "",
     };
     format!(
-        "<div>{}<div class=\"small\">{side}</div></div>",
+        "<div class=\"board\">{}<div class=\"small\">{side}</div></div>",
         board_svg(board)
     )
 }
@@ -415,7 +580,7 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
         if own.is_empty() && e.first_failure.is_none() {
             continue;
         }
-        let _ = writeln!(out, "<h3>{}</h3>", escape(&names[i]));
+        let _ = writeln!(out, "<h3>{}</h3>", name_html(&names[i]));
         for text in own {
             let _ = writeln!(out, "<div class=\"note\">{}</div>", escape(&readable(text)));
         }
@@ -433,10 +598,10 @@ fn notes_and_faults(out: &mut String, p: &Page, order: &[usize]) {
         }
         let _ = writeln!(
             out,
-            "<div><div>First: game {}, [{}]</div><div class=\"msg\">{}</div></div></div>",
+            "<div><div>First: game {}, {}</div>{}</div></div>",
             f.game,
             escape(&f.fault),
-            escape(&readable(&f.message))
+            fault_html(&f.message)
         );
     }
     let rest: Vec<&&String> = notes
@@ -478,7 +643,7 @@ fn grading(out: &mut String, g: &Grading) {
             out,
             "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&s.name),
+            name_html(&s.name),
             s.moved,
             s.solved,
             share(s.own.won_thrown, s.own.won),
@@ -496,7 +661,7 @@ fn grading(out: &mut String, g: &Grading) {
                 let _ = writeln!(
                     out,
                     "<p>{}: kept the value in all {} solved positions.</p>",
-                    escape(&s.name),
+                    name_html(&s.name),
                     s.solved
                 );
             }
@@ -504,9 +669,9 @@ fn grading(out: &mut String, g: &Grading) {
         };
         let _ = writeln!(
             out,
-            "<div class=\"fault\">{}<div><b>{}</b>: {}</div></div>",
+            "<div class=\"fault\"><div class=\"board\">{}</div><div><b>{}</b>: {}</div></div>",
             board_svg(&w.board),
-            escape(&s.name),
+            name_html(&s.name),
             escape(&w.words())
         );
     }
@@ -521,6 +686,238 @@ mod tests {
         assert_eq!(
             escape("<b a=\"x\">'&'</b>"),
             "&lt;b a=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;"
+        );
+    }
+
+    use boardgames_core::games::GameKind;
+    use boardgames_core::protocol::Setup;
+
+    /// A finished Oska 4 game of no moves between `white` and `black`, numbered `number`,
+    /// with `tags` (such as a `Reason`).
+    fn record(number: usize, white: &str, black: &str, tags: &[(&str, &str)]) -> GameRecord {
+        let mut all = vec![("GameNumber".to_string(), number.to_string())];
+        all.extend(tags.iter().map(|(t, v)| (t.to_string(), v.to_string())));
+        GameRecord {
+            game: GameKind::Oska,
+            size: 4,
+            white: white.into(),
+            black: black.into(),
+            start: Setup::StartPos,
+            moves: Vec::new(),
+            result: RecordResult::Black,
+            tags: all,
+        }
+    }
+
+    /// The page of `records`, without grading.
+    fn page_of(records: &[GameRecord]) -> String {
+        let report = ClassReport::from_records(records).unwrap();
+        page(&Page {
+            title: "t",
+            records,
+            report: &report,
+            notes: &[],
+            grading: None,
+        })
+    }
+
+    const MOODLE: &str = "Erin O'Neil-Fairweather_4711_assignsubmission_file_";
+
+    #[test]
+    fn a_course_site_name_is_shown_short_with_the_whole_name_on_hover() {
+        assert_eq!(
+            name_html(MOODLE),
+            "<span title=\"Erin O&#39;Neil-Fairweather_4711_assignsubmission_file_\">Erin \
+             O&#39;Neil-Fairweather_4711</span>"
+        );
+        let long = "a".repeat(40);
+        let shown = name_html(&long);
+        assert!(shown.contains(&format!("title=\"{long}\"")), "{shown}");
+        assert!(
+            shown.contains(&format!(">{}…<", "a".repeat(NAME_CHARS - 1))),
+            "{shown}"
+        );
+        assert_eq!(name_html("bob"), "bob");
+        assert_eq!(
+            name_html("x_assignsubmission_no suffix"),
+            "x_assignsubmission_no suffix"
+        );
+        let exact = "b".repeat(NAME_CHARS);
+        assert_eq!(name_html(&exact), exact);
+    }
+
+    #[test]
+    fn every_name_of_the_page_is_short_and_name_cells_wrap() {
+        let page = page_of(&[record(1, MOODLE, "bob", &[]), record(2, "bob", MOODLE, &[])]);
+        // Wherever the name appears as text, it is the short one; the whole one is a title.
+        let whole = escape(MOODLE);
+        assert_eq!(
+            page.matches(&format!(">{whole}<")).count(),
+            0,
+            "the whole name shown somewhere"
+        );
+        let titled = page.matches(&format!("title=\"{whole}\"")).count();
+        // Standings, crosstable, the chart's legend.
+        assert_eq!(titled, 3, "{page}");
+        assert!(STYLE.contains("td.n{white-space:normal;overflow-wrap:anywhere;max-width:16em}"));
+    }
+
+    #[test]
+    fn names_are_in_case_insensitive_order() {
+        // Equal points: the standings order by name, upper case not first.
+        let page = page_of(&[
+            record(1, "Bob", "alice", &[]),
+            record(2, "alice", "Bob", &[]),
+            record(3, "carol", "Dave", &[]),
+            record(4, "Dave", "carol", &[]),
+        ]);
+        let standings =
+            &page[page.find("<h2>Standings").unwrap()..page.find("<h2>Crosstable").unwrap()];
+        let at = |n: &str| standings.find(&format!(">{n}<")).unwrap();
+        assert!(at("alice") < at("Bob") && at("Bob") < at("carol") && at("carol") < at("Dave"));
+    }
+
+    #[test]
+    fn every_board_is_drawn_one_size() {
+        // A board beside a long text: the flex row must not shrink it.
+        assert!(STYLE.contains(".board{flex:none}"));
+        let reason = "illegal move by x (white): bestmove none in a position with legal moves (the \
+                      engine said: board-call: [exception] f: ValueError: boom (x.py, line 3, in \
+                      f) (called with '['www-', '---', '--', '---', 'bbbb']' w 2; it ran 5 ms))";
+        let page = page_of(&[record(
+            1,
+            "x",
+            "y",
+            &[("Reason", reason), ("Fault", "illegal move")],
+        )]);
+        let boards = page.matches("<svg width=\"").count() - 1; // less the chart
+        assert!(boards >= 1);
+        assert_eq!(
+            page.matches("<div class=\"board\"><svg").count(),
+            boards,
+            "a board outside a .board box: {page}"
+        );
+        let sizes: std::collections::BTreeSet<&str> = page
+            .match_indices("<div class=\"board\"><svg width=\"")
+            .map(|(i, m)| {
+                let rest = &page[i + m.len()..];
+                &rest[..rest.find('"').unwrap()]
+            })
+            .collect();
+        assert_eq!(sizes.len(), 1, "{sizes:?}");
+    }
+
+    /// A function's failure as the adapter and the referee write it.
+    fn said(fault: &str, why: &str) -> String {
+        format!(
+            "illegal move by dave (black): bestmove none in a position with legal moves (the \
+             engine said: board-call: note: memory limit off; board-call: [{fault}] oskaplayer: {why} \
+             (called with '['www-', '---', '--', '---', 'bbbb']' b 3; it ran 812 ms))"
+        )
+    }
+
+    /// Words of protocol and of the referee that a student's page must not hold.
+    const PROTOCOL_WORDS: [&str; 6] = [
+        "bestmove",
+        "board-call",
+        "the engine said",
+        "[exception]",
+        "info string",
+        "illegal move by",
+    ];
+
+    #[test]
+    fn faults_are_in_a_students_words() {
+        let cases = [
+            (
+                "exception",
+                "ZeroDivisionError: division by zero (p.py, line 9, in oskaplayer); its standard \
+                 error ends: 'Traceback (most recent call last): |   File \"p.py\", line 9 | ZeroDivisionError: division by zero'",
+                vec![
+                    "raised an error instead of returning a board: ZeroDivisionError: division by zero (p.py, line 9, in oskaplayer)",
+                    "What it printed last",
+                    "  File &quot;p.py&quot;, line 9\nZeroDivisionError",
+                ],
+            ),
+            (
+                "timeout",
+                "no answer within 5000 ms",
+                vec!["had not returned when its time was up (no answer within 5000 ms)"],
+            ),
+            (
+                "no board",
+                "it returned 'None', not a oska board of size 4",
+                vec![
+                    "returned <code>None</code>, which is not a board of the game (oska board of size 4), so it is not a move",
+                ],
+            ),
+            (
+                "illegal",
+                "its board '['www-', '---', '--', '---', 'bbbb']' is not the result of any legal move",
+                vec![
+                    "returned the board <code>[&#39;www-&#39;, &#39;---&#39;, &#39;--&#39;, &#39;---&#39;, &#39;bbbb&#39;]</code>, but no legal move leads there from the board it was given, so it is not a move",
+                ],
+            ),
+            (
+                "memory",
+                "MemoryError: (hog.py, line 7, in oskaplayer)",
+                vec!["ran out of memory: MemoryError"],
+            ),
+            ("cpu", "killed by SIGXCPU", vec!["used up its CPU time"]),
+            (
+                "processes",
+                "9 processes, more than the limit of 8",
+                vec!["started too many processes: 9 processes"],
+            ),
+            (
+                "output",
+                "printed more than 1 MiB during one move",
+                vec!["printed too much"],
+            ),
+            (
+                "crash",
+                "exit status 139",
+                vec!["The interpreter running <b>oskaplayer</b> died: exit status 139"],
+            ),
+        ];
+        for (fault, why, expected) in cases {
+            let html = fault_html(&said(fault, why));
+            for e in expected {
+                assert!(html.contains(e), "{fault}: no '{e}' in {html}");
+            }
+            assert!(
+                html.contains("to move for Black, at depth 3"),
+                "{fault}: {html}"
+            );
+            assert!(html.contains("The call ran 812 ms."), "{fault}: {html}");
+            for word in PROTOCOL_WORDS {
+                assert!(!html.contains(word), "{fault}: '{word}' in {html}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_tells_the_first_fault_in_words() {
+        let reason = said("no board", "it returned '42', not a oska board of size 4");
+        let page = page_of(&[record(
+            1,
+            "a",
+            "dave",
+            &[("Reason", &reason), ("Fault", "illegal move")],
+        )]);
+        let notes = &page[page.find("<h2>Notes and faults").unwrap()..];
+        assert!(notes.contains("returned <code>42</code>"), "{notes}");
+        for word in PROTOCOL_WORDS {
+            assert!(!notes.contains(word), "'{word}' in {notes}");
+        }
+    }
+
+    #[test]
+    fn a_program_s_own_failure_keeps_the_referee_s_reason() {
+        let reason = "crash by prog (white): it exited with status 3";
+        assert_eq!(
+            fault_html(reason),
+            "<div class=\"msg\">crash by prog (white): it exited with status 3</div>"
         );
     }
 

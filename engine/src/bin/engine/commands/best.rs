@@ -1,13 +1,14 @@
-//! `engine best GAME BOARD SIDE DEPTH [--trace] [--size N] [--hash MIB] [--threads N]
+//! `engine best GAME BOARD SIDE DEPTH [--trace | --all] [--size N] [--hash MIB] [--threads N]
 //! [--eval NAME] [--tablebase DIR]`.
 
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use boardgames_core::eval::EvalKind;
+use boardgames_core::eval::{EvalKind, Evaluate};
 use boardgames_core::games::format::print_board;
-use boardgames_core::games::{Game, GameKind};
-use boardgames_core::search::{Event, Limits, Searcher};
+use boardgames_core::games::notation::move_name;
+use boardgames_core::games::{Game, GameKind, Line, Move, MoveList};
+use boardgames_core::search::{Event, IterationInfo, Limits, Searcher};
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -20,6 +21,10 @@ use crate::cli::{board_size, digits, emit, hash_mib};
 /// Search SIDE's best move to exactly DEPTH plies and print the board after it, in the
 /// input's format, as the last line (the board unchanged when SIDE must pass). On a finished
 /// game: prints "the game is over: ..." on stderr, nothing on stdout, and exits with status 3.
+///
+/// Scores are SIDE's: positive is good for SIDE. Of moves of equal value the search keeps the
+/// first it searched; --all lists every move with its value (see docs/cli.md, "Comparing an
+/// assignment's answer").
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -27,9 +32,16 @@ pub struct Args {
     /// Plies to search, 1 to 100 (2: SIDE's move and the reply).
     #[arg(allow_hyphen_values = true, value_parser = depth)]
     depth: u32,
-    /// Print one line per searched node before the answer (format: see the search module).
-    #[arg(long)]
+    /// Print one line per searched node before the answer (the fields: protocol.md, "info
+    /// trace"; an example: docs/cli.md, "The trace").
+    #[arg(long, conflicts_with = "all")]
     trace: bool,
+    /// Instead of the board: every legal move of SIDE, one line each, `MOVE SCORE BOARD`, with
+    /// its value for SIDE at DEPTH (`cp N`, `win K`, `loss K` or `draw`, K plies to the end)
+    /// and the board after it; best first, the move printed without --all first of its
+    /// value, other moves of equal value after it.
+    #[arg(long)]
+    all: bool,
     /// The board size, which must agree with the board (Hexapawn's size argument).
     #[arg(long, allow_hyphen_values = true, value_parser = board_size)]
     size: Option<usize>,
@@ -74,6 +86,7 @@ pub fn run(args: Args) -> Result<()> {
         position,
         depth,
         trace,
+        all,
         size,
         hash,
         threads,
@@ -100,10 +113,14 @@ pub fn run(args: Args) -> Result<()> {
         {
             anyhow::bail!("--size {n} does not agree with the board, which has size {}", pos.size());
         }
-        let mut searcher = Searcher::<G>::new(hash);
+        let new_searcher = || -> Result<Searcher<G>> {
+            let mut searcher = Searcher::<G>::new(hash);
+            searcher.set_evaluator(eval.function::<G>());
+            searcher.set_probe(tables::<G>(tablebase, pos.size(), memory_limit()?)?);
+            Ok(searcher)
+        };
+        let mut searcher = new_searcher()?;
         searcher.set_trace(trace);
-        searcher.set_evaluator(eval.function::<G>());
-        searcher.set_probe(tables::<G>(tablebase, pos.size(), memory_limit()?)?);
         let mut out = String::new();
         let limits = Limits {
             depth: Some(depth),
@@ -116,9 +133,70 @@ pub fn run(args: Args) -> Result<()> {
                 out.push('\n');
             }
         });
+        if all {
+            // A search of its own for every move's exact value (several lines), in a fresh
+            // table, so that the best move's search is the one `best` makes without --all.
+            let lines = every_move(&mut new_searcher()?, &parsed.line, &limits);
+            for (mv, score) in ranked(lines, result.best) {
+                out.push_str(&format!(
+                    "{:<5} {:<9} {}\n",
+                    move_name(&pos, mv),
+                    score.to_string(),
+                    print_board(&pos.play(mv), &parsed.format)
+                ));
+            }
+            return emit(out);
+        }
         let after = result.best.map_or(pos, |m| pos.play(m));
         out.push_str(&print_board(&after, &parsed.format));
         out.push('\n');
         emit(out)
     })
+}
+
+/// Every legal move of `line`'s side to move with its score at `limits`' depth, as a search for
+/// that many lines finds them: best first, moves of equal value in the order searched.
+fn every_move<G: Game + Evaluate>(
+    searcher: &mut Searcher<G>,
+    line: &Line<G>,
+    limits: &Limits,
+) -> Vec<(Move, boardgames_core::score::Score)> {
+    let mut moves = MoveList::new();
+    line.legal_moves(&mut moves);
+    let limits = Limits {
+        multipv: moves.len(),
+        ..limits.clone()
+    };
+    let mut last: Vec<IterationInfo> = Vec::new();
+    searcher.search(line, &limits, &AtomicBool::new(false), &mut |e| {
+        if let Event::Iteration(i) = e {
+            if last.first().is_some_and(|f| f.depth != i.depth) {
+                last.clear();
+            }
+            last.push(i.clone());
+        }
+    });
+    last.iter()
+        .filter_map(|i| Some((*i.pv.first()?, i.score)))
+        .collect()
+}
+
+/// The lines of [`every_move`] with `best` (the move of the search for one line) first among
+/// those of its value.
+fn ranked(
+    mut lines: Vec<(Move, boardgames_core::score::Score)>,
+    best: Option<Move>,
+) -> Vec<(Move, boardgames_core::score::Score)> {
+    if let Some(b) = best
+        && let Some(at) = lines.iter().position(|&(m, _)| m == b)
+    {
+        let value = lines[at].1.value();
+        let first = lines
+            .iter()
+            .position(|(_, s)| s.value() == value)
+            .unwrap_or(at);
+        let line = lines.remove(at);
+        lines.insert(first, line);
+    }
+    lines
 }
