@@ -172,13 +172,13 @@ impl GuiApp {
     pub fn new_game(&mut self) {
         match self.settings.time_control() {
             Ok(tc) => self.model.set_time_control(tc),
-            Err(e) => return self.model.error(e),
+            Err(e) => return self.model.error(e.to_string()),
         }
         if let Err(e) = self
             .model
             .new_game(self.settings.kind(), self.settings.size)
         {
-            self.model.error(e);
+            self.model.error(e.to_string());
         }
     }
 
@@ -259,7 +259,7 @@ impl GuiApp {
                 let path = PathBuf::from(path.trim());
                 match m.open(&path) {
                     Ok(_) => self.settings.remember(&path.display().to_string()),
-                    Err(e) => m.error(e),
+                    Err(e) => m.error(e.to_string()),
                 }
             }
             Action::SaveAs => self.start_dialog(Purpose::Save),

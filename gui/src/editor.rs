@@ -5,6 +5,7 @@ use boardgames_core::games::{GameKind, Piece, Side};
 use eframe::egui::{self, Color32, RichText};
 
 use crate::board::{self, BoardInput, Marks};
+use crate::error::GameError;
 use crate::game::GameState;
 use crate::widgets;
 
@@ -140,9 +141,9 @@ impl Editor {
     }
 
     /// The position as a game, or the rules' objection in plain words.
-    pub fn check(&self) -> Result<GameState, String> {
+    pub fn check(&self) -> Result<GameState, GameError> {
         GameState::from_cells(self.kind, self.size, &self.cells, self.side)
-            .map_err(|e| format!("Not a legal position: {e}"))
+            .map_err(GameError::Edited)
     }
 
     fn brushes(&self) -> Vec<Brush> {
@@ -204,7 +205,7 @@ impl Editor {
         let valid = checked.is_ok();
         match &checked {
             Err(e) => {
-                ui.label(RichText::new(e.clone()).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
+                ui.label(RichText::new(e.to_string()).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
             }
             Ok(g) => match g.outcome(0) {
                 Some(o) => {

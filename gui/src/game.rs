@@ -13,6 +13,8 @@ use boardgames_core::games::{
 use boardgames_core::record::{GameRecord, RecordResult, start_line};
 use boardgames_core::with_game;
 
+use crate::error::GameError;
+
 /// One move of a line of moves looked at ahead (a principal variation), with the board after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -202,10 +204,10 @@ impl GameState {
 
     /// Plays `mv` after `ply` moves, dropping the moves that followed. `mv` must be legal there
     /// (checked: an illegal move is refused).
-    pub fn play(&mut self, ply: usize, mv: Move) -> Result<(), String> {
+    pub fn play(&mut self, ply: usize, mv: Move) -> Result<(), GameError> {
         let ply = ply.min(self.len());
         if !self.legal_moves(ply).contains(&mv) {
-            return Err("that move is not legal here".into());
+            return Err(GameError::IllegalMove);
         }
         self.push(ply, mv);
         Ok(())

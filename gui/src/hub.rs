@@ -19,6 +19,7 @@ use eframe::egui;
 
 use crate::console::{Console, Role};
 use crate::controller::{EngineEvent, EngineHandle, Launch, Request, Search, SharedLog, Waker};
+use crate::error::EngineError;
 use crate::model::{ANALYSIS, Model, SearchState, Seat, side_name};
 use crate::settings::Settings;
 
@@ -153,25 +154,25 @@ impl Hub {
 
     /// Sends a protocol command typed in the console to White's or Black's engine, or to the
     /// analysis engine, while it does not search. `Err` says why it was not sent.
-    pub fn type_command(&self, role: Role, text: &str) -> Result<(), String> {
+    pub fn type_command(&self, role: Role, text: &str) -> Result<(), EngineError> {
         let handle = match role {
             Role::White | Role::Black => {
                 let i = usize::from(role == Role::Black);
                 if self.pending.is_some_and(|p| p.side.index() == i) {
-                    return Err("it is thinking: wait for its move, or Pause first".into());
+                    return Err(EngineError::Thinking);
                 }
                 self.players[i].as_ref().map(|s| &s.handle)
             }
             Role::Analysis => match &self.analysis {
                 Some(a) if a.current.is_some() => {
-                    return Err("it is analysing: stop the analysis first".into());
+                    return Err(EngineError::Analysing);
                 }
                 Some(a) => Some(&a.handle),
                 None => None,
             },
-            _ => return Err("commands go to White's, Black's or the analysis engine".into()),
+            _ => return Err(EngineError::NoEngine),
         };
-        let handle = handle.ok_or("that engine is not running")?;
+        let handle = handle.ok_or(EngineError::NotRunning)?;
         handle.send(Request::Typed(text.to_string()));
         Ok(())
     }
@@ -234,7 +235,7 @@ impl Hub {
         model: &mut Model,
         settings: &Settings,
         console: &Console,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         if !on {
             if let Some(a) = self.analysis.take() {
                 self.end(a.handle);
@@ -250,7 +251,7 @@ impl Hub {
         let launch = settings.analysis_launch();
         let handle = self
             .spawn(launch.clone(), console.log(Role::Analysis))
-            .ok_or("the analysis engine cannot run: no async runtime")?;
+            .ok_or(EngineError::NoRuntime)?;
         let label = if settings.saved(&settings.analysis).is_some() {
             settings.analysis.clone()
         } else {
@@ -282,7 +283,7 @@ impl Hub {
             // Another analysis engine was chosen (or its saved entry changed): restart it.
             let _ = self.set_analysis(false, model, settings, console);
             if let Err(e) = self.set_analysis(true, model, settings, console) {
-                model.error(e);
+                model.error(e.to_string());
             }
         }
         self.drive_analysis(model, settings);

@@ -8,6 +8,7 @@
 //! - [`dialogs`]: the native Open and Save dialogs.
 //! - [`saving`]: saving without losing another game (the suggested name, the question before
 //!   another file is replaced, writing through a temporary file).
+//! - [`error`]: the errors of the public functions, one enum per concern.
 //! - [`hub`]: the engine hub, owner of the tokio runtime and of every engine process.
 //! - [`controller`]: one engine process's actor on that runtime, talking through channels.
 //! - [`board`]: drawing the board and finding squares on screen.
@@ -30,6 +31,7 @@ pub mod console;
 pub mod controller;
 pub mod dialogs;
 pub mod editor;
+pub mod error;
 pub mod game;
 pub mod hub;
 pub mod model;

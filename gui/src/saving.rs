@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui;
 
 use crate::dialogs::EXTENSION;
+use crate::error::FileError;
 
 /// The title of the question asked before a file that is not the game's own is replaced.
 pub const REPLACE_TITLE: &str = "Replace the file?";
@@ -53,9 +54,11 @@ pub fn replaces_another(path: &Path, own: Option<&Path>) -> bool {
 /// Writes `text` to `path` through a temporary file in the same folder, renamed over `path`
 /// once written and flushed to disk: a failure on the way (a full disk, a crash) leaves the
 /// old file whole. The new file keeps the old one's permissions.
-pub fn write_replacing(path: &Path, text: &str) -> Result<(), String> {
-    write_with(path, |f| f.write_all(text.as_bytes()))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn write_replacing(path: &Path, text: &str) -> Result<(), FileError> {
+    write_with(path, |f| f.write_all(text.as_bytes())).map_err(|source| FileError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// [`write_replacing`] with the writing done by `write` (a test makes it fail half-way).

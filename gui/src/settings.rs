@@ -12,6 +12,7 @@ use boardgames_tools::client::{BOARDCALL_TIMEOUT, DEFAULT_TIMEOUT};
 use serde::{Deserialize, Serialize};
 
 use crate::controller::Launch;
+use crate::error::ClockError;
 
 /// The key under which the settings are stored between runs.
 pub const SETTINGS_KEY: &str = "boardgames-gui-settings";
@@ -162,14 +163,17 @@ impl SavedEngine {
 }
 
 /// Reads a time control as the set-up takes it: empty for none, else `arena`'s `tc=` form.
-pub fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
+pub fn time_control(text: &str) -> Result<Option<TimeControl>, ClockError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
     }
     TimeControl::parse(text)
         .map(Some)
-        .map_err(|e| format!("clock '{text}': {e}"))
+        .map_err(|source| ClockError {
+            text: text.to_string(),
+            source,
+        })
 }
 
 /// Our engine: `engine` next to the running executable (the same target directory), else the
@@ -286,7 +290,7 @@ impl Settings {
     }
 
     /// The time control of new games (`None`: no clocks), or why the setting is not one.
-    pub fn time_control(&self) -> Result<Option<TimeControl>, String> {
+    pub fn time_control(&self) -> Result<Option<TimeControl>, ClockError> {
         time_control(&self.clock)
     }
 

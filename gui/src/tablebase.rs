@@ -16,6 +16,7 @@ use boardgames_core::tablebase::{Retro, TableGame, Tablebase};
 use boardgames_core::with_table_game;
 use eframe::egui::{self, Color32, RichText};
 
+use crate::error::TableError;
 use crate::game::GameState;
 use crate::model::side_name;
 use crate::panels::Action;
@@ -76,20 +77,17 @@ pub fn verdict(report: &TableReport) -> String {
 /// words why there is no answer: the game has no tables (Capture the Flag), the directory cannot
 /// be read or holds no tables of this game and size, a table is damaged, or no table covers the
 /// position (or a position after one of its moves).
-pub fn probe(dir: &Path, game: &GameState, ply: usize) -> Result<TableReport, String> {
+pub fn probe(dir: &Path, game: &GameState, ply: usize) -> Result<TableReport, TableError> {
     let key = key_of(dir, game, ply);
     probe_key(&key)
 }
 
 /// [`probe`] of a position given by its key.
-fn probe_key((dir, kind, size, cells, side): &Key) -> Result<TableReport, String> {
+fn probe_key((dir, kind, size, cells, side): &Key) -> Result<TableReport, TableError> {
     let (dir, size, side) = (dir.as_path(), *size, *side);
     // Capture the Flag has none: its values depend on the history.
     let Ok(game) = TableGame::of(*kind) else {
-        return Err(
-            "Capture the Flag has no tablebases: the value of its positions depends on the history"
-                .into(),
-        );
+        return Err(TableError::NoTables);
     };
     with_table_game!(game, G => probe_as::<G>(dir, size, cells, side))
 }
@@ -99,25 +97,22 @@ fn probe_as<G: Retro>(
     size: usize,
     cells: &[Option<Piece>],
     side: Side,
-) -> Result<TableReport, String> {
-    let pos = G::from_cells(size, cells, side).map_err(|e| e.to_string())?;
+) -> Result<TableReport, TableError> {
+    let pos = G::from_cells(size, cells, side)?;
     let tb = opened::<G>(dir, size)?;
     if tb.materials().is_empty() {
-        return Err(format!(
-            "no {} {size} tables in {} (build them with: engine tablebase build {} {size} --dir {})",
-            G::KIND,
-            dir.display(),
-            G::KIND,
-            dir.display()
-        ));
+        return Err(TableError::Missing {
+            kind: G::KIND,
+            size,
+            dir: dir.to_path_buf(),
+        });
     }
     let (Some(value), Some(moves)) = (tb.probe(&pos), tb.probe_moves(&pos)) else {
-        return Err(format!(
-            "no table in {} covers this position ({} White and {} Black pieces)",
-            dir.display(),
-            pos.piece_count(Side::White),
-            pos.piece_count(Side::Black)
-        ));
+        return Err(TableError::Uncovered {
+            dir: dir.to_path_buf(),
+            white: pos.piece_count(Side::White),
+            black: pos.piece_count(Side::Black),
+        });
     };
     let moves = moves
         .into_iter()
@@ -134,7 +129,7 @@ fn probe_as<G: Retro>(
 /// time and kept while the directory is unchanged, so following a game does not read the files
 /// again at every move. Opened with headers only: each probe reads its byte from disk, so a large
 /// table costs no memory.
-fn opened<G: Retro>(dir: &Path, size: usize) -> Result<Arc<Tablebase>, String> {
+fn opened<G: Retro>(dir: &Path, size: usize) -> Result<Arc<Tablebase>, TableError> {
     type Opened = (
         (PathBuf, GameKind, usize, Option<SystemTime>),
         Arc<Tablebase>,
@@ -149,8 +144,10 @@ fn opened<G: Retro>(dir: &Path, size: usize) -> Result<Arc<Tablebase>, String> {
         return Ok(tb.clone());
     }
     let tb = Arc::new(
-        Tablebase::open::<G>(dir, size, 0)
-            .map_err(|e| format!("cannot read the tablebase in {}: {e}", dir.display()))?,
+        Tablebase::open::<G>(dir, size, 0).map_err(|source| TableError::Open {
+            dir: dir.to_path_buf(),
+            source,
+        })?,
     );
     *slot = Some((key, tb.clone()));
     Ok(tb)
@@ -175,8 +172,8 @@ fn key_of(dir: &Path, game: &GameState, ply: usize) -> Key {
 pub struct TablebasePage {
     /// Whether its docked panel is open.
     pub open: bool,
-    shown: Option<(Key, Result<TableReport, String>)>,
-    pending: Option<(Key, mpsc::Receiver<Result<TableReport, String>>)>,
+    shown: Option<(Key, Result<TableReport, TableError>)>,
+    pending: Option<(Key, mpsc::Receiver<Result<TableReport, TableError>>)>,
 }
 
 impl TablebasePage {
@@ -220,7 +217,7 @@ impl TablebasePage {
 
     /// The report about the position last followed, once its probe has answered (`None` while it
     /// runs).
-    pub fn report(&self) -> Option<&Result<TableReport, String>> {
+    pub fn report(&self) -> Option<&Result<TableReport, TableError>> {
         match (&self.shown, &self.pending) {
             (Some((k, _)), Some((p, _))) if k != p => None,
             (Some((_, r)), _) => Some(r),
@@ -261,7 +258,7 @@ impl TablebasePage {
         let report = match report {
             Ok(r) => r,
             Err(why) => {
-                ui.label(RichText::new(why).color(ui.visuals().warn_fg_color));
+                ui.label(RichText::new(why.to_string()).color(ui.visuals().warn_fg_color));
                 return None;
             }
         };

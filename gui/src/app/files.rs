@@ -8,6 +8,7 @@ use boardgames_core::games::Side;
 
 use super::GuiApp;
 use crate::dialogs::Purpose;
+use crate::error::FileError;
 use crate::panels::Action;
 use crate::panels::question::Answer;
 use crate::saving;
@@ -102,7 +103,7 @@ impl GuiApp {
 
     /// Saves the game to a file in the record format, naming the players who played it; it is
     /// then no longer unsaved, and the file is the game's.
-    pub fn save(&mut self, path: &Path) -> Result<(), String> {
+    pub fn save(&mut self, path: &Path) -> Result<(), FileError> {
         self.follow_players();
         self.model.save(path)?;
         self.model.mark_saved(path);
@@ -119,7 +120,7 @@ impl GuiApp {
                 true
             }
             Err(e) => {
-                self.model.error(e);
+                self.model.error(e.to_string());
                 false
             }
         }
@@ -170,7 +171,7 @@ impl GuiApp {
             Replacing::Action(action) => self.apply_now(action),
             Replacing::Editor(analyse) => {
                 if let Err(e) = self.use_edited(analyse) {
-                    self.model.error(e);
+                    self.model.error(e.to_string());
                 }
             }
             Replacing::Close => {

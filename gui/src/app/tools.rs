@@ -7,6 +7,7 @@ use eframe::egui;
 use super::GuiApp;
 use crate::console::{Console, Role};
 use crate::editor::Editor;
+use crate::error::GameError;
 use crate::panels::dock::{self, TabAction, Tool};
 use crate::panels::engine_manager::EngineManager;
 use crate::panels::{self, Action};
@@ -64,7 +65,7 @@ impl GuiApp {
             self.hub
                 .set_analysis(on, &mut self.model, &self.settings, &self.tools.console)
         {
-            self.model.error(e);
+            self.model.error(e.to_string());
         }
     }
 
@@ -225,7 +226,7 @@ impl GuiApp {
     /// Uses the editor's position: it replaces the game on the table (`analyse`: and analysis
     /// mode runs on it), and the status line says so. Refused with the rules' message when the
     /// position is not legal.
-    pub fn use_edited(&mut self, analyse: bool) -> Result<(), String> {
+    pub fn use_edited(&mut self, analyse: bool) -> Result<(), GameError> {
         let game = self.editor.check()?;
         let what = if analyse {
             "analysis runs on the edited position"

@@ -25,6 +25,7 @@ pub use eval::{EngineView, SearchState, graph_points, score_text, white_view};
 pub use players::{PLAYER_TAG, Players};
 pub use variations::{MoveTree, NodeId, ROOT};
 
+use crate::error::{FileError, GameError, SessionError};
 use crate::game::GameState;
 
 /// Which engine view is the analysis engine's (0 and 1 are White's and Black's engines).
@@ -377,9 +378,8 @@ impl Model {
 
     /// Starts a new game of `kind` and `size`; engine play resumes (a pause of the game before
     /// is not this one's).
-    pub fn new_game(&mut self, kind: GameKind, size: usize) -> Result<(), String> {
-        let game =
-            GameState::new(kind, size).map_err(|e| format!("cannot start that game: {e}"))?;
+    pub fn new_game(&mut self, kind: GameKind, size: usize) -> Result<(), GameError> {
+        let game = GameState::new(kind, size).map_err(GameError::Start)?;
         self.set_game(game);
         self.set_paused(false);
         self.message = None;
@@ -423,8 +423,13 @@ impl Model {
     }
 
     /// Sets up a position typed in any seed format.
-    pub fn set_position(&mut self, kind: GameKind, text: &str, side: Side) -> Result<(), String> {
-        let game = GameState::from_text(kind, text, side).map_err(|e| e.to_string())?;
+    pub fn set_position(
+        &mut self,
+        kind: GameKind,
+        text: &str,
+        side: Side,
+    ) -> Result<(), GameError> {
+        let game = GameState::from_text(kind, text, side)?;
         self.set_game(game);
         Ok(())
     }
@@ -432,7 +437,7 @@ impl Model {
     /// Plays a move after the shown position. A move played there before is gone to; another
     /// one makes a new variation (the moves that followed stay in the tree), and the game
     /// becomes its line.
-    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
         let at = self.line[self.view];
         if let Some(c) = self.tree.child(at, mv) {
             if self.line.get(self.view + 1) == Some(&c) {
@@ -451,7 +456,7 @@ impl Model {
 
     /// Plays `mv` after `ply` moves of the game, as a new node of the tree; the game becomes
     /// the line ending with it.
-    fn append(&mut self, ply: usize, mv: Move) -> Result<(), String> {
+    fn append(&mut self, ply: usize, mv: Move) -> Result<(), GameError> {
         self.game.play(ply, mv)?;
         let side = self.game.side_to_move(ply);
         self.players.moved(ply, side, &self.playing[side.index()]);
@@ -614,14 +619,14 @@ impl Model {
     /// The game as a record, with these players' names: the main line as its moves (and its
     /// result, a loss on time when the main line is the game that ended so), every variation
     /// as a [`VARIATION_TAG`] tag, and the time control as a [`TIME_CONTROL_TAG`] tag.
-    pub fn record(&self) -> Result<GameRecord, String> {
+    pub fn record(&self) -> Result<GameRecord, GameError> {
         let [white, black] = self.players.names(&self.playing);
         let (white, black) = (white.as_str(), black.as_str());
         let main_end = *self.tree.main_line().last().unwrap_or(&ROOT);
         let mut record = self.game.record(white, black);
         record.moves = self.tree.names(main_end);
         record.tags.clear();
-        let main = GameState::from_record(&record).map_err(|e| e.to_string())?;
+        let main = GameState::from_record(&record)?;
         let mut record = main.record(white, black);
         record.tags.extend(self.players.tags(record.moves.len()));
         if let Some(c) = &self.clocks {
@@ -735,14 +740,14 @@ impl Model {
     /// line's annotation marks follow as comment lines ([`review_comments`]). The file is
     /// written through a temporary one ([`crate::saving::write_replacing`]): a failure leaves
     /// the old file whole.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
         let text = self.record_text()?;
         crate::saving::write_replacing(path, &text)
     }
 
     /// The game as the text of a record file: [`Model::record`], then the main line's marks as
     /// comment lines ([`review_comments`]).
-    pub fn record_text(&self) -> Result<String, String> {
+    pub fn record_text(&self) -> Result<String, GameError> {
         let mut text = self.record()?.to_string();
         for line in review_comments(&self.tree) {
             if !text.ends_with('\n') {
@@ -775,9 +780,9 @@ impl Model {
         file: Option<&Path>,
         unsaved: bool,
         view: usize,
-    ) -> Result<(), String> {
-        let records = parse_records(text).map_err(|e| e.to_string())?;
-        let first = records.first().ok_or("the session holds no game")?;
+    ) -> Result<(), SessionError> {
+        let records = parse_records(text)?;
+        let first = records.first().ok_or(SessionError::Empty)?;
         self.load_record(first)?;
         self.read_marks(text);
         self.file = file.map(Path::to_path_buf);
@@ -803,16 +808,25 @@ impl Model {
 
     /// Opens a record file: loads its first game, paused, and keeps the others for choosing;
     /// the status line says so. Returns how many games it holds.
-    pub fn open(&mut self, path: &Path) -> Result<usize, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let records = parse_records(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn open(&mut self, path: &Path) -> Result<usize, FileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let records = parse_records(&text).map_err(|source| FileError::Records {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let first = records
             .first()
-            .ok_or_else(|| format!("{} holds no game", path.display()))?
+            .ok_or_else(|| FileError::Empty {
+                path: path.to_path_buf(),
+            })?
             .clone();
-        self.load_record(&first)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.load_record(&first).map_err(|source| FileError::Game {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if records.len() == 1 {
             self.read_marks(&text);
         }
@@ -830,8 +844,8 @@ impl Model {
 
     /// Loads a recorded game to replay it (paused, shown from the main line's end), with its
     /// variations ([`VARIATION_TAG`] tags). Nothing changes when a move is not legal.
-    pub fn load_record(&mut self, record: &GameRecord) -> Result<(), String> {
-        let game = GameState::from_record(record).map_err(|e| e.to_string())?;
+    pub fn load_record(&mut self, record: &GameRecord) -> Result<(), GameError> {
+        let game = GameState::from_record(record)?;
         let mut variations = Vec::new();
         let tags = record.tags.iter().filter(|(k, _)| k == VARIATION_TAG);
         for (k, (_, moves)) in tags.enumerate() {
@@ -839,8 +853,10 @@ impl Model {
                 moves: moves.split_whitespace().map(str::to_string).collect(),
                 ..record.clone()
             };
-            let g =
-                GameState::from_record(&line).map_err(|e| format!("variation {}: {e}", k + 1))?;
+            let g = GameState::from_record(&line).map_err(|source| GameError::Variation {
+                number: k + 1,
+                source,
+            })?;
             let moves: Vec<_> = (0..g.len())
                 .filter_map(|i| Some((g.move_at(i)?, g.move_name(i))))
                 .collect();
@@ -863,7 +879,7 @@ impl Model {
         if let Some(r) = self.records.get(n).cloned()
             && let Err(e) = self.load_record(&r)
         {
-            self.error(e);
+            self.error(e.to_string());
         }
     }
 
@@ -1116,7 +1132,7 @@ impl Model {
             Some(text) => match self
                 .game
                 .parse_move(self.game.len(), text)
-                .map_err(|e| e.to_string())
+                .map_err(GameError::from)
                 .and_then(|mv| self.append(self.game.len(), mv))
             {
                 Ok(()) => {

@@ -5,6 +5,7 @@ use boardgames_core::protocol::{Info, Reply, SearchInfo};
 use boardgames_core::score::Score;
 
 use super::{ANALYSIS, Model, SearchState};
+use crate::error::{FileError, GameError};
 
 const HUMANS: [bool; 2] = [false, false];
 const BLACK_ENGINE: [bool; 2] = [false, true];
@@ -180,14 +181,15 @@ fn save_and_open_round_trip_and_an_opened_game_is_paused() {
     let path = std::env::temp_dir().join(format!("gui-model-{}.txt", std::process::id()));
     m.save(&path).expect("saved");
     let mut other = Model::new(GameKind::Oska, 4);
-    assert_eq!(other.open(&path), Ok(1));
+    assert_eq!(other.open(&path).expect("opened"), 1);
     assert_eq!(other.game().kind(), GameKind::Hexapawn);
     assert_eq!(other.game().move_names(), ["a1a2", "d4d3"]);
     assert!(other.paused());
     assert_eq!(other.records().len(), 1);
     std::fs::write(&path, "[Game \"chess\"]\n").expect("write");
     let err = other.open(&path).expect_err("not a record");
-    assert!(err.contains("line 1"), "{err}");
+    assert!(matches!(err, FileError::Records { .. }), "{err:?}");
+    assert!(err.to_string().contains("line 1"), "{err}");
     assert_eq!(other.game().kind(), GameKind::Hexapawn, "the game stays");
     let _ = std::fs::remove_file(&path);
 }
@@ -200,7 +202,8 @@ fn flip_and_set_position() {
     let err = m
         .set_position(GameKind::Ctf, "-wWw--www-----bbb--bBb-", Side::White)
         .expect_err("23 characters");
-    assert!(err.contains("not a square"), "{err}");
+    assert!(matches!(err, GameError::Position(_)), "{err:?}");
+    assert!(err.to_string().contains("not a square"), "{err}");
     m.set_position(
         GameKind::Oska,
         "['----','---','--','w--','bb--']",
@@ -335,7 +338,7 @@ fn variations_are_saved_as_tags_and_opened_again() {
     let path = std::env::temp_dir().join(format!("gui-variations-{}.games", std::process::id()));
     m.save(&path).expect("saved");
     let mut o = hexapawn();
-    assert_eq!(o.open(&path), Ok(1));
+    assert_eq!(o.open(&path).expect("opened"), 1);
     std::fs::remove_file(&path).ok();
     assert_eq!(o.game().move_names(), ["b1b2", "a3a2"]);
     assert_eq!(o.tree().variations(), m.tree().variations());
@@ -348,6 +351,8 @@ fn a_bad_variation_is_named_and_changes_nothing() {
     let mut record = m.record().expect("a record");
     record.tags.push(("Variation".into(), "b1b2 zz".into()));
     let e = m.load_record(&record).expect_err("zz is no move");
+    assert!(matches!(e, GameError::Variation { number: 2, .. }), "{e:?}");
+    let e = e.to_string();
     assert!(e.starts_with("variation 2: "), "{e}");
     assert!(e.contains("zz"), "{e}");
     assert_eq!(
@@ -532,6 +537,8 @@ fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
     std::fs::write(&path, text.replace("b1b2 a3a2", "b1b2 b1b3")).expect("write");
     let err = m.open(&path).expect_err("an illegal move");
     let _ = std::fs::remove_file(&path);
+    assert!(matches!(err, FileError::Game { .. }), "{err:?}");
+    let err = err.to_string();
     assert!(err.starts_with(&path.display().to_string()), "{err}");
     assert_eq!(m.game().move_names(), ["b1b2", "a3a2"], "the game stays");
 }

@@ -11,6 +11,7 @@ use boardgames_tools::client::EngineInfo;
 use eframe::egui::{self, RichText};
 
 use crate::controller::{EngineEvent, EngineHandle, Launch};
+use crate::error::EngineListError;
 use crate::settings::SavedEngine;
 
 /// What the manager asks the app for.
@@ -52,23 +53,24 @@ pub const FIELD_WIDTH: f32 = 160.0;
 
 /// Checks a list of saved engines: every name given and unique, every program without blanks
 /// at its ends. Returns the first problem in words.
-pub fn check(engines: &[SavedEngine]) -> Result<(), String> {
+pub fn check(engines: &[SavedEngine]) -> Result<(), EngineListError> {
     for (i, e) in engines.iter().enumerate() {
         let name = e.name.trim();
         if name.is_empty() {
-            return Err(format!("engine {} has no name", i + 1));
+            return Err(EngineListError::NoName(i + 1));
         }
         if engines[..i].iter().any(|o| o.name.trim() == name) {
-            return Err(format!("two engines are named '{name}'"));
+            return Err(EngineListError::SameName(name.to_string()));
         }
         if let Some((o, _)) = e
             .options
             .iter()
             .find(|(o, _)| o.split_whitespace().count() != 1)
         {
-            return Err(format!(
-                "engine '{name}': the option name '{o}' must be one word"
-            ));
+            return Err(EngineListError::OptionName {
+                engine: name.to_string(),
+                option: o.clone(),
+            });
         }
     }
     Ok(())
@@ -160,7 +162,7 @@ impl EngineManager {
                         action = Some(ManagerAction::Apply(list));
                         self.error = None;
                     }
-                    Err(why) => self.error = Some(why),
+                    Err(why) => self.error = Some(why.to_string()),
                 }
             }
             if ui

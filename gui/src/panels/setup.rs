@@ -104,7 +104,7 @@ fn clock(ui: &mut egui::Ui, settings: &Settings) -> Option<Action> {
         .labelled_by(label.id);
     let parsed = time_control(&text);
     if let Err(e) = &parsed {
-        ui.label(RichText::new(e).color(ERROR));
+        ui.label(RichText::new(e.to_string()).color(ERROR));
     } else if text.trim() != settings.clock {
         ui.label(RichText::new("applies with Enter, then to the next new game").weak());
     }

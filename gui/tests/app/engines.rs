@@ -19,6 +19,7 @@ use egui_kittest::kittest::Queryable;
 use gui::GuiApp;
 use gui::app::{Limit, Player};
 use gui::console::Role;
+use gui::error::TableError;
 use gui::model::eval::EngineView;
 use gui::panels::Action;
 use gui::panels::board_area::lines_arrows;
@@ -372,10 +373,19 @@ fn the_tablebase_page_gives_every_moves_value_and_plays_a_click() {
     h.get_by_label("Black wins in 5 plies");
     // Capture the Flag has no tables; a directory without tables says how to build them.
     let ctf = GameState::new(GameKind::Ctf, 4).expect("a game");
-    assert!(probe(&dir, &ctf, 0).unwrap_err().contains("no tablebases"));
+    let why = probe(&dir, &ctf, 0).unwrap_err();
+    assert!(matches!(why, TableError::NoTables), "{why:?}");
+    assert!(why.to_string().contains("no tablebases"), "{why}");
     let oska = GameState::new(GameKind::Oska, 4).expect("a game");
     let why = probe(&dir, &oska, 0).unwrap_err();
-    assert!(why.contains("engine tablebase build oska 4"), "{why}");
+    assert!(
+        matches!(why, TableError::Missing { size: 4, .. }),
+        "{why:?}"
+    );
+    assert!(
+        why.to_string().contains("engine tablebase build oska 4"),
+        "{why}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -476,7 +476,7 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
     .expect("write");
     let opened = h.state_mut().model_mut().open(&bare);
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(opened, Ok(1));
+    assert_eq!(opened.expect("opened"), 1);
     assert_eq!(h.state().model().game().move_names(), ["b1b2", "a3a2"]);
     assert_eq!(h.state().model().records()[0].white, "?");
 }
