@@ -199,3 +199,74 @@ pub enum TableError {
         black: usize,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+    use crate::game::GameState;
+    use crate::panels::engine_manager::check;
+    use crate::settings::{SavedEngine, time_control};
+
+    #[test]
+    fn the_messages_are_the_ones_the_window_showed_and_the_core_error_is_the_source() {
+        let e = time_control(" 0 ").expect_err("no time");
+        assert_eq!(
+            e.to_string(),
+            "clock '0': the time must be more than 0 seconds"
+        );
+        assert_eq!(e.source, TimeControlError::NoTime);
+        assert!(e.source().is_some());
+
+        let e = GameState::new(GameKind::Oska, 99).map_err(GameError::Start);
+        let e = e.expect_err("no such size");
+        assert!(
+            e.to_string()
+                .starts_with("cannot start that game: oska size 99"),
+            "{e}"
+        );
+        let source = e.source().expect("a source");
+        assert!(source.downcast_ref::<PositionError>().is_some());
+
+        let named = |name: &str| SavedEngine {
+            name: name.into(),
+            ..SavedEngine::default()
+        };
+        let e = check(&[named("a"), named(" ")]).expect_err("no name");
+        assert_eq!(e, EngineListError::NoName(2));
+        assert_eq!(e.to_string(), "engine 2 has no name");
+        let e = check(&[named("a"), named("a ")]).expect_err("twice");
+        assert_eq!(e.to_string(), "two engines are named 'a'");
+
+        let e = TableError::Missing {
+            kind: GameKind::Oska,
+            size: 4,
+            dir: PathBuf::from("tb"),
+        };
+        assert_eq!(
+            e.to_string(),
+            "no oska 4 tables in tb (build them with: engine tablebase build oska 4 --dir tb)"
+        );
+        assert_eq!(
+            EngineError::NotRunning.to_string(),
+            "that engine is not running"
+        );
+    }
+
+    #[test]
+    fn a_file_error_names_the_file_and_keeps_the_system_error() {
+        let path = std::env::temp_dir()
+            .join("gui-no-such-folder-47")
+            .join("g.txt");
+        let e = crate::saving::write_replacing(&path, "x").expect_err("no folder");
+        assert!(matches!(e, FileError::Write { .. }), "{e:?}");
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with(&format!("cannot write {}: ", path.display())),
+            "{shown}"
+        );
+        let source = e.source().expect("a source");
+        assert!(source.downcast_ref::<io::Error>().is_some());
+    }
+}

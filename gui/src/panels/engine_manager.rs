@@ -52,7 +52,7 @@ const LIST_WIDTH: f32 = 130.0;
 pub const FIELD_WIDTH: f32 = 160.0;
 
 /// Checks a list of saved engines: every name given and unique, every program without blanks
-/// at its ends. Returns the first problem in words.
+/// at its ends. Returns the first problem ([`EngineListError`]; its message is the words shown).
 pub fn check(engines: &[SavedEngine]) -> Result<(), EngineListError> {
     for (i, e) in engines.iter().enumerate() {
         let name = e.name.trim();
