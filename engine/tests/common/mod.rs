@@ -107,6 +107,17 @@ pub fn set(boards: &[&str]) -> BTreeSet<String> {
     boards.iter().map(|s| s.to_string()).collect()
 }
 
+/// The boards after each of the six moves of Oska's four-piece start, White to move
+/// (`wwww/---/--/---/bbbb`): the rules' answer, checked in the library and through the CLI.
+pub const OSKA_4_FIRST_BOARDS: [&str; 6] = [
+    "-www/w--/--/---/bbbb",
+    "w-ww/w--/--/---/bbbb",
+    "w-ww/-w-/--/---/bbbb",
+    "ww-w/-w-/--/---/bbbb",
+    "ww-w/--w/--/---/bbbb",
+    "www-/--w/--/---/bbbb",
+];
+
 /// Plays up to `plies` random legal moves from `line`, stopping at the end of the game.
 pub fn playout<G: Game>(rng: &mut Rng, line: &mut Line<G>, plies: usize) {
     for _ in 0..plies {
