@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use boardgames_core::record::parse_records;
-use boardgames_tools::arena::class::ClassReport;
+use boardgames_tools::arena::class::{ClassReport, Entry};
 use boardgames_tools::process::on_path;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
@@ -116,6 +116,18 @@ fn report_of(paths: &[PathBuf]) -> ClassReport {
     ClassReport::from_records(&records).unwrap()
 }
 
+/// The report's entry of the submission `name`; panics showing `all` (the run's output) when
+/// there is none.
+pub(crate) fn entry_of<'a>(report: &'a ClassReport, name: &str, all: &str) -> &'a Entry {
+    let i = report
+        .standings
+        .names
+        .iter()
+        .position(|m| m == name)
+        .unwrap_or_else(|| panic!("no {name} in: {all}"));
+    &report.entries[i]
+}
+
 /// The submission table's row of `name`.
 fn row<'a>(out: &'a str, name: &str) -> &'a str {
     out.lines()
@@ -166,15 +178,7 @@ fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
     let n = names.len() as u64;
     let report = report_of(std::slice::from_ref(&records));
     assert_eq!(report.games as u64, n * (n - 1), "{all}");
-    let entry = |name: &str| {
-        let i = report
-            .standings
-            .names
-            .iter()
-            .position(|m| m == name)
-            .unwrap();
-        &report.entries[i]
-    };
+    let entry = |name: &str| entry_of(&report, name, &all);
     // The hog loses every game by the memory limit, on its first move.
     let hog = entry("hog.py");
     assert_eq!(hog.faults.get("memory"), Some(&(2 * (n - 1))), "{all}");
@@ -232,13 +236,7 @@ fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
         ("forker.py", "processes"),
         ("flooder.py", "output"),
     ] {
-        let i = report
-            .standings
-            .names
-            .iter()
-            .position(|m| m == name)
-            .unwrap();
-        let e = &report.entries[i];
+        let e = entry_of(&report, name, &all);
         // It loses every game in which it has to move (against the steady one always).
         assert!(
             e.faults.get(fault).is_some_and(|&c| c >= 2),
@@ -291,15 +289,7 @@ fn runaway_executables_lose_by_the_limits_and_leave_nothing_behind() {
     let all = text(&out);
     assert!(out.status.success(), "{all}");
     let report = report_of(&[records]);
-    let entry = |name: &str| {
-        let i = report
-            .standings
-            .names
-            .iter()
-            .position(|m| m == name)
-            .unwrap_or_else(|| panic!("no {name} in: {all}"));
-        &report.entries[i]
-    };
+    let entry = |name: &str| entry_of(&report, name, &all);
     for (name, fault) in [("hog-program", "memory"), ("forker-program", "processes")] {
         let e = entry(name);
         // It loses every game in which it has to move (against the steady one always).

@@ -474,13 +474,7 @@ fn charged_to_their_authors(
     hostile: &[(&str, &str)],
 ) {
     for (name, fault) in hostile {
-        let i = report
-            .standings
-            .names
-            .iter()
-            .position(|m| m == name)
-            .unwrap_or_else(|| panic!("no {name} in: {all}"));
-        let faults = &report.entries[i].faults;
+        let faults = &crate::class::entry_of(report, name, all).faults;
         let wanted = 2 * honest.len() as u64;
         assert!(
             faults.get(*fault).is_some_and(|&c| c >= wanted),

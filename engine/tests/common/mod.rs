@@ -107,6 +107,17 @@ pub fn set(boards: &[&str]) -> BTreeSet<String> {
     boards.iter().map(|s| s.to_string()).collect()
 }
 
+/// The boards after each of the six moves of Oska's four-piece start, White to move
+/// (`wwww/---/--/---/bbbb`): the rules' answer, checked in the library and through the CLI.
+pub const OSKA_4_FIRST_BOARDS: [&str; 6] = [
+    "-www/w--/--/---/bbbb",
+    "w-ww/w--/--/---/bbbb",
+    "w-ww/-w-/--/---/bbbb",
+    "ww-w/-w-/--/---/bbbb",
+    "ww-w/--w/--/---/bbbb",
+    "www-/--w/--/---/bbbb",
+];
+
 /// Plays up to `plies` random legal moves from `line`, stopping at the end of the game.
 pub fn playout<G: Game>(rng: &mut Rng, line: &mut Line<G>, plies: usize) {
     for _ in 0..plies {
@@ -203,24 +214,30 @@ pub fn minimax<G: Game + Evaluate>(line: &mut Line<G>, depth: u32, ply: i32) -> 
     minimax_with(line, depth, ply, G::evaluate)
 }
 
-/// [`minimax`] with the static evaluator `eval` (one of `boardgames_core::eval::EvalKind`'s).
-pub fn minimax_with<G: Game>(line: &mut Line<G>, depth: u32, ply: i32, eval: fn(&G) -> i32) -> i32 {
-    let pos = *line.current();
+/// The value at ply `ply` of a line whose game is over, with the search's conventions (see
+/// [`minimax`]); `None` while it goes on, its legal moves then in `moves`.
+pub fn value_if_over<G: Game>(line: &Line<G>, ply: i32, moves: &mut MoveList) -> Option<i32> {
+    let pos = line.current();
     if let Some(o) = pos.board_outcome() {
-        return match o.winner() {
+        return Some(match o.winner() {
             None => 0,
             Some(w) if w == pos.side_to_move() => WIN - ply,
             Some(_) => -(WIN - ply),
-        };
+        });
     }
+    line.legal_moves(moves);
+    moves.is_empty().then_some(-(WIN - ply))
+}
+
+/// [`minimax`] with the static evaluator `eval` (one of `boardgames_core::eval::EvalKind`'s).
+pub fn minimax_with<G: Game>(line: &mut Line<G>, depth: u32, ply: i32, eval: fn(&G) -> i32) -> i32 {
     let mut moves = MoveList::new();
-    line.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return -(WIN - ply);
+    if let Some(value) = value_if_over(line, ply, &mut moves) {
+        return value;
     }
     if depth == 0 {
         let l = boardgames_core::eval::EVAL_LIMIT;
-        return eval(&pos).clamp(-l, l);
+        return eval(line.current()).clamp(-l, l);
     }
     let mut best = i32::MIN;
     for &m in moves.as_slice() {

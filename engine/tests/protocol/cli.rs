@@ -99,14 +99,7 @@ fn movegen_set(game: &str, board: &str, side: &str) -> BTreeSet<String> {
 fn movegen_oska_start_lists_the_six_boards() {
     assert_eq!(
         movegen_set("oska", "wwww/---/--/---/bbbb", "w"),
-        common::set(&[
-            "-www/w--/--/---/bbbb",
-            "w-ww/w--/--/---/bbbb",
-            "w-ww/-w-/--/---/bbbb",
-            "ww-w/-w-/--/---/bbbb",
-            "ww-w/--w/--/---/bbbb",
-            "www-/--w/--/---/bbbb",
-        ])
+        common::set(&common::OSKA_4_FIRST_BOARDS)
     );
 }
 

@@ -241,18 +241,9 @@ fn step_back(v: i32) -> i32 {
 /// value with its distance. `None` when it would visit more than `budget` nodes.
 fn brute_line<G: Game>(line: &mut Line<G>, depth: u32, ply: i32, budget: &mut u64) -> Option<i32> {
     *budget = budget.checked_sub(1)?;
-    let pos = *line.current();
-    if let Some(o) = pos.board_outcome() {
-        return Some(match o.winner() {
-            None => 0,
-            Some(w) if w == pos.side_to_move() => WIN - ply,
-            Some(_) => -(WIN - ply),
-        });
-    }
     let mut moves = MoveList::new();
-    line.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return Some(-(WIN - ply));
+    if let Some(value) = common::value_if_over(line, ply, &mut moves) {
+        return Some(value);
     }
     if depth == 0 {
         return Some(0);

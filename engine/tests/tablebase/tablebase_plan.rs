@@ -46,43 +46,34 @@ fn tables(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// The one-process build of `game size [--max-pieces k]` into `dir`.
-fn one_process(game: &str, size: &str, k: Option<&str>, dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut args = vec![
-        "tablebase",
-        "build",
-        game,
-        size,
-        "--dir",
-        dir.to_str().unwrap(),
-    ];
+/// `engine tablebase COMMAND game size OPTIONS --dir dir [--max-pieces k]`, which must succeed.
+fn tablebase(
+    command: &str,
+    (game, size, k): (&str, &str, Option<&str>),
+    options: &[&str],
+    dir: &Path,
+) -> Output {
+    let mut args = vec!["tablebase", command, game, size];
+    args.extend(options);
+    args.extend(["--dir", dir.to_str().unwrap()]);
     if let Some(k) = k {
         args.extend(["--max-pieces", k]);
     }
     let out = engine(&args);
     assert!(out.status.success(), "{}", text(&out));
+    out
+}
+
+/// The one-process build of `game size [--max-pieces k]` into `dir`.
+fn one_process(game: &str, size: &str, k: Option<&str>, dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    tablebase("build", (game, size, k), &[], dir);
     tables(dir)
 }
 
 /// `engine tablebase plan ... --format FORMAT --dir DIR` written to `file`.
 fn plan(game: &str, size: &str, k: Option<&str>, format: &str, dir: &Path, file: &Path) {
-    let mut args = vec![
-        "tablebase",
-        "plan",
-        game,
-        size,
-        "--format",
-        format,
-        "--threads",
-        "1",
-        "--dir",
-        dir.to_str().unwrap(),
-    ];
-    if let Some(k) = k {
-        args.extend(["--max-pieces", k]);
-    }
-    let out = engine(&args);
-    assert!(out.status.success(), "{}", text(&out));
+    let options = ["--format", format, "--threads", "1"];
+    let out = tablebase("plan", (game, size, k), &options, dir);
     std::fs::write(file, &out.stdout).unwrap();
 }
 

@@ -1,5 +1,5 @@
 //! What the evaluators share: the evaluation range, the dot product of features and weights,
-//! and the classic evaluators' material and advancement counts. It imports no other file of
+//! the tuned score built on it, and the classic evaluators' material and advancement counts. It imports no other file of
 //! the evaluation.
 
 use crate::games::{Game, Side};
@@ -16,6 +16,13 @@ pub fn dot(features: &[i32], weights: &[i32]) -> i32 {
         .map(|(&f, &w)| i64::from(f) * i64::from(w))
         .sum();
     s.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+}
+
+/// A tuned evaluation: the features' dot product with the weights ([`dot`]) plus a game's own
+/// term (patterns, piece-square), clamped to the evaluation range.
+#[inline]
+pub fn tuned(features: &[i32], weights: &[i32], term: i32) -> i32 {
+    (dot(features, weights) + term).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// A material count: own pieces minus the opponent's, 100 each (flags count as pieces in Capture

@@ -50,7 +50,7 @@
 //! `engine-tune refine-weights` refined from those, together with a piece-square term there
 //! ([`piece_square_term`]: a weight for each kind of piece on each square). It never searches.
 
-use super::common::{EVAL_LIMIT, advanced, dot};
+use super::common::advanced;
 use super::weights_ctf::WEIGHTS;
 use super::weights_ctf_refined as refined;
 use super::{Evaluate, legacy};
@@ -338,15 +338,7 @@ pub fn features(pos: &Ctf) -> [i32; 21] {
 /// The tuned Capture the Flag evaluator: the features' score, with the weights refined for one
 /// size there, plus the piece-square term ([`piece_square_term`]); the classic search style.
 impl Evaluate for Ctf {
-    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
-
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&features(self));
-    }
-
-    fn weights() -> &'static [i32] {
-        &WEIGHTS
-    }
+    super::tuned_linear!(FEATURES, features, WEIGHTS, piece_square_term);
 
     /// The refined weights at their size (`weights_ctf_refined.rs`), the fitted ones elsewhere.
     #[inline]
@@ -356,12 +348,6 @@ impl Evaluate for Ctf {
         } else {
             &WEIGHTS
         }
-    }
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        let linear = dot(&features(self), Self::weights_at(self.size()));
-        (linear + piece_square_term(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     fn legacy(&self) -> i32 {

@@ -34,7 +34,7 @@
 
 use std::sync::LazyLock;
 
-use super::common::{EVAL_LIMIT, advanced, dot};
+use super::common::advanced;
 use super::weights_hexapawn::WEIGHTS;
 use super::{Evaluate, legacy, patterns};
 use crate::games::{Game, GameKind, Hexapawn, Side, bit};
@@ -301,21 +301,7 @@ pub fn features(pos: &Hexapawn) -> [i32; 17] {
 /// The tuned Hexapawn evaluator: the features' score plus the pattern term
 /// ([`patterns::score`]); the classic search style.
 impl Evaluate for Hexapawn {
-    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
-
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&features(self));
-    }
-
-    fn weights() -> &'static [i32] {
-        &WEIGHTS
-    }
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        let linear = dot(&features(self), Self::weights_at(self.size()));
-        (linear + patterns::score(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-    }
+    super::tuned_linear!(FEATURES, features, WEIGHTS, patterns::score);
 
     fn legacy(&self) -> i32 {
         legacy::hexapawn::evaluate(self)

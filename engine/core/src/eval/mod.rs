@@ -103,6 +103,34 @@ impl fmt::Display for EvalKind {
     }
 }
 
+/// The parts of [`Evaluate`] that every tuned evaluator writes the same way, for use inside a
+/// game's `impl Evaluate` as `tuned_linear!(names, features, weights, term)`:
+/// [`Evaluate::FEATURE_NAMES`] from `names`, [`Evaluate::features`] from the array that
+/// `features(pos)` returns, [`Evaluate::weights`] from `weights`, and [`Evaluate::evaluate`]: the
+/// features' score at the size's weights ([`Evaluate::weights_at`]) plus the game's own term
+/// `term(pos)` ([`common::tuned`]).
+macro_rules! tuned_linear {
+    ($names:expr, $features:path, $weights:expr, $term:path) => {
+        const FEATURE_NAMES: &'static [&'static str] = &$names;
+
+        fn features(&self, out: &mut [i32]) {
+            out.copy_from_slice(&$features(self));
+        }
+
+        fn weights() -> &'static [i32] {
+            &$weights
+        }
+
+        #[inline]
+        fn evaluate(&self) -> i32 {
+            let weights = Self::weights_at($crate::games::Game::size(self));
+            $crate::eval::common::tuned(&$features(self), weights, $term(self))
+        }
+    };
+}
+
+pub(crate) use tuned_linear;
+
 /// A static evaluation: a score of the position for the side to move, without searching.
 pub trait Evaluate: Game {
     /// The names of the tuned evaluator's features, in the order of [`Evaluate::features`].

@@ -32,7 +32,6 @@
 //!
 //! The weights come from `weights_oska.rs`, fitted by `engine-tune tune`. It never searches.
 
-use super::common::{EVAL_LIMIT, dot};
 use super::weights_oska::WEIGHTS;
 use super::{Evaluate, SearchStyle, legacy, patterns};
 use crate::games::oska::{NONE, tables};
@@ -186,21 +185,7 @@ pub fn features(pos: &Oska) -> [i32; 15] {
 
 /// The tuned Oska evaluator: the features' score plus the pattern term ([`patterns::score`]).
 impl Evaluate for Oska {
-    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
-
-    fn features(&self, out: &mut [i32]) {
-        out.copy_from_slice(&features(self));
-    }
-
-    fn weights() -> &'static [i32] {
-        &WEIGHTS
-    }
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        let linear = dot(&features(self), Self::weights_at(self.size()));
-        (linear + patterns::score(self)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-    }
+    super::tuned_linear!(FEATURES, features, WEIGHTS, patterns::score);
 
     fn legacy(&self) -> i32 {
         legacy::oska::evaluate(self)

@@ -137,32 +137,8 @@ impl Game for Hexapawn {
         Self::from_cells(size, &cells, Side::White)
     }
 
-    fn from_cells(size: usize, cells: &[Option<Piece>], side: Side) -> Result<Self, PositionError> {
-        GameKind::Hexapawn.check_size(size)?;
-        TwoSides::from_cells(GameKind::Hexapawn, Self::layout_of(size), size, cells, side)
-            .map(Hexapawn)
-    }
-
-    #[inline]
-    fn size(&self) -> usize {
-        self.0.size()
-    }
-
     fn layout_of(size: usize) -> &'static Layout {
         &tables(size).layout
-    }
-
-    #[inline]
-    fn side_to_move(&self) -> Side {
-        self.0.side()
-    }
-
-    fn with_side(&self, side: Side) -> Self {
-        Hexapawn(self.0.with_side(side))
-    }
-
-    fn piece_at(&self, sq: usize) -> Option<Piece> {
-        self.0.piece_at(sq)
     }
 
     fn board_outcome(&self) -> Option<Outcome> {
@@ -192,22 +168,5 @@ impl Game for Hexapawn {
         self.0.own_opp(self.0.side()).1 & bit(mv.to as usize) != 0
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-
-    #[inline]
-    fn board_hash(&self) -> u64 {
-        self.0.board_hash()
-    }
-
-    #[inline]
-    fn same_board(&self, other: &Self) -> bool {
-        self.0.same_board(&other.0)
-    }
-
-    fn piece_count(&self, side: Side) -> usize {
-        self.bits(side).count_ones() as usize
-    }
+    super::two_sides::board_methods!();
 }

@@ -156,3 +156,67 @@ impl TwoSides {
         next
     }
 }
+
+/// The [`Game`](super::Game) methods that a game held as a newtype around [`TwoSides`] (Oska,
+/// Hexapawn) answers from its board alone, the same way in each: the checked construction from
+/// cells (at a size the game allows), the size, the side to move, the pieces, the hashes and the
+/// comparison of boards. Used inside the game's `impl Game`, whose
+/// type must have an inherent `bits(side) -> u128`.
+macro_rules! board_methods {
+    () => {
+        fn from_cells(
+            size: usize,
+            cells: &[Option<$crate::games::Piece>],
+            side: $crate::games::Side,
+        ) -> Result<Self, $crate::games::PositionError> {
+            Self::KIND.check_size(size)?;
+            $crate::games::two_sides::TwoSides::from_cells(
+                Self::KIND,
+                Self::layout_of(size),
+                size,
+                cells,
+                side,
+            )
+            .map(Self)
+        }
+
+        #[inline]
+        fn size(&self) -> usize {
+            self.0.size()
+        }
+
+        #[inline]
+        fn side_to_move(&self) -> $crate::games::Side {
+            self.0.side()
+        }
+
+        fn with_side(&self, side: $crate::games::Side) -> Self {
+            Self(self.0.with_side(side))
+        }
+
+        fn piece_at(&self, sq: usize) -> Option<$crate::games::Piece> {
+            self.0.piece_at(sq)
+        }
+
+        #[inline]
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+
+        #[inline]
+        fn board_hash(&self) -> u64 {
+            self.0.board_hash()
+        }
+
+        #[inline]
+        fn same_board(&self, other: &Self) -> bool {
+            self.0.same_board(&other.0)
+        }
+
+        fn piece_count(&self, side: $crate::games::Side) -> usize {
+            self.bits(side).count_ones() as usize
+        }
+    };
+}
+
+pub(crate) use board_methods;

@@ -340,19 +340,33 @@ pub fn read(path: &Path) -> Result<(Header, Vec<u8>), TablebaseError> {
 mod tests {
     use super::*;
 
+    /// Writes `values` as the table of `white` and `black` pieces of `game` at `size` in a new
+    /// directory of the temporary one named after `test`: the directory, the header and the
+    /// file's path.
+    fn written(
+        test: &str,
+        game: GameKind,
+        size: usize,
+        (white, black): (usize, usize),
+        values: &[u8],
+    ) -> (PathBuf, Header, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("tb-file-{test}-{}", std::process::id()));
+        let header = Header {
+            game,
+            size,
+            white,
+            black,
+            count: values.len() as u64,
+            checksum: checksum(values),
+        };
+        let path = write(&dir, header, values).unwrap();
+        (dir, header, path)
+    }
+
     #[test]
     fn header_round_trips_and_damage_is_found() {
-        let dir = std::env::temp_dir().join(format!("tb-file-test-{}", std::process::id()));
         let values: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
-        let header = Header {
-            game: GameKind::Hexapawn,
-            size: 4,
-            white: 2,
-            black: 3,
-            count: values.len() as u64,
-            checksum: checksum(&values),
-        };
-        let path = write(&dir, header, &values).unwrap();
+        let (dir, header, path) = written("test", GameKind::Hexapawn, 4, (2, 3), &values);
         assert_eq!(path.file_name().unwrap(), "hexapawn-4-w2b3.tb");
         assert_eq!(read(&path).unwrap(), (header, values.clone()));
         // One flipped byte fails the checksum; a cut file fails the length check.
@@ -367,19 +381,10 @@ mod tests {
 
     #[test]
     fn the_block_sums_are_the_checksums_of_the_blocks() {
-        let dir = std::env::temp_dir().join(format!("tb-file-blocks-{}", std::process::id()));
         let values: Vec<u8> = (0..3 * BLOCK_LEN as u32 + 5)
             .map(|i| (i % 253) as u8)
             .collect();
-        let header = Header {
-            game: GameKind::Oska,
-            size: 5,
-            white: 3,
-            black: 2,
-            count: values.len() as u64,
-            checksum: checksum(&values),
-        };
-        let path = write(&dir, header, &values).unwrap();
+        let (dir, _, path) = written("blocks", GameKind::Oska, 5, (3, 2), &values);
         let (read, f) = read_header(&path).unwrap();
         let sums = check_values(&f, &read, &path).unwrap();
         let expected: Vec<u64> = values.chunks(BLOCK_LEN).map(checksum).collect();

@@ -172,13 +172,16 @@ pub(super) async fn play<G: Game>(
             thinking: *thinking.lock().unwrap_or_else(|e| e.into_inner()),
         }
     };
-    let loss = |side: Side| match side {
-        Side::White => RecordResult::Black,
-        Side::Black => RecordResult::White,
-    };
-    let describe = |side: Side, kind: FaultKind, detail: &str| {
-        let name = &config.engines[players[side.index()]].name;
-        format!("{kind} by {name} ({}): {detail}", side.name())
+    // The game lost by `side`, whose engine faulted with `kind` (`detail` says how).
+    let forfeit = |moves: Vec<String>, side: Side, kind: FaultKind, detail: &str| {
+        let idx = players[side.index()];
+        let name = &config.engines[idx].name;
+        let result = match side {
+            Side::White => RecordResult::Black,
+            Side::Black => RecordResult::White,
+        };
+        let reason = format!("{kind} by {name} ({}): {detail}", side.name());
+        end(moves, result, reason, Some((idx, kind)))
     };
     let mut line: Line<G> = match boardgames_core::record::start_line::<G>(start, config.size) {
         Ok(l) => l,
@@ -201,8 +204,7 @@ pub(super) async fn play<G: Game>(
         )
         .await
         {
-            let reason = describe(side, kind, &detail);
-            return end(moves, loss(side), reason, Some((idx, kind)));
+            return forfeit(moves, side, kind, &detail);
         }
     }
     let setup = start.clone();
@@ -224,8 +226,7 @@ pub(super) async fn play<G: Game>(
         let idx = players[side.index()];
         let spec = &config.engines[idx];
         let Some(engine) = pool[idx].as_mut() else {
-            let reason = describe(side, FaultKind::Crash, "the engine is not running");
-            return end(moves, loss(side), reason, Some((idx, FaultKind::Crash)));
+            return forfeit(moves, side, FaultKind::Crash, "the engine is not running");
         };
         let position = Position {
             game: config.game,
@@ -254,31 +255,18 @@ pub(super) async fn play<G: Game>(
                     c.left.as_millis(),
                     spec.timemargin.as_millis()
                 );
-                let reason = describe(side, FaultKind::TimeForfeit, &why);
-                return end(
-                    moves,
-                    loss(side),
-                    reason,
-                    Some((idx, FaultKind::TimeForfeit)),
-                );
+                return forfeit(moves, side, FaultKind::TimeForfeit, &why);
             }
             (Err(e), _) => {
                 let (kind, detail) = fault_of(&e);
-                let reason = describe(side, kind, &detail);
-                return end(moves, loss(side), reason, Some((idx, kind)));
+                return forfeit(moves, side, kind, &detail);
             }
         };
         if let Some(c) = clocks[side.index()].as_mut()
             && let Err(over) = c.charge(used, spec.timemargin)
         {
             let why = format!("{over} (margin {} ms)", spec.timemargin.as_millis());
-            let reason = describe(side, FaultKind::TimeForfeit, &why);
-            return end(
-                moves,
-                loss(side),
-                reason,
-                Some((idx, FaultKind::TimeForfeit)),
-            );
+            return forfeit(moves, side, FaultKind::TimeForfeit, &why);
         }
         let said = info_strings(&answer.replies);
         let said = if said.is_empty() {
@@ -300,13 +288,7 @@ pub(super) async fn play<G: Game>(
                 line.push(mv);
             }
             Err(why) => {
-                let reason = describe(side, FaultKind::IllegalMove, &why);
-                return end(
-                    moves,
-                    loss(side),
-                    reason,
-                    Some((idx, FaultKind::IllegalMove)),
-                );
+                return forfeit(moves, side, FaultKind::IllegalMove, &why);
             }
         }
     }

@@ -75,6 +75,16 @@ impl Tally {
         self.won_thrown + self.drawn_lost
     }
 
+    /// The three shares of the grading's tables ([`share`]): the won positions thrown away, the
+    /// drawn ones lost, and the blunders among the critical positions.
+    pub fn shares(&self) -> [String; 3] {
+        [
+            share(self.won_thrown, self.won),
+            share(self.drawn_lost, self.drawn),
+            share(self.blunders(), self.critical),
+        ]
+    }
+
     fn count(&mut self, pos_value: Score, thrown: bool) {
         match Wdl::of(pos_value) {
             Some(Wdl::Win) => {
@@ -88,6 +98,22 @@ impl Tally {
             _ => {}
         }
     }
+}
+
+/// A game's `GameNumber` tag, if it has a valid one.
+fn game_number(r: &GameRecord) -> Option<usize> {
+    r.tag("GameNumber").and_then(|n| n.parse::<usize>().ok())
+}
+
+/// The finished games of `records` (all but the unfinished), in the order of their numbers
+/// (`GameNumber`; games without one last, in the order given).
+pub fn finished_by_number(records: &[GameRecord]) -> Vec<&GameRecord> {
+    let mut games: Vec<&GameRecord> = records
+        .iter()
+        .filter(|r| r.result != RecordResult::Unfinished)
+        .collect();
+    games.sort_by_key(|r| game_number(r).unwrap_or(usize::MAX));
+    games
 }
 
 /// `part` of `whole` as `3/20 15.0%`, or `-` when `whole` is 0.
@@ -342,17 +368,11 @@ fn grade_of<G: Game + Evaluate>(
     names.dedup();
     let mut decisions: Vec<Decisions<G>> = names.iter().map(|_| Vec::new()).collect();
     let mut seen: Vec<HashSet<(u64, Move)>> = names.iter().map(|_| HashSet::new()).collect();
-    let mut sorted: Vec<&GameRecord> = records
-        .iter()
-        .filter(|r| r.result != RecordResult::Unfinished)
-        .collect();
-    let number = |r: &GameRecord| r.tag("GameNumber").and_then(|n| n.parse::<usize>().ok());
-    sorted.sort_by_key(|r| number(r).unwrap_or(usize::MAX));
-    for r in sorted {
+    for r in finished_by_number(records) {
         let lines = r.replay::<G>().map_err(|e| {
             ArenaError::Config(format!(
                 "--grade: game {} ({} vs {}) does not replay: {e}",
-                number(r).unwrap_or(0),
+                game_number(r).unwrap_or(0),
                 shown(&r.white),
                 shown(&r.black)
             ))
@@ -370,7 +390,7 @@ fn grade_of<G: Game + Evaluate>(
                 .binary_search_by(|n| super::class::by_name(n, mover))
                 .expect("collected above");
             if seen[s].insert((key(line), mv)) {
-                decisions[s].push((line.clone(), mv, number(r).unwrap_or(0), i + 1));
+                decisions[s].push((line.clone(), mv, game_number(r).unwrap_or(0), i + 1));
             }
         }
     }
@@ -556,18 +576,15 @@ impl Grading {
             .zip(names.iter().map(String::as_str))
             .chain(std::iter::once((&total, "(all)")))
         {
+            let cells = |t: &Tally| t.shares().map(|c| format!("{c:>14}")).join(" ");
             let _ = writeln!(
                 out,
-                "{:<width$} {:>6} {:>6} {:>14} {:>14} {:>14}   {:>14} {:>14} {:>14}",
+                "{:<width$} {:>6} {:>6} {}   {}",
                 name,
                 s.moved,
                 s.solved,
-                share(s.own.won_thrown, s.own.won),
-                share(s.own.drawn_lost, s.own.drawn),
-                share(s.own.blunders(), s.own.critical),
-                share(s.reference.won_thrown, s.reference.won),
-                share(s.reference.drawn_lost, s.reference.drawn),
-                share(s.reference.blunders(), s.reference.critical),
+                cells(&s.own),
+                cells(&s.reference),
             );
         }
         let unsolved = total.moved - total.solved - self.out_of_time;

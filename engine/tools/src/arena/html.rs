@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::class::ClassReport;
-use super::grade::{Grading, share};
+use super::grade::{Grading, Tally, finished_by_number};
 use boardgames_core::protocol::{readable, shown};
 use boardgames_core::record::{GameRecord, RecordResult};
 
@@ -345,12 +345,7 @@ fn crosstable(out: &mut String, report: &ClassReport, order: &[usize]) {
 
 /// Each player's points after each game (in the order of the games' numbers), as lines.
 fn chart(out: &mut String, records: &[GameRecord], names: &[String], order: &[usize]) {
-    let mut games: Vec<&GameRecord> = records
-        .iter()
-        .filter(|r| r.result != RecordResult::Unfinished)
-        .collect();
-    let number = |r: &GameRecord| r.tag("GameNumber").and_then(|n| n.parse::<usize>().ok());
-    games.sort_by_key(|r| number(r).unwrap_or(usize::MAX));
+    let games = finished_by_number(records);
     if games.is_empty() {
         return;
     }
@@ -638,20 +633,16 @@ fn grading(out: &mut String, g: &Grading) {
          <th>Reference: won thrown away</th><th>drawn lost</th><th>blunders</th></tr>\n",
     );
     let total = g.total();
+    let cells = |t: &Tally| t.shares().map(|c| format!("<td>{c}</td>")).concat();
     for s in g.students.iter().chain(std::iter::once(&total)) {
         let _ = writeln!(
             out,
-            "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td>{}{}</tr>",
             name_html(&s.name),
             s.moved,
             s.solved,
-            share(s.own.won_thrown, s.own.won),
-            share(s.own.drawn_lost, s.own.drawn),
-            share(s.own.blunders(), s.own.critical),
-            share(s.reference.won_thrown, s.reference.won),
-            share(s.reference.drawn_lost, s.reference.drawn),
-            share(s.reference.blunders(), s.reference.critical),
+            cells(&s.own),
+            cells(&s.reference),
         );
     }
     out.push_str("</table>\n<h3>Each student's worst move</h3>\n");

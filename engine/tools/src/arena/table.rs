@@ -93,11 +93,9 @@ impl Standings {
             / 2
     }
 
-    /// The table, best first (by points, then by name order): rank, name, Elo, +/-, games,
-    /// score (percent), draws (percent). Elo is each engine's performance against its opponents.
-    /// Names are escaped with [`shown`].
-    pub fn table(&self) -> String {
-        let names: Vec<_> = self.names.iter().map(|n| shown(n)).collect();
+    /// The players' indices best first: by points, then by name order (the rows of
+    /// [`Standings::table`] and [`Standings::crosstable`]).
+    fn ranking(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.names.len()).collect();
         order.sort_by(|&a, &b| {
             self.total(b)
@@ -105,6 +103,15 @@ impl Standings {
                 .total_cmp(&self.total(a).points())
                 .then(a.cmp(&b))
         });
+        order
+    }
+
+    /// The table, best first (by points, then by name order): rank, name, Elo, +/-, games,
+    /// score (percent), draws (percent). Elo is each engine's performance against its opponents.
+    /// Names are escaped with [`shown`].
+    pub fn table(&self) -> String {
+        let names: Vec<_> = self.names.iter().map(|n| shown(n)).collect();
+        let order = self.ranking();
         let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         let mut out = String::new();
         let _ = writeln!(
@@ -136,13 +143,7 @@ impl Standings {
     /// columns numbered by rank. Names are escaped with [`shown`].
     pub fn crosstable(&self) -> String {
         let names: Vec<_> = self.names.iter().map(|n| shown(n)).collect();
-        let mut order: Vec<usize> = (0..self.names.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.total(b)
-                .points()
-                .total_cmp(&self.total(a).points())
-                .then(a.cmp(&b))
-        });
+        let order = self.ranking();
         let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(10);
         let cells: Vec<Vec<String>> = order
             .iter()
