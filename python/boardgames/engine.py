@@ -508,12 +508,7 @@ class EngineProtocol:
 
     async def _send_flush(self, line: str, doing: str) -> None:
         self._send(line)
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            await stdin.drain()
-        except (ConnectionError, BrokenPipeError):
-            raise await self._ended(doing) from None
+        await self._drain(doing)
 
     async def _recv(self, within: Optional[float], doing: str, shown: Optional[float] = None) -> str:
         """The next line; ``within`` seconds at most (None: no limit). The engine's exit ends

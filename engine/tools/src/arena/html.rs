@@ -281,11 +281,7 @@ fn standings(out: &mut String, report: &ClassReport, order: &[usize]) {
         let w = report.standings.total(i);
         let (elo, margin) = w.elo_cells();
         let e = &report.entries[i];
-        let per_move = if e.timed_moves == 0 {
-            "-".to_string()
-        } else {
-            format!("{:.1}", e.think_ms as f64 / e.timed_moves as f64)
-        };
+        let per_move = e.ms_per_move();
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td>\

@@ -53,6 +53,15 @@ impl Entry {
             .map(|n| self.faults.get(*n).copied().unwrap_or(0))
             .sum()
     }
+
+    /// The mean milliseconds a move, one decimal (`12.5`), or `-` where no move was timed.
+    pub fn ms_per_move(&self) -> String {
+        if self.timed_moves == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}", self.think_ms as f64 / self.timed_moves as f64)
+        }
+    }
 }
 
 /// The standings and each submission's results, from records.
@@ -237,11 +246,7 @@ impl ClassReport {
             } else {
                 100.0 * e.points / e.games as f64
             };
-            let per_move = if e.timed_moves == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.1}", e.think_ms as f64 / e.timed_moves as f64)
-            };
+            let per_move = e.ms_per_move();
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>6.1}% {:>7} {:>7} {:>8} {:>7} {:>9}",
