@@ -562,7 +562,7 @@ mod tests {
         let a = played_oska(40);
         let mut b = played_oska(5);
         b.start = Setup::Board {
-            board: "wwww/---/--/---/bbbb".into(),
+            board: "wwww/---/--/---/bbbb".parse().unwrap(),
             side: Side::White,
             history: vec![],
         };

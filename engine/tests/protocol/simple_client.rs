@@ -226,7 +226,7 @@ async fn refusals_are_typed() {
     let over = Position::board(
         GameKind::Hexapawn,
         3,
-        "---/-b-/w--",
+        "---/-b-/w--".parse().unwrap(),
         boardgames_core::games::Side::Black,
     );
     let r = e.play(&over, &Limit::Depth(2)).await.unwrap();

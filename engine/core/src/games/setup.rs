@@ -4,9 +4,10 @@
 //! (`startpos`, `board BOARD SIDE [history B1 B2 ...]`) read and written here only.
 
 use std::fmt;
+use std::str::FromStr;
 
 use super::format::{parse_board, slash};
-use super::{Game, Line, PositionError, Side};
+use super::{Game, Line, Piece, PositionError, Side};
 
 /// How a line is set up before its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,14 +16,74 @@ pub enum Setup {
     StartPos,
     /// A given board.
     Board {
-        /// The board: `/`-joined rows (read also as one row-major string for Capture the Flag;
-        /// always written with `/`).
-        board: String,
+        /// The board.
+        board: SetupBoard,
         /// The side to move.
         side: Side,
-        /// Earlier boards, most recent first, spelt like `board`.
-        history: Vec<String>,
+        /// Earlier boards, most recent first.
+        history: Vec<SetupBoard>,
     },
+}
+
+/// A board as a set-up gives it, before any game's rules are applied: rows of squares, each
+/// empty or holding a piece. Its text is the seeds' (`w b W B -`, rows joined by `/`; Capture
+/// the Flag's boards may also be one row-major run, which is one row here), read by
+/// [`FromStr`], which checks the spelling only, and written back the same by [`Display`]
+/// (`fmt::Display`). The rules check it against a game and size in [`Setup::line`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SetupBoard {
+    rows: Vec<Vec<Option<Piece>>>,
+}
+
+impl SetupBoard {
+    /// The board of a position, with `/` between its rows.
+    pub fn of<G: Game>(pos: &G) -> SetupBoard {
+        slash(pos)
+            .parse()
+            .expect("a position's board is spelt with w, b, W, B, - and /")
+    }
+
+    /// Its rows, first row first; each square empty (`None`) or holding a piece.
+    pub fn rows(&self) -> &[Vec<Option<Piece>>] {
+        &self.rows
+    }
+}
+
+impl FromStr for SetupBoard {
+    type Err = SetupSyntax;
+
+    /// Reads a board word, checking its spelling: `w`, `b`, `W`, `B`, `-` and `/` only.
+    fn from_str(word: &str) -> Result<SetupBoard, SetupSyntax> {
+        check_board_spelling(word)?;
+        let square = |c: char| match c {
+            'w' => Some(Piece::WhitePawn),
+            'b' => Some(Piece::BlackPawn),
+            'W' => Some(Piece::WhiteFlag),
+            'B' => Some(Piece::BlackFlag),
+            _ => None,
+        };
+        Ok(SetupBoard {
+            rows: word
+                .split('/')
+                .map(|row| row.chars().map(square).collect())
+                .collect(),
+        })
+    }
+}
+
+impl fmt::Display for SetupBoard {
+    /// The rows, `-` for an empty square, joined by `/`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, row) in self.rows.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            for square in row {
+                write!(f, "{}", square.map_or('-', Piece::to_char))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A set-up whose words do not fit the grammar `startpos | board BOARD SIDE [history B1 ...]`.
@@ -77,12 +138,12 @@ impl Setup {
             return Setup::StartPos;
         }
         let history = if G::NO_REPEAT {
-            line.earlier().iter().rev().map(slash).collect()
+            line.earlier().iter().rev().map(SetupBoard::of).collect()
         } else {
             Vec::new()
         };
         Setup::Board {
-            board: slash(pos),
+            board: SetupBoard::of(pos),
             side: pos.side_to_move(),
             history,
         }
@@ -108,7 +169,7 @@ impl Setup {
                     cause,
                 })
         };
-        let current = one(board, side, &format!("board '{board}'"))?;
+        let current = one(&board.to_string(), side, &format!("board '{board}'"))?;
         if history.is_empty() {
             return Ok(Line::new(current));
         }
@@ -118,7 +179,7 @@ impl Setup {
             s = s.opposite();
             let what = format!("history board {} '{h}'", i + 1);
             // A history board of another size, supported or not, is not the board's history.
-            let b = one(h, s, &what).map_err(|e| match e.cause {
+            let b = one(&h.to_string(), s, &what).map_err(|e| match e.cause {
                 PositionError::UnsupportedSize { .. } => SetupError {
                     cause: PositionError::History(e.message.clone()),
                     message: e.message,
@@ -152,11 +213,10 @@ impl Setup {
                 Some(other) => err(format!("unexpected '{other}': expected 'moves'")),
             },
             Some("board") => {
-                let board = check_board_spelling(
-                    words
-                        .next()
-                        .ok_or_else(|| SetupSyntax("the board is missing".into()))?,
-                )?;
+                let board = words
+                    .next()
+                    .ok_or_else(|| SetupSyntax("the board is missing".into()))?
+                    .parse()?;
                 let side = match words.next() {
                     Some("w") => Side::White,
                     Some("b") => Side::Black,
@@ -173,7 +233,7 @@ impl Setup {
                             moves = true;
                             break;
                         }
-                        _ if seen_history => history.push(check_board_spelling(w)?),
+                        _ if seen_history => history.push(w.parse()?),
                         _ => {
                             return err(format!("unexpected '{w}': expected 'history' or 'moves'"));
                         }
@@ -236,6 +296,28 @@ mod tests {
     use crate::games::{Ctf, MoveList, Oska};
 
     #[test]
+    fn a_board_reads_its_squares_and_writes_its_text_back() {
+        let b: SetupBoard = "wW-/--/bB".parse().unwrap();
+        assert_eq!(
+            b.rows(),
+            [
+                vec![Some(Piece::WhitePawn), Some(Piece::WhiteFlag), None],
+                vec![None, None],
+                vec![Some(Piece::BlackPawn), Some(Piece::BlackFlag)],
+            ]
+        );
+        // Whatever is spelt right comes back as it was read: the rules, not the spelling,
+        // decide what a board of a game may be.
+        for text in ["wWw---bBb", "www//bbb", "/", "-", "wwww/---/--/---/bbbb"] {
+            assert_eq!(text.parse::<SetupBoard>().unwrap().to_string(), text);
+        }
+        let err = "w@w/---/bbb".parse::<SetupBoard>().unwrap_err();
+        assert!(err.0.contains("is not a board"), "{err}");
+        let pos = Oska::start(4).unwrap();
+        assert_eq!(SetupBoard::of(&pos).to_string(), "wwww/---/--/---/bbbb");
+    }
+
+    #[test]
     fn text_round_trip() {
         for text in [
             "startpos",
@@ -273,15 +355,12 @@ mod tests {
             panic!("a line with history is a board set-up");
         };
         assert_eq!(
-            board.split('/').count(),
+            board.rows().len(),
             5,
             "every board is written with /: {board}"
         );
         assert_eq!(history.len(), 2);
-        assert!(
-            history.iter().all(|b| b.split('/').count() == 5),
-            "{history:?}"
-        );
+        assert!(history.iter().all(|b| b.rows().len() == 5), "{history:?}");
         let back = setup.line::<Ctf>(5).unwrap();
         assert!(back.current().same_board(line.current()));
         assert_eq!(back.earlier().len(), 2);

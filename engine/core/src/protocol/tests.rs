@@ -63,9 +63,9 @@ fn setup() -> impl Strategy<Value = Setup> {
         Just(Setup::StartPos),
         (board(), side(), prop::collection::vec(board(), 0..4)).prop_map(
             |(board, side, history)| Setup::Board {
-                board,
+                board: board.parse().unwrap(),
                 side,
-                history
+                history: history.iter().map(|h| h.parse().unwrap()).collect(),
             }
         ),
     ]
@@ -338,9 +338,9 @@ fn examples() {
         ),
         Ok(Command::Position {
             setup: Setup::Board {
-                board: "-wWw--www-------bbb--bBb-".into(),
+                board: "-wWw--www-------bbb--bBb-".parse().unwrap(),
                 side: Side::Black,
-                history: vec!["-wWw--www-------bbb--bBb-".into()],
+                history: vec!["-wWw--www-------bbb--bBb-".parse().unwrap()],
             },
             moves: vec![MoveText::Squares {
                 from: (3, 2),

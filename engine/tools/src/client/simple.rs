@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use super::{ClientError, DEFAULT_TIMEOUT, Engine, EngineInfo, GoResult};
 use boardgames_core::games::notation::MoveText;
+use boardgames_core::games::setup::SetupBoard;
 use boardgames_core::games::{GameKind, Side};
 use boardgames_core::protocol::{
     Clock, Command, ErrorCode, GameResult, Go, Info, OptionKind, Reply, SearchInfo, Setup,
@@ -44,13 +45,14 @@ impl Position {
         }
     }
 
-    /// A given `board` (in the protocol's notation) of `game` of `size`, `side` to move.
-    pub fn board(game: GameKind, size: u32, board: impl Into<String>, side: Side) -> Position {
+    /// A given `board` of `game` of `size`, `side` to move (read one from the protocol's
+    /// notation with `"www/---/bbb".parse()`).
+    pub fn board(game: GameKind, size: u32, board: SetupBoard, side: Side) -> Position {
         Position {
             game,
             size,
             setup: Setup::Board {
-                board: board.into(),
+                board,
                 side,
                 history: Vec::new(),
             },

@@ -20,6 +20,7 @@ use crate::client::{ClientError, Engine, EngineError, EngineInfo, Limit, Positio
 use boardgames_core::games::format::{parse_board, slash};
 use boardgames_core::games::notation::{MoveText, legal_move, move_name};
 use boardgames_core::games::perft::perft_divide;
+use boardgames_core::games::setup::SetupBoard;
 use boardgames_core::games::{Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Side};
 use boardgames_core::protocol::{
     Command, ErrorCode, GameResult, Go, MAX_LINE, OptionDecl, OptionKind, Reply, shown,
@@ -28,6 +29,12 @@ use boardgames_core::protocol::{
 mod capabilities;
 mod play;
 mod rules;
+
+/// One of the suite's own boards, spelt right by construction.
+fn board(text: &str) -> SetupBoard {
+    text.parse()
+        .expect("the suite's boards are spelt with w, b, W, B, - and /")
+}
 
 /// The environment variable naming the engine to check: a program path and its arguments,
 /// separated by blanks (no shell quoting).

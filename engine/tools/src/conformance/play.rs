@@ -91,7 +91,12 @@ pub(super) async fn oska_pass(t: &Target) -> CheckResult {
         return Ok(Outcome::Skipped("Oska 4 is not declared".into()));
     }
     let mut s = t.start_simple().await?;
-    let stuck = Position::board(GameKind::Oska, 4, "----/---/--/w--/bb--", Side::White);
+    let stuck = Position::board(
+        GameKind::Oska,
+        4,
+        board("----/---/--/w--/bb--"),
+        Side::White,
+    );
     let r = s.play(&stuck, &Limit::Depth(3)).await.map_err(simple)?;
     if r.best != Some(MoveText::Pass) {
         return fail(format!(
@@ -160,7 +165,7 @@ pub(super) async fn game_over(t: &Target) -> CheckResult {
     }
     let played = cases.len();
     for (game, size, board, side, winner, reason) in cases {
-        let position = Position::board(game, size, board, side);
+        let position = Position::board(game, size, super::board(board), side);
         let r = s.play(&position, &Limit::Depth(2)).await.map_err(simple)?;
         let want = GameResult {
             winner,

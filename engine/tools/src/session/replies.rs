@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use boardgames_core::games::format::slash;
 use boardgames_core::games::notation::{MoveText, move_name};
+use boardgames_core::games::setup::SetupBoard;
 use boardgames_core::games::{Game, Line, Move, MoveList, PositionError};
 use boardgames_core::protocol::{ErrorCode, GameResult, ProtocolError, Reply, Setup, printable};
 
@@ -95,7 +96,7 @@ pub(super) fn board_reply<G: Game>(line: &Line<G>) -> Reply {
             Setup::StartPos
         } else {
             Setup::Board {
-                board: slash(first),
+                board: SetupBoard::of(first),
                 side: first.side_to_move(),
                 history: Vec::new(),
             }
