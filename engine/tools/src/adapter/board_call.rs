@@ -18,7 +18,6 @@ use super::watch::{Watch, cap_reached};
 use crate::process::capture::{self, Capture};
 use crate::process::group::ProcessGroup;
 use crate::session::backend::Backend;
-use boardgames_core::eval::EvalKind;
 use boardgames_core::games::AnyLine;
 use boardgames_core::games::Move;
 use boardgames_core::games::format::{print_board, print_history};
@@ -318,13 +317,6 @@ pub(crate) fn adapter_options() -> Vec<OptionDecl> {
 }
 
 impl Backend for BoardCall {
-    fn resize(&mut self, _hash_mib: usize) {}
-
-    fn set_trace(&mut self, _on: bool) {}
-
-    /// Never called: the program's evaluator is its own, so `Evaluator` is not declared.
-    fn set_evaluator(&mut self, _kind: EvalKind) {}
-
     fn options(&self) -> Vec<OptionDecl> {
         adapter_options()
     }

@@ -16,7 +16,6 @@ use super::limits::ResourceLimits;
 use super::spec::{FunctionError, FunctionSpec};
 use crate::process::capture::escape;
 use crate::session::backend::Backend;
-use boardgames_core::eval::EvalKind;
 use boardgames_core::games::AnyLine;
 use boardgames_core::games::Move;
 use boardgames_core::games::{Game, GameKind, Line, MoveList};
@@ -159,13 +158,6 @@ impl FunctionCall {
 }
 
 impl Backend for FunctionCall {
-    fn resize(&mut self, _hash_mib: usize) {}
-
-    fn set_trace(&mut self, _on: bool) {}
-
-    /// Never called: the function's evaluator is its own.
-    fn set_evaluator(&mut self, _kind: EvalKind) {}
-
     fn options(&self) -> Vec<OptionDecl> {
         adapter_options()
     }

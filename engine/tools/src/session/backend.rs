@@ -9,13 +9,15 @@ use boardgames_core::protocol::{Go, Info, OptionDecl};
 
 /// A search as the session drives it. Implementations run on the session's search thread.
 pub trait Backend: Send + 'static {
-    /// Sets the transposition table size in MiB.
-    fn resize(&mut self, hash_mib: usize);
-    /// Turns the per-node trace on or off.
-    fn set_trace(&mut self, on: bool);
+    /// Sets the transposition table size in MiB (the `Hash` option). A backend without a table
+    /// of its own (the board-call adapter's) accepts and ignores it.
+    fn resize(&mut self, _hash_mib: usize) {}
+    /// Turns the per-node trace on or off (the `Trace` option). A backend that cannot trace
+    /// (the board-call adapter's) accepts and ignores it.
+    fn set_trace(&mut self, _on: bool) {}
     /// Sets the static evaluator of every search from now on (the `Evaluator` option). Called
     /// only when [`Backend::options`] declares `Evaluator`.
-    fn set_evaluator(&mut self, kind: EvalKind);
+    fn set_evaluator(&mut self, _kind: EvalKind) {}
     /// Sets the tablebase directory of every search from now on (the `TablebasePath` option;
     /// `None` turns probing off). Called only when [`Backend::options`] declares it.
     fn set_tablebase(&mut self, _dir: Option<std::path::PathBuf>) {}
