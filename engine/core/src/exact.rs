@@ -9,7 +9,9 @@
 //! is an error that says how far the search got, never an estimate.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -17,7 +19,8 @@ use crate::eval::Evaluate;
 use crate::games::{Game, GameKind, Line};
 use crate::score::Score;
 use crate::search::{
-    Event, Limits, Probe, Proof, ProofProgress, ProofSearch, SEARCH_STACK, Searcher,
+    CheckpointError, Event, Limits, Probe, Proof, ProofProgress, ProofSearch, SEARCH_STACK,
+    Searcher,
 };
 
 /// Win, draw or loss for the side to move, ordered from the worst (a loss) to the best.
@@ -182,9 +185,25 @@ pub enum ExactError {
          the boards before it"
     )]
     NoProofFor(GameKind),
+    /// The proof search's checkpoint could not be read or written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
     /// The proof search's thread could not be started or failed.
     #[error("the proof-number search failed: {0}")]
     ProofFailed(String),
+}
+
+/// Where [`Method::Prove`] keeps its state, so that a proof too long for one process stops and
+/// goes on (see [`ExactSolver::set_checkpoint`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Written every [`Checkpoint::every`] of search time and when the search stops before a
+    /// result (its node budget or the stop flag).
+    pub path: PathBuf,
+    /// How often the state is written while the search runs.
+    pub every: Duration,
+    /// A checkpoint to go on from (it may be [`Checkpoint::path`] itself).
+    pub resume: Option<PathBuf>,
 }
 
 /// The value of a finished game for its side to move (`None` while it goes on): a loss in 0
@@ -212,6 +231,7 @@ pub struct ExactSolver<G: Game + Evaluate> {
     searcher: Searcher<G>,
     probe: Option<Probe<G>>,
     hash_mib: usize,
+    checkpoint: Option<Checkpoint>,
 }
 
 impl<G: Game + Evaluate> ExactSolver<G> {
@@ -224,7 +244,15 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             searcher,
             probe,
             hash_mib,
+            checkpoint: None,
         }
+    }
+
+    /// Makes [`Method::Prove`] write its state to a checkpoint as it goes and when it stops
+    /// before a result, and go on from one (`None`: neither). A resumed proof gives the answer
+    /// an uninterrupted one gives; its node budget counts the nodes of the runs before it.
+    pub fn set_checkpoint(&mut self, checkpoint: Option<Checkpoint>) {
+        self.checkpoint = checkpoint;
     }
 
     /// The result of the game if it is over, else the tables' value if they cover the position:
@@ -289,17 +317,30 @@ impl<G: Game + Evaluate> ExactSolver<G> {
         }
         let pos = *line.current();
         let (hash, probe) = (self.hash_mib, self.probe.clone());
+        let checkpoint = self.checkpoint.clone();
         let (proof, searched) = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
-                    let mut search = ProofSearch::<G>::new(hash, probe);
-                    let proof = search.run(&pos, nodes, stop, &mut |p| report(Report::Proof(p)));
-                    (proof, search.nodes())
+                    let mut search = match checkpoint.as_ref().and_then(|c| c.resume.as_ref()) {
+                        Some(from) => ProofSearch::<G>::load(from, &pos, hash, probe)?,
+                        None => ProofSearch::<G>::new(hash, probe),
+                    };
+                    if let Some(c) = &checkpoint {
+                        search.checkpoint_to(&c.path, c.every);
+                    }
+                    let proof = search.resume(&pos, nodes, stop, &mut |p| report(Report::Proof(p)));
+                    if let Some(e) = search.autosave_error() {
+                        return Err(ExactError::Checkpoint(e.clone()));
+                    }
+                    if let (Proof::Unknown, Some(c)) = (proof, &checkpoint) {
+                        search.save(&c.path)?;
+                    }
+                    Ok((proof, search.nodes()))
                 })
                 .map_err(|e| ExactError::ProofFailed(e.to_string()))?
                 .join()
-                .map_err(|_| ExactError::ProofFailed("its thread panicked".into()))
+                .map_err(|_| ExactError::ProofFailed("its thread panicked".into()))?
         })?;
         let wdl = match proof {
             Proof::Win => Wdl::Win,

@@ -113,3 +113,147 @@ fn a_node_limit_or_the_stop_flag_gives_unknown() {
     assert_eq!(reports[0].nodes, 1 << 20);
     assert_eq!(search.nodes(), 1 << 20, "no node after the stop");
 }
+
+/// Runs `engine solve ARGS`; returns the exit status, stdout and stderr.
+fn solve(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const HEXAPAWN_5: &str = "wwwww/-----/-----/-----/bbbbb";
+
+#[test]
+fn a_proof_stopped_at_its_budget_and_resumed_gives_the_solver_answer() {
+    let dir = crate::common::Scratch::new("proof-resume", "h5");
+    let file = dir.path("h5.ckpt").display().to_string();
+    // The exact solver's value, the independent evidence.
+    let (code, exact, _) = solve(&["hexapawn", HEXAPAWN_5, "w"]);
+    assert_eq!((code, exact.as_str()), (0, "win 19\n"));
+    let mut args = vec!["hexapawn", HEXAPAWN_5, "w", "--proof", "--nodes", "15000"];
+    args.extend(["--checkpoint", &file]);
+    let (code, out, err) = solve(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("stopped after 15000 nodes (--nodes)")
+            && err.contains(&format!("go on with --resume {file}")),
+        "{err}"
+    );
+    // Resumed in steps of 15 000 nodes, each run writing back to the file, until it proves.
+    let mut budget = 15_000;
+    let answer = loop {
+        budget += 15_000;
+        let nodes = budget.to_string();
+        let args = [
+            "hexapawn", HEXAPAWN_5, "w", "--proof", "--resume", &file, "--nodes", &nodes,
+        ];
+        let (code, out, err) = solve(&args);
+        if code == 0 {
+            break out;
+        }
+        assert!(
+            err.contains(&format!("stopped after {budget} nodes")),
+            "{err}"
+        );
+        assert!(budget < 2_000_000, "never proved: {err}");
+    };
+    assert_eq!(answer, "win\n");
+    assert!(
+        budget >= 45_000,
+        "it should take several runs, took {budget} nodes"
+    );
+    // The checkpoint is of that position only.
+    let args = [
+        "hexapawn",
+        "wwwww/-----/-----/-----/bbbbb",
+        "b",
+        "--proof",
+        "--resume",
+        &file,
+    ];
+    let (code, _, err) = solve(&args);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("is of hexapawn 5") && err.contains("not of hexapawn 5"),
+        "{err}"
+    );
+    // A damaged one is refused saying so, and left as it is.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, _, err) = solve(&["hexapawn", HEXAPAWN_5, "w", "--proof", "--resume", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("is damaged") && err.contains("checksum"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+}
+
+#[test]
+fn sigterm_stops_a_proof_cleanly_and_it_goes_on_from_its_checkpoint() {
+    use std::io::{BufRead, BufReader};
+    let dir = crate::common::Scratch::new("proof-signal", "h6");
+    let file = dir.path("h6.ckpt").display().to_string();
+    let h6 = "wwwwww/------/------/------/------/bbbbbb";
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args([
+            "solve",
+            "hexapawn",
+            h6,
+            "w",
+            "--proof",
+            "--checkpoint",
+            &file,
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first report (after 2^20 nodes) says the search is under way, the handlers set.
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(line.starts_with("proof attacker white"), "{line}");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    assert_eq!(status.code(), Some(1), "{rest}");
+    assert!(rest.contains("SIGTERM: stopping"), "{rest}");
+    let nodes: u64 = rest
+        .split("stopped after ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{rest}"));
+    assert!(
+        rest.contains("(a signal)") && rest.contains("--resume"),
+        "{rest}"
+    );
+    // It goes on from there: a budget of one more report's nodes is spent past the first run's.
+    let more = (nodes + (1 << 20)).to_string();
+    let (code, _, err) = solve(&[
+        "hexapawn", h6, "w", "--proof", "--resume", &file, "--nodes", &more,
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("stopped after {more} nodes (--nodes)")),
+        "{err}"
+    );
+    // Its report counts on from the checkpoint's nodes, not from 0.
+    assert!(err.contains(&format!("nodes {more} ")), "{err}");
+}

@@ -116,38 +116,62 @@ impl std::fmt::Display for ProofProgress {
 
 /// One entry of the table: the numbers of a position for the stage's attacker.
 #[derive(Clone, Copy, Default)]
-struct Entry {
+pub(super) struct Entry {
     /// The position's hash; 0: empty.
-    key: u64,
-    pn: u32,
-    dn: u32,
+    pub(super) key: u64,
+    pub(super) pn: u32,
+    pub(super) dn: u32,
 }
 
 /// A bucket of the table: one cache line, so that a lookup costs one miss (prefetched for the
 /// children of a node before they are looked at).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-struct Bucket {
-    entries: [Entry; WAYS],
+pub(super) struct Bucket {
+    pub(super) entries: [Entry; WAYS],
     /// Nodes expanded below each entry's position (saturating): what replacing it loses.
-    work: [u32; WAYS],
+    pub(super) work: [u32; WAYS],
+}
+
+/// Which of a run's two stages a search is in (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// The side to move at the root attacks.
+    First,
+    /// The first stage was disproved with a draw among its leaves: the other side attacks.
+    Second,
+}
+
+/// Where and how often a running search writes its state (see [`ProofSearch::checkpoint_to`]).
+pub(super) struct Autosave {
+    pub(super) path: std::path::PathBuf,
+    pub(super) every: Duration,
+    pub(super) last: Instant,
 }
 
 /// A proof-number search with its table and the tablebase it probes.
 pub struct ProofSearch<G: Game> {
-    table: Vec<Bucket>,
-    used: usize,
+    pub(super) table: Vec<Bucket>,
+    pub(super) used: usize,
     probe: Option<Probe<G>>,
-    attacker: Side,
-    nodes: u64,
+    pub(super) attacker: Side,
+    pub(super) stage: Stage,
+    pub(super) nodes: u64,
     limit: u64,
     stopped: bool,
     /// A drawn leaf was disproved in this stage (see the module doc).
-    draw_seen: bool,
-    start: Instant,
+    pub(super) draw_seen: bool,
+    pub(super) start: Instant,
+    /// Search time of the runs before this one (a search resumed from a checkpoint).
+    pub(super) elapsed_before: Duration,
     next_report: u64,
     /// The root, for the reports.
-    root: Option<G>,
+    pub(super) root: Option<G>,
+    /// The root's hash: a resumed search must be given the same position.
+    pub(super) root_key: Option<u64>,
+    pub(super) autosave: Option<Autosave>,
+    /// Why the last periodic checkpoint could not be written (the search stopped then).
+    pub(super) autosave_failed: Option<super::checkpoint::CheckpointError>,
 }
 
 impl<G: Game> ProofSearch<G> {
@@ -161,19 +185,25 @@ impl<G: Game> ProofSearch<G> {
             used: 0,
             probe,
             attacker: Side::White,
+            stage: Stage::First,
             nodes: 0,
             limit: u64::MAX,
             stopped: false,
             draw_seen: false,
             start: Instant::now(),
+            elapsed_before: Duration::ZERO,
             next_report: REPORT_EVERY,
             root: None,
+            root_key: None,
+            autosave: None,
+            autosave_failed: None,
         }
     }
 
     /// Proves or disproves a win for the side to move of `pos`, then, if needed, for the other
     /// side: win, draw or loss. Stops after `nodes` expansions in all, or when `stop` is set,
-    /// with [`Proof::Unknown`]. `report` gets the progress now and then.
+    /// with [`Proof::Unknown`]; [`ProofSearch::resume`] then goes on from where it stopped.
+    /// `report` gets the progress now and then.
     ///
     /// # Panics
     ///
@@ -185,49 +215,112 @@ impl<G: Game> ProofSearch<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&ProofProgress),
     ) -> Proof {
+        self.nodes = 0;
+        self.elapsed_before = Duration::ZERO;
+        self.root_key = Some(Game::hash(pos));
+        self.begin_stage(Stage::First, pos.side_to_move());
+        self.resume(pos, nodes, stop, report)
+    }
+
+    /// Goes on with the search of `pos` where the last [`ProofSearch::run`] or `resume` stopped,
+    /// or where the checkpoint it was loaded from ([`ProofSearch::load`]) left it; a search
+    /// that has not started starts. `nodes` counts every run's nodes together. The answer is
+    /// the one an uninterrupted run gives: the table holds only exact proofs and disproofs and
+    /// estimates, and the stage and its draw flag are kept.
+    ///
+    /// # Panics
+    ///
+    /// For a game with the history rule, or a position other than the one the search began
+    /// with (check [`ProofSearch::root_key`] first).
+    pub fn resume(
+        &mut self,
+        pos: &G,
+        nodes: Option<u64>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> Proof {
         assert!(
             !G::NO_REPEAT,
             "proof-number search is for games without the history rule"
         );
+        match self.root_key {
+            None => return self.run(pos, nodes, stop, report),
+            Some(key) => assert_eq!(key, Game::hash(pos), "resumed on another position"),
+        }
         self.start = Instant::now();
-        self.nodes = 0;
-        self.next_report = REPORT_EVERY;
+        self.next_report = (self.nodes / REPORT_EVERY + 1) * REPORT_EVERY;
         self.limit = nodes.unwrap_or(u64::MAX);
         self.stopped = false;
         self.root = Some(*pos);
         let mover = pos.side_to_move();
-        match self.stage(pos, mover, stop, report) {
-            None => Proof::Unknown,
-            Some(true) => Proof::Win,
-            Some(false) if !self.draw_seen => Proof::Loss,
-            Some(false) => match self.stage(pos, mover.opposite(), stop, report) {
-                None => Proof::Unknown,
-                Some(true) => Proof::Loss,
-                Some(false) => Proof::Draw,
-            },
-        }
+        let proof = loop {
+            let decided = self.stage(pos, stop, report);
+            match (self.stage, decided) {
+                (_, None) => break Proof::Unknown,
+                (Stage::First, Some(true)) => break Proof::Win,
+                (Stage::First, Some(false)) if !self.draw_seen => break Proof::Loss,
+                (Stage::First, Some(false)) => self.begin_stage(Stage::Second, mover.opposite()),
+                (Stage::Second, Some(true)) => break Proof::Loss,
+                (Stage::Second, Some(false)) => break Proof::Draw,
+            }
+        };
+        self.elapsed_before += self.start.elapsed();
+        self.start = Instant::now();
+        proof
     }
 
-    /// Nodes expanded by the last [`ProofSearch::run`].
+    /// The hash of the position the search began with (`None` before the first run): a search
+    /// loaded from a checkpoint resumes only on it.
+    pub fn root_key(&self) -> Option<u64> {
+        self.root_key
+    }
+
+    /// Writes the search's state to `path` every `every` of search time while it runs (at its
+    /// reports, about every million nodes), so a killed process loses at most that much. A
+    /// write that fails stops the search; [`ProofSearch::autosave_error`] says why.
+    pub fn checkpoint_to(&mut self, path: &std::path::Path, every: Duration) {
+        self.autosave = Some(Autosave {
+            path: path.to_path_buf(),
+            every,
+            last: Instant::now(),
+        });
+    }
+
+    /// Stops the search at its next node (the numbers found so far stay in the table).
+    pub(super) fn stop_now(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Why the last periodic checkpoint failed (the search stopped there), if it did.
+    pub fn autosave_error(&self) -> Option<&super::checkpoint::CheckpointError> {
+        self.autosave_failed.as_ref()
+    }
+
+    /// Nodes expanded so far, every run of the search together.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// One stage: whether `attacker` can force a win from `pos` (`None`: stopped).
-    fn stage(
-        &mut self,
-        pos: &G,
-        attacker: Side,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&ProofProgress),
-    ) -> Option<bool> {
-        // The numbers of the other attacker are of no use: a fresh table.
+    /// Starts `stage`, `attacker` attacking: the numbers of the other attacker are of no use,
+    /// so the table is emptied.
+    fn begin_stage(&mut self, stage: Stage, attacker: Side) {
         if self.used > 0 {
             self.table.fill(Bucket::default());
             self.used = 0;
         }
+        self.stage = stage;
         self.attacker = attacker;
         self.draw_seen = false;
+    }
+
+    /// Searches the current stage on: whether its attacker can force a win from `pos`
+    /// (`None`: stopped).
+    fn stage(
+        &mut self,
+        pos: &G,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> Option<bool> {
         let mut root = self.leaf(pos);
         while root.0 != 0 && root.1 != 0 && !self.stopped {
             root = self.mid(pos, (INF, INF), 0, stop, report);
@@ -247,7 +340,7 @@ impl<G: Game> ProofSearch<G> {
             attacker: self.attacker,
             root,
             nodes: self.nodes,
-            time: self.start.elapsed(),
+            time: self.elapsed(),
             used: self.used,
             capacity: self.table.len() * WAYS,
         }
@@ -331,6 +424,7 @@ impl<G: Game> ProofSearch<G> {
             if stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
+            self.autosave_if_due();
         }
         if self.nodes >= self.limit || ply >= MAX_PLY {
             self.stopped = true;
@@ -423,7 +517,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// Stores the numbers of the position of hash `key`, replacing in its bucket the same
     /// position, else an empty entry, else the entry with the least work.
-    fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32) {
+    pub(super) fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32) {
         // Keys are never 0, the empty entry's (a hash of 0 is kept as 1).
         let key = key.max(1);
         let at = self.bucket(key);

@@ -120,3 +120,41 @@ pub(crate) fn side_name(text: &str) -> Result<String, String> {
 pub(crate) fn threads(text: &str) -> Result<u32, String> {
     digits(text, 1, boardgames_core::search::MAX_THREADS as u32)
 }
+
+/// Set by the first SIGINT or SIGTERM once [`stop_on_signals`] has run.
+static STOPPED_BY_SIGNAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on the first SIGINT or SIGTERM sets the flag returned, for a long search to stop
+/// cleanly (and write its checkpoint); a second one ends the process at once with status 130.
+/// The handlers are in place when this returns.
+pub fn stop_on_signals() -> Result<&'static std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::Ordering;
+    use tokio::signal::unix::{SignalKind, signal};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    let (mut interrupt, mut terminate) = {
+        let _inside = runtime.enter();
+        (
+            signal(SignalKind::interrupt())?,
+            signal(SignalKind::terminate())?,
+        )
+    };
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            runtime.block_on(async {
+                loop {
+                    let name = tokio::select! {
+                        _ = interrupt.recv() => "SIGINT",
+                        _ = terminate.recv() => "SIGTERM",
+                    };
+                    if STOPPED_BY_SIGNAL.swap(true, Ordering::SeqCst) {
+                        std::process::exit(130);
+                    }
+                    eprintln!("{name}: stopping at the next report (a second signal ends at once)");
+                }
+            })
+        })?;
+    Ok(&STOPPED_BY_SIGNAL)
+}

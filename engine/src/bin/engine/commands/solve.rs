@@ -1,16 +1,18 @@
-//! `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR] [--proof [--nodes N]]`.
+//! `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR] [--proof [--nodes N]
+//! [--checkpoint FILE] [--resume FILE] [--checkpoint-every SECS]]`.
 
-use std::sync::atomic::AtomicBool;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
-use boardgames_core::exact::{Exact, ExactError, ExactSolver, Method, Report, Source};
+use boardgames_core::exact::{Checkpoint, Exact, ExactError, ExactSolver, Method, Report, Source};
 use boardgames_core::games::{Game, GameKind};
 use boardgames_core::search::Event;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
 
-use super::common::{Position, TablebaseArg, tables, threads};
+use super::common::{Position, TablebaseArg, stop_on_signals, tables, threads};
 use crate::cli::{emit, hash_mib};
 
 /// Solve a position exactly: win K, loss K or draw.
@@ -18,6 +20,11 @@ use crate::cli::{emit, hash_mib};
 /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
 /// to the end with best play); with --proof, `win`, `loss` or `draw` by proof-number search.
 /// Progress goes to stderr.
+///
+/// A long proof can stop and go on: with --checkpoint FILE it writes its state to FILE every
+/// --checkpoint-every seconds and when it stops before a result (at --nodes, or on SIGINT or
+/// SIGTERM: the first signal stops it cleanly, a second ends it at once), and --resume FILE goes
+/// on from that state with the same answer. Stopped before a result, it exits with status 1.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -36,9 +43,21 @@ pub struct Args {
     /// distance (on the sizes the exact solver settles, it is not faster).
     #[arg(long, conflicts_with = "threads")]
     proof: bool,
-    /// With --proof: give up after this many nodes (an error, "not proved").
+    /// With --proof: give up after this many nodes (an error, "not proved"); a resumed proof
+    /// counts the nodes of the runs before it.
     #[arg(long, requires = "proof", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// With --proof: write the search's state to FILE (as it goes and when it stops before a
+    /// result), for --resume.
+    #[arg(long, requires = "proof", value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// With --proof: go on from the state in FILE (written by --checkpoint for this position);
+    /// the state is written back to FILE unless --checkpoint names another file.
+    #[arg(long, requires = "proof", value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Seconds of search between two checkpoints.
+    #[arg(long, default_value_t = 300, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint_every: u64,
 }
 
 /// Answers through the core's one exact-value function ([`ExactSolver::value`]): the game's end,
@@ -52,6 +71,9 @@ pub fn run(args: Args) -> Result<()> {
         tablebase,
         proof,
         nodes,
+        checkpoint,
+        resume,
+        checkpoint_every,
     } = args;
     let threads = threads as usize;
     let kind = GameKind::parse(&position.game)?;
@@ -87,8 +109,18 @@ pub fn run(args: Args) -> Result<()> {
         // The proof search reports about every million nodes; stderr gets one in ten.
         let mut shown = Duration::ZERO;
         let mut reports = 0u64;
-        let stop = AtomicBool::new(false);
-        let value = solver.value(&parsed.line, method, &stop, &mut |r| match r {
+        let local_stop = AtomicBool::new(false);
+        let mut stop = &local_stop;
+        let saving = checkpoint.clone().or_else(|| resume.clone());
+        if let Some(path) = &saving {
+            solver.set_checkpoint(Some(Checkpoint {
+                path: path.clone(),
+                every: Duration::from_secs(checkpoint_every),
+                resume: resume.clone(),
+            }));
+            stop = stop_on_signals()?;
+        }
+        let value = solver.value(&parsed.line, method, stop, &mut |r| match r {
             Report::Search(Event::Iteration(i)) => eprintln!(
                 "depth {} score {} nodes {} time {:.3}s nps {}",
                 i.depth,
@@ -112,10 +144,20 @@ pub fn run(args: Args) -> Result<()> {
             Report::Search(_) => {}
         });
         let value = match value {
-            Err(ExactError::NotProved { nodes }) => anyhow::bail!(
-                "not proved: the proof-number search stopped after {nodes} nodes (--nodes) \
-                 without a result"
-            ),
+            Err(ExactError::NotProved { nodes }) => {
+                let why = if stop.load(Ordering::SeqCst) { "a signal" } else { "--nodes" };
+                match &saving {
+                    Some(path) => anyhow::bail!(
+                        "not proved: the proof-number search stopped after {nodes} nodes ({why}) \
+                         without a result; its state is in {}: go on with --resume {0}",
+                        path.display()
+                    ),
+                    None => anyhow::bail!(
+                        "not proved: the proof-number search stopped after {nodes} nodes ({why}) \
+                         without a result"
+                    ),
+                }
+            }
             other => other?,
         };
         emit(format!("{}\n", answer(value, proof)))
