@@ -36,7 +36,7 @@ use crate::score::{MAX_PLY, Score};
 
 /// A proof or disproof number that no finite search reaches: proved (the other number) or
 /// disproved.
-const INF: u32 = u32::MAX;
+pub(super) const INF: u32 = u32::MAX;
 
 /// Entries in a bucket of the table (one cache line).
 const WAYS: usize = 3;
@@ -137,11 +137,11 @@ struct Bucket {
 pub struct ProofSearch<G: Game> {
     table: Vec<Bucket>,
     used: usize,
-    probe: Option<Probe<G>>,
-    attacker: Side,
+    pub(super) probe: Option<Probe<G>>,
+    pub(super) attacker: Side,
     nodes: u64,
-    limit: u64,
-    stopped: bool,
+    pub(super) limit: u64,
+    pub(super) stopped: bool,
     /// A drawn leaf was disproved in this stage (see the module doc).
     draw_seen: bool,
     start: Instant,
@@ -214,7 +214,7 @@ impl<G: Game> ProofSearch<G> {
     }
 
     /// One stage: whether `attacker` can force a win from `pos` (`None`: stopped).
-    fn stage(
+    pub(super) fn stage(
         &mut self,
         pos: &G,
         attacker: Side,
@@ -276,7 +276,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// The numbers of a position not expanded yet: from the table, else from its end, the
     /// tablebase or its count of replies.
-    fn leaf(&mut self, pos: &G) -> (u32, u32) {
+    pub(super) fn leaf(&mut self, pos: &G) -> (u32, u32) {
         if let Some(e) = self.find(Game::hash(pos)) {
             return (e.pn, e.dn);
         }
@@ -314,7 +314,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// Expands `pos` (not decided) until its proof number reaches `th.0` or its disproof
     /// number `th.1`; returns its numbers.
-    fn mid(
+    pub(super) fn mid(
         &mut self,
         pos: &G,
         th: (u32, u32),
