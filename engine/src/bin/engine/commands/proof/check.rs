@@ -48,9 +48,9 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     let checked = check(&cert, tables.as_ref()).map_err(|e| match e {
-        CertificateError::NeedsTables { .. } => anyhow!(
-            "certificate {name} refused: {e}: checking its table leaves needs the tables, \
-             --tablebase DIR"
+        CertificateError::NeedsTables { place } => anyhow!(
+            "certificate {name} refused: {place}: a table leaf, and checking it needs the \
+             tables: give them with --tablebase DIR"
         ),
         e => anyhow!("certificate {name} refused: {e}"),
     })?;
