@@ -6,7 +6,8 @@
 //! a position the tables cover is the tables' value; any other is the solver's (alpha-beta to the
 //! end, with the tables as leaves), within a node budget, or with [`Method::Prove`] the
 //! proof-number search's (win, loss or draw, no distance). A position the budget does not settle
-//! is an error that says how far the search got, never an estimate.
+//! is an error that says how far the search got, never an estimate. [`ExactSolver::value_certified`]
+//! gives the proof search's value with its certificate ([`crate::certificate`]).
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;

@@ -40,7 +40,11 @@ fn certify(game: &str, board: &str, side: &str, file: &str, more: &[&str]) -> St
         .unwrap_or_else(|| panic!("no size reported: {err}"));
     assert!(size.ends_with(" bytes"), "{size}");
     let bytes: usize = size.split(' ').rev().nth(1).unwrap().parse().unwrap();
-    assert_eq!(bytes as u64, std::fs::metadata(file).unwrap().len(), "{size}");
+    assert_eq!(
+        bytes as u64,
+        std::fs::metadata(file).unwrap().len(),
+        "{size}"
+    );
     stdout(&out).trim().to_string()
 }
 
@@ -84,7 +88,11 @@ fn the_starts_certificates_pass_and_state_the_solvers_value() {
         let solved = engine(&["solve", game, board, side]);
         assert!(solved.status.success());
         let solved = stdout(&solved).trim().to_string();
-        assert_eq!(proved, solved.split(' ').next().unwrap(), "{game} {board} {side}");
+        assert_eq!(
+            proved,
+            solved.split(' ').next().unwrap(),
+            "{game} {board} {side}"
+        );
         let (code, out, err) = check(&file, &[]);
         assert_eq!(code, Some(0), "{game} {board} {side}: {err}");
         let want = format!("certificate {file}: valid: {} (", stated(&solved, side));
@@ -125,7 +133,10 @@ fn certificates_of_hexapawn_4_state_what_brute_force_minimax_says() {
         };
         let (code, out, err) = check(&file, &[]);
         assert_eq!(code, Some(0), "{board} {side}: {err}");
-        assert!(out.contains(&format!(": valid: win for {winner} (")), "{board} {side}: {out}");
+        assert!(
+            out.contains(&format!(": valid: win for {winner} (")),
+            "{board} {side}: {out}"
+        );
     }
 }
 
@@ -133,29 +144,56 @@ fn certificates_of_hexapawn_4_state_what_brute_force_minimax_says() {
 fn table_leaves_need_the_tables() {
     let scratch = Scratch::new("cert", "tables");
     let dir = scratch.path("tb").display().to_string();
-    let built = engine(&["tablebase", "build", "hexapawn", "4", "--max-pieces", "2", "--dir", &dir]);
+    let built = engine(&[
+        "tablebase",
+        "build",
+        "hexapawn",
+        "4",
+        "--max-pieces",
+        "2",
+        "--dir",
+        &dir,
+    ]);
     assert!(built.status.success(), "{}", stderr(&built));
     // The start, with the tables of at most two pawns a side as leaves.
     let file = scratch.path("start.cert").display().to_string();
     let start = "wwww/----/----/bbbb";
-    assert_eq!(certify("hexapawn", start, "w", &file, &["--tablebase", &dir]), "win");
+    assert_eq!(
+        certify("hexapawn", start, "w", &file, &["--tablebase", &dir]),
+        "win"
+    );
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.lines().any(|l| l.ends_with(" table win") || l.ends_with(" table loss")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.ends_with(" table win") || l.ends_with(" table loss")),
+        "{text}"
+    );
     let (code, out, err) = check(&file, &["--tablebase", &dir]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains(": valid: win for white ("), "{out}");
     assert!(out.contains("of them table leaves)"), "{out}");
     let (code, out, err) = check(&file, &[]);
     assert_eq!((code, out.as_str()), (Some(1), ""));
-    assert!(err.starts_with(&format!("error: certificate {file} refused: claim 1 (")), "{err}");
-    assert!(err.contains("a table leaf") && err.contains("--tablebase DIR"), "{err}");
+    assert!(
+        err.starts_with(&format!("error: certificate {file} refused: claim 1 (")),
+        "{err}"
+    );
+    assert!(
+        err.contains("a table leaf") && err.contains("--tablebase DIR"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     // A position the tables cover: one table leaf.
     let file = scratch.path("covered.cert").display().to_string();
     let covered = "-w-w/----/----/b--b";
     certify("hexapawn", covered, "w", &file, &["--tablebase", &dir]);
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.ends_with("nodes 1\n0 table win\n") || text.ends_with("nodes 1\n0 table loss\n") || text.ends_with("nodes 1\n0 table draw\n"), "{text}");
+    assert!(
+        text.ends_with("nodes 1\n0 table win\n")
+            || text.ends_with("nodes 1\n0 table loss\n")
+            || text.ends_with("nodes 1\n0 table draw\n"),
+        "{text}"
+    );
     let (code, _, err) = check(&file, &["--tablebase", &dir]);
     assert_eq!(code, Some(0), "{err}");
 }
@@ -178,7 +216,14 @@ fn tampered_certificates_are_refused_naming_the_place() {
     let dropped: Vec<&str> = root.split(' ').collect();
     let missing = dropped[dropped.len() - 2];
     let dropped = dropped[..dropped.len() - 2].join(" ");
-    let twice = format!("{root} {}", root.split(' ').skip(1).take(2).collect::<Vec<_>>().join(" "));
+    let twice = format!(
+        "{root} {}",
+        root.split(' ')
+            .skip(1)
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let first = root.split(' ').nth(1).unwrap();
     let cases = [
         (dropped, format!("white's reply {missing} is missing")),
@@ -190,21 +235,41 @@ fn tampered_certificates_are_refused_naming_the_place() {
         let (code, out, err) = check(&bad, &[]);
         assert_eq!((code, out.as_str()), (Some(1), ""), "{tampered}");
         let want = place.replace(&file, &bad);
-        assert!(err.starts_with(&want), "{err}\nexpected to start with {want}");
+        assert!(
+            err.starts_with(&want),
+            "{err}\nexpected to start with {want}"
+        );
         assert!(err.contains(&why), "{err}\nexpected {why}");
     }
     // A leaf's value changed.
     let leaf = lines.iter().position(|l| l.ends_with(" end loss")).unwrap();
-    let bad = scratch.write("leaf.cert", &text.replacen(lines[leaf], &lines[leaf].replace("loss", "draw"), 1));
+    let bad = scratch.write(
+        "leaf.cert",
+        &text.replacen(lines[leaf], &lines[leaf].replace("loss", "draw"), 1),
+    );
     let (code, _, err) = check(&bad, &[]);
     assert_eq!(code, Some(1));
-    assert!(err.contains(&format!(" (line {}), after ", leaf + 1)), "{err}");
-    assert!(err.contains(": the file says draw for white to move, the rules ("), "{err}");
+    assert!(
+        err.contains(&format!(" (line {}), after ", leaf + 1)),
+        "{err}"
+    );
+    assert!(
+        err.contains(": the file says draw for white to move, the rules ("),
+        "{err}"
+    );
     // A garbage header.
-    let bad = scratch.write("garbage.cert", &text.replacen("game hexapawn", "game chess", 1));
+    let bad = scratch.write(
+        "garbage.cert",
+        &text.replacen("game hexapawn", "game chess", 1),
+    );
     let (code, _, err) = check(&bad, &[]);
     assert_eq!(code, Some(1));
-    assert_eq!(err, format!("error: certificate {bad} refused: line 2: 'chess' is not a game: oska or hexapawn\n"));
+    assert_eq!(
+        err,
+        format!(
+            "error: certificate {bad} refused: line 2: 'chess' is not a game: oska or hexapawn\n"
+        )
+    );
     let (code, _, err) = check(&scratch.path("none.cert").display().to_string(), &[]);
     assert_eq!(code, Some(1));
     assert!(err.starts_with("error: cannot read "), "{err}");
@@ -215,12 +280,31 @@ fn capture_the_flag_has_no_certificate() {
     let scratch = Scratch::new("cert", "ctf");
     let file = scratch.path("c.cert").display().to_string();
     let board = "[\"-wWw--www-------bbb--bBb-\"]";
-    let out = engine(&["solve", "ctf", board, "w", "--proof", "--certificate", &file]);
+    let out = engine(&[
+        "solve",
+        "ctf",
+        board,
+        "w",
+        "--proof",
+        "--certificate",
+        &file,
+    ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).starts_with("error: --certificate is for Oska and Hexapawn"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("error: --certificate is for Oska and Hexapawn"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!scratch.path("c.cert").exists());
     // --certificate is an option of --proof.
-    let out = engine(&["solve", "hexapawn", "www/---/bbb", "w", "--certificate", &file]);
+    let out = engine(&[
+        "solve",
+        "hexapawn",
+        "www/---/bbb",
+        "w",
+        "--certificate",
+        &file,
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--proof"), "{}", stderr(&out));
 }

@@ -10,9 +10,7 @@
 //! size of the certificate; a node met again while it is still on the path is a cycle. Every
 //! node must be reached from a claim.
 
-use super::{
-    Certificate, CertificateError, Claim, Claimed, Leaf, Node, NodeId, Place, Value,
-};
+use super::{Certificate, CertificateError, Claim, Claimed, Leaf, Node, NodeId, Place, Value};
 use crate::games::format::{parse_board, slash};
 use crate::games::notation::{legal_move, move_name};
 use crate::games::{Line, MoveList};
@@ -236,7 +234,12 @@ impl<G: Retro> Walk<'_, G> {
 
     /// Meets `node` for the first time, as `pos`: checks it and, for an inner node, puts it on
     /// the path with its children.
-    fn enter(&mut self, node: NodeId, pos: G, reached: &mut [bool]) -> Result<(), CertificateError> {
+    fn enter(
+        &mut self,
+        node: NodeId,
+        pos: G,
+        reached: &mut [bool],
+    ) -> Result<(), CertificateError> {
         self.positions[node as usize] = Some(pos);
         reached[node as usize] = true;
         // The node's place: the moves of every frame on the stack.
@@ -256,7 +259,10 @@ impl<G: Retro> Walk<'_, G> {
             Node::Leaf(leaf) => {
                 let (truth, source) = match leaf {
                     Leaf::End(_) => match line.outcome() {
-                        Some(o) => (Value::for_side(o.winner(), mover), format!("the rules ({o})")),
+                        Some(o) => (
+                            Value::for_side(o.winner(), mover),
+                            format!("the rules ({o})"),
+                        ),
                         None => {
                             return Err(refuse(
                                 self,
@@ -341,10 +347,7 @@ impl<G: Retro> Walk<'_, G> {
                         if played[..i].contains(mv) {
                             return Err(refuse(
                                 self,
-                                format!(
-                                    "{mover}'s reply {} is listed twice",
-                                    move_name(&pos, *mv)
-                                ),
+                                format!("{mover}'s reply {} is listed twice", move_name(&pos, *mv)),
                             ));
                         }
                     }

@@ -188,7 +188,9 @@ impl fmt::Display for Claim {
         write!(
             f,
             "{} gets at least a {} from node {}",
-            self.side, self.level.name(), self.root
+            self.side,
+            self.level.name(),
+            self.root
         )
     }
 }
@@ -494,10 +496,7 @@ impl Certificate {
                 [k, v] if *k == key => Ok((n, v.to_string())),
                 _ => Err(bad(
                     n,
-                    format!(
-                        "expected '{key} VALUE', found '{}'",
-                        shown(&f.join(" "))
-                    ),
+                    format!("expected '{key} VALUE', found '{}'", shown(&f.join(" "))),
                 )),
             }
         };
@@ -505,10 +504,15 @@ impl Certificate {
         let game = GameKind::ALL
             .into_iter()
             .find(|g| g.name() == game)
-            .ok_or_else(|| bad(n, format!("'{}' is not a game: oska or hexapawn", shown(&game))))?;
+            .ok_or_else(|| {
+                bad(
+                    n,
+                    format!("'{}' is not a game: oska or hexapawn", shown(&game)),
+                )
+            })?;
         let (n, size) = field("size")?;
-        let size = number(&size)
-            .ok_or_else(|| bad(n, format!("'{}' is not a size", shown(&size))))?;
+        let size =
+            number(&size).ok_or_else(|| bad(n, format!("'{}' is not a size", shown(&size))))?;
         let (_, board) = field("board")?;
         let (n, side) = field("side")?;
         let side = match side.as_str() {
@@ -524,20 +528,31 @@ impl Certificate {
                     let side = match *s {
                         "white" => Side::White,
                         "black" => Side::Black,
-                        _ => return Err(bad(n, format!("'{}' is not a side: white or black", shown(s)))),
+                        _ => {
+                            return Err(bad(
+                                n,
+                                format!("'{}' is not a side: white or black", shown(s)),
+                            ));
+                        }
                     };
                     let level = match *level {
                         "win" => Level::Win,
                         "draw" => Level::Draw,
-                        _ => return Err(bad(n, format!("'{}' is not a level: win or draw", shown(level)))),
+                        _ => {
+                            return Err(bad(
+                                n,
+                                format!("'{}' is not a level: win or draw", shown(level)),
+                            ));
+                        }
                     };
                     let root = node_id(root)
                         .ok_or_else(|| bad(n, format!("'{}' is not a node id", shown(root))))?;
                     claims.push(Claim { side, level, root });
                 }
                 ["nodes", count] => {
-                    break number(count)
-                        .ok_or_else(|| bad(n, format!("'{}' is not a number of nodes", shown(count))))?;
+                    break number(count).ok_or_else(|| {
+                        bad(n, format!("'{}' is not a number of nodes", shown(count)))
+                    })?;
                 }
                 _ => {
                     return Err(bad(
@@ -570,7 +585,10 @@ impl Certificate {
             let node = match &f[1..] {
                 ["end", v] | ["table", v] => {
                     let v = Value::parse(v).ok_or_else(|| {
-                        bad(n, format!("'{}' is not a value: win, draw or loss", shown(v)))
+                        bad(
+                            n,
+                            format!("'{}' is not a value: win, draw or loss", shown(v)),
+                        )
                     })?;
                     Node::Leaf(if f[1] == "end" {
                         Leaf::End(v)
@@ -589,7 +607,10 @@ impl Certificate {
                     let mut out = Vec::with_capacity(edges.len() / 2);
                     for pair in edges.chunks(2) {
                         let mv = MoveText::parse(pair[0]).map_err(|e| {
-                            bad(n, format!("node {id}: '{}' is not a move: {e}", shown(pair[0])))
+                            bad(
+                                n,
+                                format!("node {id}: '{}' is not a move: {e}", shown(pair[0])),
+                            )
                         })?;
                         if pair[0] != mv.to_string() {
                             return Err(bad(
@@ -598,7 +619,10 @@ impl Certificate {
                             ));
                         }
                         let child = node_id(pair[1]).ok_or_else(|| {
-                            bad(n, format!("node {id}: '{}' is not a node id", shown(pair[1])))
+                            bad(
+                                n,
+                                format!("node {id}: '{}' is not a node id", shown(pair[1])),
+                            )
                         })?;
                         out.push((mv, child));
                     }
@@ -767,7 +791,9 @@ impl Builder {
             self.known(c.root)?;
         }
         if claims.is_empty() {
-            return Err(CertificateError::Invalid("a certificate needs a claim".into()));
+            return Err(CertificateError::Invalid(
+                "a certificate needs a claim".into(),
+            ));
         }
         let first = header_lines(claims.len()) + 1;
         let lines = (0..self.nodes.len()).map(|i| first + i).collect();

@@ -144,7 +144,10 @@ fn a_finished_game_is_one_end_leaf_and_a_win_also_proves_a_draw() {
     );
     let cert = certify(pos);
     assert_eq!(cert.nodes, [Node::Leaf(Leaf::End(Value::Loss))]);
-    assert_eq!(check(&cert, None).unwrap().claimed, Claimed::Win(Side::White));
+    assert_eq!(
+        check(&cert, None).unwrap().claimed,
+        Claimed::Win(Side::White)
+    );
     let text = cert.write().0;
     let draw = text.replace("claim white win 0", "claim white draw 0");
     let checked = check(&Certificate::parse(&draw).unwrap(), None).unwrap();
@@ -237,7 +240,9 @@ impl Cut {
         (0..self.nodes.len())
             .find(|&i| {
                 let n = &self.nodes[i];
-                n[1] != "end" && n[1] != "table" && self.pos[i].side_to_move() == side
+                n[1] != "end"
+                    && n[1] != "table"
+                    && self.pos[i].side_to_move() == side
                     && n.len() > 2 * edges
             })
             .unwrap()
@@ -252,7 +257,10 @@ impl Cut {
 /// The certificate of Hexapawn 4's start (a win for White), cut.
 fn start4() -> Cut {
     let cert = certify(Hexapawn::start(4).unwrap());
-    assert_eq!(check(&cert, None).unwrap().claimed, Claimed::Win(Side::White));
+    assert_eq!(
+        check(&cert, None).unwrap().claimed,
+        Claimed::Win(Side::White)
+    );
     Cut::of(&cert)
 }
 
@@ -264,7 +272,10 @@ fn refusal(cut: &Cut, node: usize) -> String {
         cut.nodes.len() - 1,
         cut.line(node)
     );
-    assert!(err.starts_with(&place), "{err}\nexpected to start with {place}");
+    assert!(
+        err.starts_with(&place),
+        "{err}\nexpected to start with {place}"
+    );
     err
 }
 
@@ -306,7 +317,10 @@ fn another_legal_move_that_does_not_end_the_game_is_refused() {
     cut.nodes[node][1] = other.clone();
     let child: usize = cut.nodes[node][2].parse().unwrap();
     let err = refusal(&cut, child);
-    assert!(err.contains(&format!(" {other}: an end leaf, but the game is not over")), "{err}");
+    assert!(
+        err.contains(&format!(" {other}: an end leaf, but the game is not over")),
+        "{err}"
+    );
 }
 
 #[test]
@@ -330,7 +344,10 @@ fn a_node_reached_as_two_positions_is_refused() {
     cut.nodes[node][2] = other.to_string();
     let err = cut.check().unwrap_err().to_string();
     assert!(
-        err.contains(&format!("node {other} (line {}) was reached before as another position", cut.line(other))),
+        err.contains(&format!(
+            "node {other} (line {}) was reached before as another position",
+            cut.line(other)
+        )),
         "{err}"
     );
 }
@@ -343,7 +360,10 @@ fn a_dropped_reply_is_refused() {
     let mv = cut.nodes[node][dropped].clone();
     cut.nodes[node].truncate(dropped);
     let err = refusal(&cut, node);
-    assert!(err.contains(&format!("black's reply {mv} is missing")), "{err}");
+    assert!(
+        err.contains(&format!("black's reply {mv} is missing")),
+        "{err}"
+    );
 }
 
 #[test]
@@ -353,7 +373,10 @@ fn a_reply_listed_twice_is_refused() {
     let pair = cut.nodes[node][1..3].to_vec();
     cut.nodes[node].extend(pair.clone());
     let err = refusal(&cut, node);
-    assert!(err.contains(&format!("black's reply {} is listed twice", pair[0])), "{err}");
+    assert!(
+        err.contains(&format!("black's reply {} is listed twice", pair[0])),
+        "{err}"
+    );
 }
 
 #[test]
@@ -363,16 +386,24 @@ fn two_moves_at_the_claims_turn_are_refused() {
     let pair = cut.nodes[node][1..3].to_vec();
     cut.nodes[node].extend(pair);
     let err = refusal(&cut, node);
-    assert!(err.contains("white's turn, the claim's side: exactly one move is due, not 2"), "{err}");
+    assert!(
+        err.contains("white's turn, the claim's side: exactly one move is due, not 2"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_leaf_value_changed_is_refused() {
     let mut cut = start4();
-    let leaf = (0..cut.nodes.len()).find(|&i| cut.nodes[i][1..] == ["end", "loss"]).unwrap();
+    let leaf = (0..cut.nodes.len())
+        .find(|&i| cut.nodes[i][1..] == ["end", "loss"])
+        .unwrap();
     cut.nodes[leaf][2] = "win".into();
     let err = refusal(&cut, leaf);
-    assert!(err.contains(": the file says win for black to move, the rules (white wins: "), "{err}");
+    assert!(
+        err.contains(": the file says win for black to move, the rules (white wins: "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -383,7 +414,9 @@ fn an_edge_to_a_missing_node_is_refused() {
     cut.nodes[node][2] = missing.to_string();
     let err = refusal(&cut, node);
     assert!(
-        err.contains(&format!("leads to node {missing}, which the certificate does not hold")),
+        err.contains(&format!(
+            "leads to node {missing}, which the certificate does not hold"
+        )),
         "{err}"
     );
 }
@@ -395,7 +428,13 @@ fn a_cycle_of_ids_is_refused() {
     let below: usize = cut.nodes[root][2].parse().unwrap();
     cut.nodes[below][2] = root.to_string();
     let err = refusal(&cut, below);
-    assert!(err.contains(&format!("leads to node {root} (line {}), which is on the path", cut.line(root))), "{err}");
+    assert!(
+        err.contains(&format!(
+            "leads to node {root} (line {}), which is on the path",
+            cut.line(root)
+        )),
+        "{err}"
+    );
     assert!(err.contains("the ids make a cycle"), "{err}");
 }
 
@@ -403,13 +442,17 @@ fn a_cycle_of_ids_is_refused() {
 fn a_node_no_claim_reaches_is_refused() {
     let mut cut = start4();
     let extra = cut.nodes.len();
-    cut.nodes.push(vec![extra.to_string(), "end".into(), "loss".into()]);
+    cut.nodes
+        .push(vec![extra.to_string(), "end".into(), "loss".into()]);
     let count = cut.header.len() - 1;
     cut.header[count] = format!("nodes {}", extra + 1);
     let err = cut.check().unwrap_err().to_string();
     assert_eq!(
         err,
-        format!("node {extra} (line {}) is not reached from any claim", cut.line(extra))
+        format!(
+            "node {extra} (line {}) is not reached from any claim",
+            cut.line(extra)
+        )
     );
 }
 
@@ -454,14 +497,26 @@ fn certificates_grafted_under_a_top_tree_pass() {
     let top = builder
         .inner(vec![(MoveText::of(&start, win), roots[0])])
         .unwrap();
-    assert!(builder.inner(vec![(MoveText::of(&start, win), top + 1)]).is_err());
+    assert!(
+        builder
+            .inner(vec![(MoveText::of(&start, win), top + 1)])
+            .is_err()
+    );
     // The filler leaf is reached from no claim: refused; without it the graft passes.
-    let cert = builder.finish(Claim::of_value(Value::Win, Side::White, top)).unwrap();
-    assert!(matches!(check(&cert, None), Err(CertificateError::Unreached { node, .. }) if node == filler));
+    let cert = builder
+        .finish(Claim::of_value(Value::Win, Side::White, top))
+        .unwrap();
+    assert!(
+        matches!(check(&cert, None), Err(CertificateError::Unreached { node, .. }) if node == filler)
+    );
     let mut builder = Builder::for_position(&start);
     let roots = builder.import(&below).unwrap();
-    let top = builder.inner(vec![(MoveText::of(&start, win), roots[0])]).unwrap();
-    let cert = builder.finish(Claim::of_value(Value::Win, Side::White, top)).unwrap();
+    let top = builder
+        .inner(vec![(MoveText::of(&start, win), roots[0])])
+        .unwrap();
+    let cert = builder
+        .finish(Claim::of_value(Value::Win, Side::White, top))
+        .unwrap();
     let checked = check(&Certificate::parse(&cert.write().0).unwrap(), None).unwrap();
     assert_eq!(checked.claimed, Claimed::Win(Side::White));
     assert_eq!(checked.nodes, below.nodes.len() + 1);

@@ -16,7 +16,9 @@ use thiserror::Error;
 
 use super::proof::{INF, ProofSearch};
 use super::{Proof, ProofProgress};
-use crate::certificate::{Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value};
+use crate::certificate::{
+    Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value,
+};
 use crate::games::notation::MoveText;
 use crate::games::{Game, MoveList, Side};
 use crate::score::Score;
@@ -134,7 +136,11 @@ impl<G: Game> ProofSearch<G> {
             } else {
                 leaf.value().flip()
             };
-            let level = if target.proved { Level::Win } else { Level::Draw };
+            let level = if target.proved {
+                Level::Win
+            } else {
+                Level::Draw
+            };
             if !level.reached_by(for_side) {
                 return Err(CertifyError::NotProved(format!(
                     "{} at least for {} (a leaf gives {for_side})",
@@ -162,7 +168,9 @@ impl<G: Game> ProofSearch<G> {
             if pick.is_none() {
                 for &m in moves.as_slice() {
                     let child = pos.play(m);
-                    if !decided(self.leaf(&child)) && good(self.decide(&child, ply + 1, stop, report)?) {
+                    if !decided(self.leaf(&child))
+                        && good(self.decide(&child, ply + 1, stop, report)?)
+                    {
                         pick = Some(m);
                         break;
                     }
@@ -216,7 +224,11 @@ impl<G: Game> ProofSearch<G> {
     fn lost(&self, target: &Target<G>) -> CertifyError {
         CertifyError::NotProved(format!(
             "{} for {} (a node decided against the stage's result)",
-            if target.proved { "a win" } else { "a draw at least" },
+            if target.proved {
+                "a win"
+            } else {
+                "a draw at least"
+            },
             target.side
         ))
     }

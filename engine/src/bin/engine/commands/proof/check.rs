@@ -34,14 +34,13 @@ pub fn run(args: Args) -> Result<()> {
     let text = std::fs::read(&file).with_context(|| format!("cannot read {name}"))?;
     let text = String::from_utf8(text)
         .map_err(|_| anyhow!("certificate {name} refused: it is not UTF-8 text"))?;
-    let cert =
-        Certificate::parse(&text).map_err(|e| anyhow!("certificate {name} refused: {e}"))?;
+    let cert = Certificate::parse(&text).map_err(|e| anyhow!("certificate {name} refused: {e}"))?;
     let tables = match tablebase {
         None => None,
         Some(dir) => {
             let dir = existing_dir(dir, "--tablebase")?;
-            let game = TableGame::of(cert.game)
-                .map_err(|e| anyhow!("certificate {name} refused: {e}"))?;
+            let game =
+                TableGame::of(cert.game).map_err(|e| anyhow!("certificate {name} refused: {e}"))?;
             let limit = memory_limit()?;
             let tb = with_table_game!(game, G => Tablebase::open::<G>(&dir, cert.size, limit))?;
             Some(tb)
