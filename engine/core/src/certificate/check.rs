@@ -152,18 +152,15 @@ impl<G: Retro> Walk<'_, G> {
             top.next += 1;
             let parent = top.node;
             let refuse = |walk: &Self, why: String| walk.refuse_at_parent(why);
-            match self.cert.nodes.get(child as usize) {
-                None => {
-                    return Err(refuse(
-                        &self,
-                        format!(
-                            "move {mv} leads to node {child}, which the certificate does not hold \
-                             (it has {} nodes)",
-                            self.cert.nodes.len()
-                        ),
-                    ));
-                }
-                Some(_) => {}
+            if child as usize >= self.cert.nodes.len() {
+                return Err(refuse(
+                    &self,
+                    format!(
+                        "move {mv} leads to node {child}, which the certificate does not hold \
+                         (it has {} nodes)",
+                        self.cert.nodes.len()
+                    ),
+                ));
             }
             match self.state[child as usize] {
                 State::OnPath => {
