@@ -9,7 +9,8 @@
 //! Within the core, from the bottom: `splitmix` and `score` import nothing; `games` (the rules)
 //! imports only itself and `splitmix`; `protocol` imports the rules and the score, never the
 //! search; the evaluators sit below the search and never import it, and their shared helpers
-//! (`eval/common.rs`) import no other evaluation file. Within the tools: only the match runner's
+//! (`eval/common.rs`) import no other evaluation file; the certificates (`certificate/`, their
+//! checker) use the rules, the score and the tables only, never the search or `exact`. Within the tools: only the match runner's
 //! own files (`arena/` and `bin/arena/`) import the arena; `process` imports nothing from the
 //! tools and the client uses it, never the adapter; within `adapter/`, `arena/` and `session/` the
 //! files import each other one way only (no cycle). One of the three games chosen at run time is
@@ -276,6 +277,33 @@ fn imports_are_read_from_groups() {
     let names = names_after("use super::{fault::Fault, limits};", "super::");
     assert_eq!(names, ["fault", "limits"]);
     assert_eq!(names_after("use super::*;", "super::"), ["*"]);
+}
+
+#[test]
+fn the_certificate_checker_uses_the_rules_and_the_tables_only() {
+    // Its unit tests (`tests.rs`) make certificates with the search to check: not the checker.
+    let dir = src("certificate");
+    let bad: Vec<String> = rust_files(&dir)
+        .into_iter()
+        .filter(|f| f.file_name().is_some_and(|n| n != "tests.rs"))
+        .flat_map(|f| modules_named_in(&f))
+        .filter(|(module, _)| {
+            ![
+                "certificate",
+                "games",
+                "score",
+                "tablebase",
+                "with_table_game",
+            ]
+            .contains(&module.as_str())
+        })
+        .map(|(module, place)| format!("{place}: {module}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "the certificates may use the rules and the tables only, but name:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! a position the tables cover is the tables' value; any other is the solver's (alpha-beta to the
 //! end, with the tables as leaves), within a node budget, or with [`Method::Prove`] the
 //! proof-number search's (win, loss or draw, no distance). A position the budget does not settle
-//! is an error that says how far the search got, never an estimate.
+//! is an error that says how far the search got, never an estimate. [`ExactSolver::value_certified`]
+//! gives the proof search's value with its certificate ([`crate::certificate`]).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -15,12 +16,13 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::certificate::{Builder, Certificate, Claim, Leaf, Value};
 use crate::eval::Evaluate;
 use crate::games::{Game, GameKind, Line};
 use crate::score::Score;
 use crate::search::{
-    CheckpointError, Event, Limits, Probe, Proof, ProofProgress, ProofSearch, SEARCH_STACK,
-    Searcher,
+    CertifyError, CheckpointError, Event, Limits, Probe, Proof, ProofProgress, ProofSearch,
+    SEARCH_STACK, Searcher,
 };
 
 /// Win, draw or loss for the side to move, ordered from the worst (a loss) to the best.
@@ -191,6 +193,9 @@ pub enum ExactError {
     /// The proof search's thread could not be started or failed.
     #[error("the proof-number search failed: {0}")]
     ProofFailed(String),
+    /// The proof's certificate could not be written.
+    #[error("{0}")]
+    Certify(#[from] CertifyError),
 }
 
 /// Where [`Method::Prove`] keeps its state, so that a proof too long for one process stops and
@@ -300,25 +305,62 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                         nodes: r.nodes,
                     })
             }
-            Method::Prove { nodes } => self.prove(line, nodes, stop, report),
+            Method::Prove { nodes } => Ok(self.prove(line, nodes, false, stop, report)?.0),
         }
     }
 
-    /// [`Method::Prove`]: the proof-number search, on a thread with the search's stack.
-    fn prove(
+    /// [`Self::value`] by [`Method::Prove`], with the certificate of the value
+    /// ([`crate::certificate`]): one leaf for a position [`Self::known`] answers (an end leaf, or
+    /// a table leaf), else the proof search's tree (see [`ProofSearch::certify`]; `nodes` limits
+    /// the search for the value, not the certificate's). Oska and Hexapawn only.
+    pub fn value_certified(
         &mut self,
         line: &Line<G>,
         nodes: Option<u64>,
         stop: &AtomicBool,
         report: Reporter<'_>,
-    ) -> Result<Exact, ExactError> {
+    ) -> Result<(Exact, Certificate), ExactError> {
+        if G::NO_REPEAT {
+            return Err(ExactError::NoProofFor(G::KIND));
+        }
+        let pos = line.current();
+        if let Some(known) = self.known(line) {
+            let value = match known.wdl {
+                Wdl::Win => Value::Win,
+                Wdl::Draw => Value::Draw,
+                Wdl::Loss => Value::Loss,
+            };
+            let mut builder = Builder::for_position(pos);
+            let leaf = builder.leaf(match known.source {
+                Source::Tables => Leaf::Table(value),
+                _ => Leaf::End(value),
+            });
+            let claims = Claim::of_value(value, pos.side_to_move(), leaf);
+            let cert = builder.finish(claims).map_err(CertifyError::from)?;
+            return Ok((known, cert));
+        }
+        let (exact, cert) = self.prove(line, nodes, true, stop, report)?;
+        let cert = cert.ok_or_else(|| ExactError::ProofFailed("no certificate".into()))?;
+        Ok((exact, cert))
+    }
+
+    /// [`Method::Prove`]: the proof-number search, on a thread with the search's stack; with
+    /// `certify`, the certificate of its value too.
+    fn prove(
+        &mut self,
+        line: &Line<G>,
+        nodes: Option<u64>,
+        certify: bool,
+        stop: &AtomicBool,
+        report: Reporter<'_>,
+    ) -> Result<(Exact, Option<Certificate>), ExactError> {
         if G::NO_REPEAT {
             return Err(ExactError::NoProofFor(G::KIND));
         }
         let pos = *line.current();
         let (hash, probe) = (self.hash_mib, self.probe.clone());
         let checkpoint = self.checkpoint.clone();
-        let (proof, searched) = std::thread::scope(|scope| {
+        let (proof, searched, cert) = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
@@ -329,14 +371,18 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                     if let Some(c) = &checkpoint {
                         search.checkpoint_to(&c.path, c.every);
                     }
-                    let proof = search.resume(&pos, nodes, stop, &mut |p| report(Report::Proof(p)));
+                    let report = &mut |p: &ProofProgress| report(Report::Proof(p));
+                    let proof = search.resume(&pos, nodes, stop, report);
                     if let Some(e) = search.autosave_error() {
                         return Err(ExactError::Checkpoint(e.clone()));
                     }
                     if let (Proof::Unknown, Some(c)) = (proof, &checkpoint) {
                         search.save(&c.path)?;
                     }
-                    Ok((proof, search.nodes()))
+                    let searched = search.nodes();
+                    let cert = (certify && proof != Proof::Unknown)
+                        .then(|| search.certify(&pos, proof, stop, report));
+                    Ok((proof, searched, cert))
                 })
                 .map_err(|e| ExactError::ProofFailed(e.to_string()))?
                 .join()
@@ -348,12 +394,13 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             Proof::Loss => Wdl::Loss,
             Proof::Unknown => return Err(ExactError::NotProved { nodes: searched }),
         };
-        Ok(Exact {
+        let exact = Exact {
             wdl,
             plies: None,
             source: Source::Proof,
             nodes: searched,
-        })
+        };
+        Ok((exact, cert.transpose()?))
     }
 }
 

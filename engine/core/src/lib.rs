@@ -11,6 +11,8 @@
 //!   beside the search, which uses them.
 //! - [`search`]: alpha-beta search, the search trace, exact solving and proof search.
 //! - [`tablebase`]: exact values of every Oska and Hexapawn position, by retrograde analysis.
+//! - [`certificate`]: proof certificates of Oska and Hexapawn values, their text format and a
+//!   checker that uses the rules and the tables only.
 //! - [`exact`]: the exact value of a position (the game's end, else the tables, else the solver or
 //!   the proof search), the one function every surface asks.
 //! - [`protocol`]: the line protocol's messages as types.
@@ -21,6 +23,7 @@
 //! The tools above it (the engine client, the sandboxed adapter, the arena, class grading and
 //! tuning) live in the `boardgames-tools` crate; the binaries in the `engine` package.
 
+pub mod certificate;
 pub mod clock;
 pub mod eval;
 pub mod exact;

@@ -609,8 +609,8 @@ fn closed_output_ends_a_one_shot_command_quietly_and_loses_nothing() {
     .expect("a whole weights file");
 }
 
-/// `engine -h` lists the user's commands only, each summed up on one line, as does `engine
-/// tablebase -h` its actions; the developer tools are not `engine` commands at all but those of
+/// `engine -h` lists the user's commands only, each summed up on one line, as do `engine
+/// tablebase -h` and `engine proof -h` their actions; the developer tools are not `engine` commands at all but those of
 /// `engine-tune`, whose `-h` lists them, one line each.
 #[test]
 fn short_help_lists_the_user_commands_on_one_line_each() {
@@ -623,11 +623,15 @@ fn short_help_lists_the_user_commands_on_one_line_each() {
         "solve",
         "bench",
         "tablebase",
+        "proof",
         "help",
     ];
     assert_eq!(names, user.into_iter().map(String::from).collect());
     let actions = common::short_help_commands(ENGINE, &["tablebase"]);
     let want = ["build", "plan", "probe", "verify", "help"];
+    assert_eq!(actions, want.into_iter().map(String::from).collect());
+    let actions = common::short_help_commands(ENGINE, &["proof"]);
+    let want = ["check", "help"];
     assert_eq!(actions, want.into_iter().map(String::from).collect());
     let tools = [
         "positions",

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod certificate;
 mod proof;
 mod tablebase;
 mod tablebase_plan;

@@ -37,6 +37,7 @@
 //! search (the session's, the solver's helpers) get [`SEARCH_STACK`]; the tests measure the
 //! stack a line of [`MAX_PLY`] plies takes on the largest board of each game.
 
+mod certify;
 mod checkpoint;
 mod proof;
 mod solve;
@@ -53,6 +54,7 @@ use crate::games::notation::move_name;
 use crate::games::{Game, Line, MAX_MOVES, Move, MoveList, Outcome};
 use crate::score::{DECIDED, MAX_PLY, Score, WIN};
 use crate::splitmix::mix;
+pub use certify::CertifyError;
 pub use checkpoint::CheckpointError;
 pub use proof::{Proof, ProofProgress, ProofSearch};
 pub use solve::Progress;

@@ -36,7 +36,7 @@ use crate::score::{MAX_PLY, Score};
 
 /// A proof or disproof number that no finite search reaches: proved (the other number) or
 /// disproved.
-const INF: u32 = u32::MAX;
+pub(super) const INF: u32 = u32::MAX;
 
 /// Entries in a bucket of the table (one cache line).
 const WAYS: usize = 3;
@@ -153,12 +153,12 @@ pub(super) struct Autosave {
 pub struct ProofSearch<G: Game> {
     pub(super) table: Vec<Bucket>,
     pub(super) used: usize,
-    probe: Option<Probe<G>>,
+    pub(super) probe: Option<Probe<G>>,
     pub(super) attacker: Side,
     pub(super) stage: Stage,
     pub(super) nodes: u64,
-    limit: u64,
-    stopped: bool,
+    pub(super) limit: u64,
+    pub(super) stopped: bool,
     /// A drawn leaf was disproved in this stage (see the module doc).
     pub(super) draw_seen: bool,
     pub(super) start: Instant,
@@ -303,7 +303,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// Starts `stage`, `attacker` attacking: the numbers of the other attacker are of no use,
     /// so the table is emptied.
-    fn begin_stage(&mut self, stage: Stage, attacker: Side) {
+    pub(super) fn begin_stage(&mut self, stage: Stage, attacker: Side) {
         if self.used > 0 {
             self.table.fill(Bucket::default());
             self.used = 0;
@@ -315,7 +315,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// Searches the current stage on: whether its attacker can force a win from `pos`
     /// (`None`: stopped).
-    fn stage(
+    pub(super) fn stage(
         &mut self,
         pos: &G,
         stop: &AtomicBool,
@@ -369,7 +369,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// The numbers of a position not expanded yet: from the table, else from its end, the
     /// tablebase or its count of replies.
-    fn leaf(&mut self, pos: &G) -> (u32, u32) {
+    pub(super) fn leaf(&mut self, pos: &G) -> (u32, u32) {
         if let Some(e) = self.find(Game::hash(pos)) {
             return (e.pn, e.dn);
         }
@@ -407,7 +407,7 @@ impl<G: Game> ProofSearch<G> {
 
     /// Expands `pos` (not decided) until its proof number reaches `th.0` or its disproof
     /// number `th.1`; returns its numbers.
-    fn mid(
+    pub(super) fn mid(
         &mut self,
         pos: &G,
         th: (u32, u32),

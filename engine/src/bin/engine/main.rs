@@ -44,6 +44,7 @@ enum Command {
     Solve(commands::solve::Args),
     Bench(commands::bench::Args),
     Tablebase(commands::tablebase::Args),
+    Proof(commands::proof::Args),
 }
 
 /// The exit status of `engine best` on a finished game.
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => commands::solve::run(args),
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Tablebase(args)) => commands::tablebase::run(args),
+        Some(Command::Proof(args)) => commands::proof::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

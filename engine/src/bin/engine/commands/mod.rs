@@ -8,5 +8,6 @@ pub mod board_call;
 pub mod common;
 pub mod movegen;
 pub mod perft;
+pub mod proof;
 pub mod solve;
 pub mod tablebase;

@@ -1,11 +1,12 @@
 //! `engine solve GAME BOARD SIDE [--hash MIB] [--threads N] [--tablebase DIR] [--proof [--nodes N]
-//! [--checkpoint FILE] [--resume FILE] [--checkpoint-every SECS]]`.
+//! [--checkpoint FILE] [--resume FILE] [--checkpoint-every SECS] [--certificate FILE]]`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use boardgames_core::certificate::Certificate;
 use boardgames_core::exact::{Checkpoint, Exact, ExactError, ExactSolver, Method, Report, Source};
 use boardgames_core::games::{Game, GameKind};
 use boardgames_core::search::Event;
@@ -18,8 +19,9 @@ use crate::cli::{emit, hash_mib};
 /// Solve a position exactly: win K, loss K or draw.
 ///
 /// Solve the position exactly: the last line is `win K`, `loss K` or `draw` for SIDE (K plies
-/// to the end with best play); with --proof, `win`, `loss` or `draw` by proof-number search.
-/// Progress goes to stderr.
+/// to the end with best play); with --proof, `win`, `loss` or `draw` by proof-number search,
+/// and with --certificate FILE its proof tree, which `engine proof check` verifies. Progress
+/// goes to stderr.
 ///
 /// A long proof can stop and go on: with --checkpoint FILE it writes its state to FILE every
 /// --checkpoint-every seconds and when it stops before a result (at --nodes, or on SIGINT or
@@ -58,6 +60,11 @@ pub struct Args {
     /// Seconds of search between two checkpoints.
     #[arg(long, default_value_t = 300, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_every: u64,
+    /// With --proof: write the proof tree of the value to FILE (Oska and Hexapawn), for
+    /// `engine proof check`; its size goes to stderr. A position the game's end or the tables
+    /// answer is a certificate of one leaf.
+    #[arg(long, value_name = "FILE", requires = "proof")]
+    certificate: Option<PathBuf>,
 }
 
 /// Answers through the core's one exact-value function ([`ExactSolver::value`]): the game's end,
@@ -74,6 +81,7 @@ pub fn run(args: Args) -> Result<()> {
         checkpoint,
         resume,
         checkpoint_every,
+        certificate,
     } = args;
     let threads = threads as usize;
     let kind = GameKind::parse(&position.game)?;
@@ -82,6 +90,13 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(kind, G => {
         let parsed = position.read::<G>()?;
         let pos = *parsed.line.current();
+        if certificate.is_some() && G::NO_REPEAT {
+            anyhow::bail!(
+                "--certificate is for Oska and Hexapawn: in {} a position's value depends on the \
+                 boards before it, and the proof search that writes certificates refuses it",
+                G::KIND
+            );
+        }
         if proof && G::NO_REPEAT {
             anyhow::bail!(
                 "--proof is for Oska and Hexapawn: in {} a position's value depends on the \
@@ -91,10 +106,15 @@ pub fn run(args: Args) -> Result<()> {
         }
         // A covered position is answered at once, reading a few values from the files: the
         // search's probe below reads whole tables into memory.
-        let quick = ExactSolver::<G>::new(0, tables::<G>(tablebase, pos.size(), 0)?);
+        let mut quick = ExactSolver::<G>::new(0, tables::<G>(tablebase, pos.size(), 0)?);
         if let Some(known) = quick.known(&parsed.line) {
             if let (Source::Tables, Some(dir)) = (known.source, tablebase) {
                 eprintln!("from the tablebase in {}", dir.display());
+            }
+            if let Some(file) = &certificate {
+                let stop = AtomicBool::new(false);
+                let (_, cert) = quick.value_certified(&parsed.line, None, &stop, &mut |_| {})?;
+                write_certificate(file, &cert)?;
             }
             return emit(format!("{}\n", answer(known, proof)));
         }
@@ -120,7 +140,7 @@ pub fn run(args: Args) -> Result<()> {
             }));
             stop = stop_on_signals()?;
         }
-        let value = solver.value(&parsed.line, method, stop, &mut |r| match r {
+        let mut show = |r: Report<'_>| match r {
             Report::Search(Event::Iteration(i)) => eprintln!(
                 "depth {} score {} nodes {} time {:.3}s nps {}",
                 i.depth,
@@ -142,7 +162,13 @@ pub fn run(args: Args) -> Result<()> {
                 }
             }
             Report::Search(_) => {}
-        });
+        };
+        let value = match &certificate {
+            Some(file) => solver.value_certified(&parsed.line, nodes, stop, &mut show).map(
+                |(value, cert)| write_certificate(file, &cert).map(|()| value),
+            ),
+            None => solver.value(&parsed.line, method, stop, &mut show).map(Ok),
+        };
         let value = match value {
             Err(ExactError::NotProved { nodes }) => {
                 let why = if stop.load(Ordering::SeqCst) { "a signal" } else { "--nodes" };
@@ -158,7 +184,7 @@ pub fn run(args: Args) -> Result<()> {
                     ),
                 }
             }
-            other => other?,
+            other => other??,
         };
         emit(format!("{}\n", answer(value, proof)))
     })
@@ -176,4 +202,14 @@ fn answer(value: Exact, proof: bool) -> String {
     } else {
         value.to_string()
     }
+}
+
+/// Writes `cert` to `file` and its size to stderr: `certificate FILE: N nodes, L leaves, B
+/// bytes`.
+fn write_certificate(file: &Path, cert: &Certificate) -> Result<()> {
+    let (text, size) = cert.write();
+    std::fs::write(file, text)
+        .with_context(|| format!("cannot write the certificate {}", file.display()))?;
+    eprintln!("certificate {}: {size}", file.display());
+    Ok(())
 }
