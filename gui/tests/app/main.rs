@@ -10,6 +10,7 @@ mod analysis;
 mod cli;
 mod clocks;
 mod defects;
+mod dock;
 mod engines;
 mod issue34;
 mod issue49;
