@@ -310,7 +310,7 @@ impl GuiApp {
         let panel = egui::Panel::left("dock")
             .resizable(true)
             .frame(egui::Frame::side_top_panel(ui.style()).inner_margin(0))
-            .default_size((width * 0.27).clamp(least, 480.0).min(most))
+            .default_size((width * 0.32).clamp(least, 480.0).min(most))
             .size_range(least..=most);
         panel.show(ui, |ui| {
             let cx = ToolContext {

@@ -6,6 +6,8 @@
 //! always there; each open tool has a tab with a close button. Which tools are open is kept in
 //! the settings; the app keeps the dock's width within the room the board leaves.
 
+use std::collections::HashMap;
+
 use eframe::egui;
 use egui_tiles::{Behavior, Container, LinearDir, SimplificationOptions, Tile, TileId, Tiles, Tree};
 
@@ -112,6 +114,10 @@ impl Pane {
 pub struct Dock {
     tree: Tree<Pane>,
     focus: Pane,
+    /// Where each tab was drawn in the last frame.
+    tabs: HashMap<TileId, egui::Rect>,
+    /// A pane shown by the app whose tab is to be scrolled into view.
+    reveal: Option<Pane>,
 }
 
 impl Default for Dock {
@@ -119,6 +125,8 @@ impl Default for Dock {
         Dock {
             tree: Tree::new_tabs(egui::Id::unique("dock-tiles"), vec![Pane::Setup]),
             focus: Pane::Setup,
+            tabs: HashMap::new(),
+            reveal: None,
         }
     }
 }
@@ -211,6 +219,7 @@ impl Dock {
         self.tree
             .make_active(|_, tile| matches!(tile, Tile::Pane(p) if *p == pane));
         self.focus = pane;
+        self.reveal = Some(pane);
     }
 
     /// The pane last shown by a click on its tab or by opening it, if it is still in view; else
@@ -309,14 +318,20 @@ impl Dock {
             actions: Vec::new(),
             clicked: None,
             lone_setup: self.panes() == [Pane::Setup],
+            reveal: self.reveal.and_then(|p| self.tree.tiles.find_pane(&p)),
+            tabs: &mut self.tabs,
         };
         self.tree.ui(&mut view, ui);
         if let Some(pane) = view.clicked {
             self.focus = pane;
         }
+        if view.reveal.is_none() {
+            self.reveal = None;
+        }
+        let actions = view.actions;
         // A line between panes dragged this frame: the next frame keeps the least widths.
         self.fit(width);
-        view.actions
+        actions
     }
 }
 
@@ -431,6 +446,10 @@ struct View<'a, 'b> {
     clicked: Option<Pane>,
     /// Whether the set-up is the only pane (no tab row then).
     lone_setup: bool,
+    /// A tab to scroll into view (until it is).
+    reveal: Option<TileId>,
+    /// Where each tab was drawn (the last frame's until drawn in this one).
+    tabs: &'a mut HashMap<TileId, egui::Rect>,
 }
 
 impl Behavior<Pane> for View<'_, '_> {
@@ -485,7 +504,35 @@ impl Behavior<Pane> for View<'_, '_> {
         {
             self.clicked = Some(pane);
         }
+        self.tabs.insert(id, response.rect);
         response
+    }
+
+    fn top_bar_right_ui(
+        &mut self,
+        tiles: &Tiles<Pane>,
+        ui: &mut egui::Ui,
+        id: TileId,
+        tabs: &egui_tiles::Tabs,
+        scroll: &mut f32,
+    ) {
+        // A tab the app showed (a tool opened) is scrolled into the row's view, once: the
+        // arrows scroll freely afterwards.
+        let Some(tab) = self.reveal.filter(|t| tabs.children.contains(t)) else {
+            return;
+        };
+        let (Some(row), Some(rect)) = (tiles.rect(id), self.tabs.get(&tab)) else {
+            return;
+        };
+        // The arrows' room at either end.
+        let arrows = self.tab_bar_height(ui.style()) + ui.spacing().item_spacing.x;
+        let (left, right) = (row.left() + arrows, row.right() - arrows);
+        if rect.right() > right {
+            *scroll += rect.right() - right;
+        } else if rect.left() < left {
+            *scroll -= left - rect.left();
+        }
+        self.reveal = None;
     }
 
     fn is_tab_bar_visible(&self, _: TileId, _: &egui_tiles::Tabs) -> bool {
