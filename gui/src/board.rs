@@ -28,9 +28,7 @@ impl Geometry {
     pub fn new(layout: &Layout, area: Rect, flipped: bool) -> Geometry {
         let rows = layout.rows();
         let (widest, high) = Geometry::extent(layout);
-        let cell = (area.width() / widest)
-            .min(area.height() / high)
-            .max(4.0);
+        let cell = (area.width() / widest).min(area.height() / high).max(4.0);
         let centre = area.center();
         let top = centre.y - cell * rows as f32 / 2.0;
         let squares = (0..layout.squares())

@@ -302,10 +302,12 @@ impl GuiApp {
         let margin = egui::Frame::central_panel(ui.style()).total_margin().sum();
         let layout = self.model.game().layout();
         let board = panels::board_area::width_for(ui, layout, area.height() - margin.y);
-        let room = (area.width() - moves - board - margin.x).max(DOCK_MIN);
+        // The panel's edge takes a point or two of its width.
+        const EDGE: f32 = 2.0;
+        let room = (area.width() - moves - board - margin.x).max(DOCK_MIN + EDGE);
         self.dock.follow(&self.open_tools());
-        self.dock.fit(room);
-        let least = self.dock.min_width().max(DOCK_MIN);
+        self.dock.fit(room - EDGE);
+        let least = self.dock.min_width().max(DOCK_MIN) + EDGE;
         let most = room.max(least);
         let panel = egui::Panel::left("dock")
             .resizable(true)

@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 
 use eframe::egui;
-use egui_tiles::{Behavior, Container, LinearDir, SimplificationOptions, Tile, TileId, Tiles, Tree};
+use egui_tiles::{
+    Behavior, Container, LinearDir, SimplificationOptions, Tile, TileId, Tiles, Tree,
+};
 
 use super::Action;
 use crate::tools::{ToolContext, Tools};
@@ -86,6 +88,9 @@ pub const PANE_MIN_WIDTH: f32 = 220.0;
 /// A pane's least height (points) when panes are stacked.
 pub const PANE_MIN_HEIGHT: f32 = 120.0;
 
+/// How many frames a tab the app showed is scrolled towards the row's view at most.
+const REVEAL_FRAMES: u32 = 30;
+
 /// The gap between two panes side by side or stacked (points), where the line that resizes
 /// them is.
 const GAP: f32 = 2.0;
@@ -116,8 +121,9 @@ pub struct Dock {
     focus: Pane,
     /// Where each tab was drawn in the last frame.
     tabs: HashMap<TileId, egui::Rect>,
-    /// A pane shown by the app whose tab is to be scrolled into view.
-    reveal: Option<Pane>,
+    /// A pane shown by the app whose tab is to be scrolled into view, and for how many more
+    /// frames at most.
+    reveal: Option<(Pane, u32)>,
 }
 
 impl Default for Dock {
@@ -219,7 +225,7 @@ impl Dock {
         self.tree
             .make_active(|_, tile| matches!(tile, Tile::Pane(p) if *p == pane));
         self.focus = pane;
-        self.reveal = Some(pane);
+        self.reveal = Some((pane, REVEAL_FRAMES));
     }
 
     /// The pane last shown by a click on its tab or by opening it, if it is still in view; else
@@ -309,7 +315,12 @@ impl Dock {
     /// Draws the dock's panes into `ui` (all of its room): the set-up from the game on the table
     /// and the settings, each tool through its [`ToolPanel`](crate::tools::ToolPanel). Returns
     /// what was asked for there; a tab's close button asks to close its tool.
-    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &ToolContext<'_>, tools: &mut Tools) -> Vec<Action> {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        cx: &ToolContext<'_>,
+        tools: &mut Tools,
+    ) -> Vec<Action> {
         let width = ui.available_width();
         self.fit(width);
         let mut view = View {
@@ -318,16 +329,20 @@ impl Dock {
             actions: Vec::new(),
             clicked: None,
             lone_setup: self.panes() == [Pane::Setup],
-            reveal: self.reveal.and_then(|p| self.tree.tiles.find_pane(&p)),
+            reveal: self.reveal.and_then(|(p, _)| self.tree.tiles.find_pane(&p)),
             tabs: &mut self.tabs,
         };
         self.tree.ui(&mut view, ui);
         if let Some(pane) = view.clicked {
             self.focus = pane;
         }
-        if view.reveal.is_none() {
-            self.reveal = None;
-        }
+        // In view, or the tabs clicked, or tried long enough: the arrows scroll freely.
+        self.reveal = match self.reveal {
+            Some((p, n)) if n > 0 && view.reveal.is_some() && view.clicked.is_none() => {
+                Some((p, n - 1))
+            }
+            _ => None,
+        };
         let actions = view.actions;
         // A line between panes dragged this frame: the next frame keeps the least widths.
         self.fit(width);
@@ -421,7 +436,11 @@ fn spread(now: &[f32], least: &[f32], room: f32) -> Vec<f32> {
     if total >= room {
         return least.iter().map(|l| l * room / total.max(1.0)).collect();
     }
-    let spare: Vec<f32> = now.iter().zip(least).map(|(w, l)| (w - l).max(0.0)).collect();
+    let spare: Vec<f32> = now
+        .iter()
+        .zip(least)
+        .map(|(w, l)| (w - l).max(0.0))
+        .collect();
     let spare_sum: f32 = spare.iter().sum();
     let rest = room - total;
     least
@@ -469,7 +488,8 @@ impl Behavior<Pane> for View<'_, '_> {
                     }
                     Pane::Tool(tool) => {
                         ui.push_id(tool.key(), |ui| {
-                            self.actions.extend(self.tools.get_mut(tool).ui(ui, self.cx));
+                            self.actions
+                                .extend(self.tools.get_mut(tool).ui(ui, self.cx));
                         });
                     }
                 }
@@ -516,8 +536,8 @@ impl Behavior<Pane> for View<'_, '_> {
         tabs: &egui_tiles::Tabs,
         scroll: &mut f32,
     ) {
-        // A tab the app showed (a tool opened) is scrolled into the row's view, once: the
-        // arrows scroll freely afterwards.
+        // A tab the app showed (a tool opened) is scrolled into the row's view (the row's
+        // arrows appear and go as it scrolls, so this takes a few frames).
         let Some(tab) = self.reveal.filter(|t| tabs.children.contains(t)) else {
             return;
         };
@@ -527,12 +547,13 @@ impl Behavior<Pane> for View<'_, '_> {
         // The arrows' room at either end.
         let arrows = self.tab_bar_height(ui.style()) + ui.spacing().item_spacing.x;
         let (left, right) = (row.left() + arrows, row.right() - arrows);
-        if rect.right() > right {
+        if rect.right() > right + 0.5 {
             *scroll += rect.right() - right;
-        } else if rect.left() < left {
+        } else if rect.left() < left - 0.5 {
             *scroll -= left - rect.left();
+        } else {
+            self.reveal = None;
         }
-        self.reveal = None;
     }
 
     fn is_tab_bar_visible(&self, _: TileId, _: &egui_tiles::Tabs) -> bool {
