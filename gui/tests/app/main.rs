@@ -15,6 +15,7 @@ mod engines;
 mod issue34;
 mod issue49;
 mod play;
+mod smaller;
 mod tools;
 mod unsaved;
 mod variations;
