@@ -611,7 +611,11 @@ fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_
     // The per-side accuracy is shown, and the graph draws the values.
     h.get_by_label_contains("White accuracy");
     h.get_by_label_contains("Black accuracy");
-    assert_eq!(h.state().model().graph_points().len(), n);
+    assert_eq!(
+        h.state().model().graph_points().len(),
+        n + 1,
+        "the start too"
+    );
     // A click on a reviewed move shows it.
     let first = &moves[0];
     h.get_by_label(&format!("1. {}{}", first.name, first.mark))

@@ -6,7 +6,7 @@
 use crate::common;
 
 use boardgames_core::games::GameKind;
-use common::{harness, wait_for};
+use common::harness;
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use gui::app::Player;
@@ -58,7 +58,8 @@ fn a_game_of_ten_plies_is_said_to_have_five_moves_as_the_move_table_numbers_them
 }
 
 #[test]
-fn the_reviewed_games_graph_has_a_point_for_the_start_position() {
+fn the_graph_has_a_point_for_the_start_position() {
+    use boardgames_core::score::Score;
     let mut h = harness(
         GameKind::Hexapawn,
         3,
@@ -67,10 +68,15 @@ fn the_reviewed_games_graph_has_a_point_for_the_start_position() {
     );
     h.state_mut()
         .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3b2".into()]);
-    h.state_mut().start_review();
-    wait_for(&mut h, "the review", |a| {
-        !a.review().running() && a.review().game().is_some()
-    });
+    h.run_steps(2);
+    // The values a review (or analysis) puts on the line's positions, the start's included.
+    let line = h.state().model().line().to_vec();
+    for (k, &id) in line.iter().enumerate() {
+        h.state_mut()
+            .model_mut()
+            .set_eval(id, Score::Cp(10 * k as i32));
+    }
+    h.run_steps(2);
     let points = h.state().model().graph_points();
     let xs: Vec<usize> = points.iter().map(|p| p.0).collect();
     assert_eq!(xs, [0, 1, 2], "the start, then each ply: {points:?}");
