@@ -20,7 +20,7 @@ use crate::dialogs::{FileDialogs, Purpose};
 use crate::editor::{Editor, EditorAction};
 use crate::hub::Hub;
 use crate::model::{Model, NodeId};
-use crate::panels::dock::{self, Tool};
+use crate::panels::dock::{self, Dock, Tool};
 use crate::panels::menu::MenuState;
 use crate::panels::path_dialog::{PathAnswer, PathDialog};
 use crate::panels::position::{PositionAction, PositionDialog};
@@ -50,8 +50,8 @@ pub struct GuiApp {
     review_epoch: u64,
     dialogs: FileDialogs,
     path_dialog: PathDialog,
-    /// The docked tool whose tab is shown.
-    tab: Option<Tool>,
+    /// The dock's panes and how they are arranged.
+    dock: Dock,
     geometry: Option<Geometry>,
     /// The model's epoch the set-up's game and size were last made to follow.
     epoch: u64,
@@ -128,7 +128,7 @@ impl GuiApp {
             review_epoch: 0,
             dialogs: FileDialogs::default(),
             path_dialog: PathDialog::default(),
-            tab: None,
+            dock: Dock::default(),
             geometry: None,
             epoch: 0,
             question: None,
@@ -411,11 +411,12 @@ impl GuiApp {
             .resizable(true)
             .default_size((height * 0.25).clamp(110.0, 220.0))
             .show(ui, |ui| actions.extend(panels::engines::ui(ui, model)));
-        self.dock(ui, width, &mut actions);
+        let moves = (width * 0.17).clamp(180.0, 230.0);
+        self.dock_panel(ui, width, moves, &mut actions);
         let (model, settings) = (&self.model, &self.settings);
         egui::Panel::right("moves")
             .resizable(false)
-            .exact_size((width * 0.17).clamp(180.0, 230.0))
+            .exact_size(moves)
             .show(ui, |ui| actions.extend(panels::moves::ui(ui, model)));
         let mut editor_action = None;
         egui::CentralPanel::default().show(ui, |ui| {

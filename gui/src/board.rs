@@ -27,10 +27,8 @@ impl Geometry {
     /// With `flipped`, the board is turned half a turn (Black's home row at the top).
     pub fn new(layout: &Layout, area: Rect, flipped: bool) -> Geometry {
         let rows = layout.rows();
-        let widest = layout.row_lengths().iter().copied().max().unwrap_or(1);
-        let cell = (area.width() / (widest as f32 + 1.2))
-            .min(area.height() / (rows as f32 + 1.2))
-            .max(4.0);
+        let (widest, high) = Geometry::extent(layout);
+        let cell = (area.width() / widest).min(area.height() / high).max(4.0);
         let centre = area.center();
         let top = centre.y - cell * rows as f32 / 2.0;
         let squares = (0..layout.squares())
@@ -53,6 +51,20 @@ impl Geometry {
             targets: Vec::new(),
             slide: None,
         }
+    }
+
+    /// How many squares wide and high the board is drawn, with the margin for the
+    /// coordinates: a square is the smaller of the area's width and height divided by these.
+    pub fn extent(layout: &Layout) -> (f32, f32) {
+        let widest = layout.row_lengths().iter().copied().max().unwrap_or(1);
+        (widest as f32 + 1.2, layout.rows() as f32 + 1.2)
+    }
+
+    /// The width an area `height` high needs for the board to be as large as that height
+    /// allows.
+    pub fn width_for(layout: &Layout, height: f32) -> f32 {
+        let (wide, high) = Geometry::extent(layout);
+        height.max(0.0) / high * wide
     }
 
     /// The square under a point.

@@ -600,7 +600,7 @@ impl Review {
         );
         ui.separator();
         let offset = usize::from(game.side_to_move(0) == Side::Black);
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("review-moves")

@@ -298,9 +298,9 @@ impl Solver {
         game: &GameState,
         view: usize,
     ) -> Option<SolveAction> {
-        let played = if view == 1 { "move" } else { "moves" };
+        let played = crate::model::moves_text(view);
         let shown = format!(
-            "{} {}, {view} {played} played, {} to move",
+            "{} {}, {played} played, {} to move",
             game.kind().name(),
             game.size(),
             side_name(game.side_to_move(view))

@@ -8,7 +8,7 @@ use super::GuiApp;
 use crate::console::{Console, Role};
 use crate::editor::Editor;
 use crate::error::GameError;
-use crate::panels::dock::{self, TabAction, Tool};
+use crate::panels::dock::{Dock, Pane, Tool};
 use crate::panels::engine_manager::EngineManager;
 use crate::panels::{self, Action};
 use crate::review::Review;
@@ -18,8 +18,8 @@ use crate::tablebase::TablebasePage;
 use crate::tools::ToolContext;
 use crate::tree::TreeExplorer;
 
-/// The dock's least width (points): the set-up's fields and a tool's buttons fit.
-pub const DOCK_MIN: f32 = 220.0;
+/// The dock's least width (points): one pane's (the set-up's fields and a tool's buttons fit).
+pub const DOCK_MIN: f32 = crate::panels::dock::PANE_MIN_WIDTH;
 
 impl GuiApp {
     /// Whether a tool's docked panel is open.
@@ -32,9 +32,18 @@ impl GuiApp {
         self.tools.open()
     }
 
-    /// The tool whose tab the dock shows (`None`: the players' set-up).
+    /// The tool whose tab the dock shows, the one last clicked or opened when several panes are
+    /// in view (`None`: the players' set-up).
     pub fn shown_tool(&self) -> Option<Tool> {
-        self.tab.filter(|&t| self.tool_open(t))
+        match self.dock.shown() {
+            Pane::Tool(t) => Some(t),
+            Pane::Setup => None,
+        }
+    }
+
+    /// The dock: its panes and where they were drawn.
+    pub fn dock(&self) -> &Dock {
+        &self.dock
     }
 
     /// Opens a tool's docked panel (its tab is then shown) or closes it; the settings remember
@@ -43,9 +52,9 @@ impl GuiApp {
         self.tools.get_mut(tool).set_open(open);
         self.follow_tablebase();
         if open {
-            self.tab = Some(tool);
-        } else if self.tab == Some(tool) {
-            self.tab = self.open_tools().first().copied();
+            self.dock.open(tool);
+        } else {
+            self.dock.close(tool);
         }
         self.settings.tools = self
             .open_tools()
@@ -89,7 +98,7 @@ impl GuiApp {
     /// first one, starting it through the hub).
     pub fn open_engine_manager(&mut self, read: bool) {
         self.tools.manager.open_on(&self.settings.engines);
-        self.tab = Some(Tool::Engines);
+        self.show_tool(Tool::Engines, true);
         if read && let Some(e) = self.settings.engines.first() {
             let mut probe = e.clone();
             probe.options.clear();
@@ -194,8 +203,7 @@ impl GuiApp {
     /// Opens the search tree window and runs a traced search of the shown position on an
     /// engine of its own.
     pub fn run_tree_search(&mut self) {
-        self.tools.tree.open = true;
-        self.tab = Some(Tool::Tree);
+        self.show_tool(Tool::Tree, true);
         let hub = &self.hub;
         let log = self.tools.console.log(Role::Tree);
         let spawn = || hub.spawn(Player::default().launch(), log);
@@ -260,8 +268,7 @@ impl GuiApp {
     /// Opens the solver window and asks our engine (a process of its own) to solve the shown
     /// position.
     pub fn run_solve(&mut self) {
-        self.tools.solver.open = true;
-        self.tab = Some(Tool::Solver);
+        self.show_tool(Tool::Solver, true);
         let hub = &self.hub;
         let log = self.tools.console.log(Role::Solve);
         let spawn = || hub.spawn(Player::default().launch(), log);
@@ -279,46 +286,41 @@ impl GuiApp {
         self.tools.solver.request_stop();
     }
 
-    /// The dock left of the board (`width` the window's): the tabs, and the set-up or the
-    /// shown tool's panel (wider).
-    pub(super) fn dock(&mut self, ui: &mut egui::Ui, width: f32, actions: &mut Vec<Action>) {
-        let shown = self.shown_tool();
-        let open = self.open_tools();
-        // One panel whichever tab is shown, so that the board keeps its size when the tab
-        // changes; resizable, never narrower than the set-up needs.
+    /// The dock left of the board (`width` the window's, `moves` the moves panel's): its panes
+    /// in a panel as wide as the panes need side by side, resizable up to the room the board
+    /// leaves. The board has priority: it is as large as the height allows, or, when the
+    /// window is too narrow for that, as large as the room beside the narrowest dock allows; so
+    /// opening, closing or widening the dock never changes it.
+    pub(super) fn dock_panel(
+        &mut self,
+        ui: &mut egui::Ui,
+        width: f32,
+        moves: f32,
+        actions: &mut Vec<Action>,
+    ) {
+        let area = ui.available_rect_before_wrap();
+        let margin = egui::Frame::central_panel(ui.style()).total_margin().sum();
+        let layout = self.model.game().layout();
+        let board = panels::board_area::width_for(ui, layout, area.height() - margin.y);
+        // The panel's edge takes a point or two of its width.
+        const EDGE: f32 = 2.0;
+        let room = (area.width() - moves - board - margin.x).max(DOCK_MIN + EDGE);
+        self.dock.follow(&self.open_tools());
+        self.dock.fit(room - EDGE);
+        let least = self.dock.min_width().max(DOCK_MIN) + EDGE;
+        let most = room.max(least);
         let panel = egui::Panel::left("dock")
             .resizable(true)
-            .default_size((width * 0.27).clamp(DOCK_MIN, 480.0))
-            .size_range(DOCK_MIN..=(width * 0.45).max(DOCK_MIN));
+            .frame(egui::Frame::side_top_panel(ui.style()).inner_margin(0))
+            .default_size((width * 0.32).clamp(least, 480.0).min(most))
+            .size_range(least..=most);
         panel.show(ui, |ui| {
-            if !open.is_empty() {
-                match dock::tabs(ui, &open, shown) {
-                    Some(TabAction::Show(t)) => self.tab = t,
-                    Some(TabAction::Close(t)) => actions.push(Action::ShowTool(t, false)),
-                    None => {}
-                }
-                ui.separator();
-            }
-            match shown {
-                None => {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        actions.extend(panels::setup::ui(ui, &self.model, &self.settings))
-                    });
-                }
-                Some(tool) => {
-                    ui.push_id(tool.key(), |ui| self.tool_panel(ui, tool, actions));
-                }
-            }
+            let cx = ToolContext {
+                model: &self.model,
+                settings: &self.settings,
+            };
+            actions.extend(self.dock.ui(ui, &cx, &mut self.tools));
         });
-    }
-
-    /// One tool's docked panel, drawn through [`ToolPanel`](crate::tools::ToolPanel).
-    pub(super) fn tool_panel(&mut self, ui: &mut egui::Ui, tool: Tool, actions: &mut Vec<Action>) {
-        let cx = ToolContext {
-            model: &self.model,
-            settings: &self.settings,
-        };
-        actions.extend(self.tools.get_mut(tool).ui(ui, &cx));
     }
 
     /// Sends a command typed in the engine console to the engine of `role`; the console says

@@ -175,10 +175,11 @@ impl EngineView {
     }
 }
 
-/// The graph's points: one per move played, at x = the number of moves, with the last score
-/// reported for the position after it (White's view), or the result when the game is over there.
+/// The graph's points: one per position of the game, the start position's at x = 0 and each
+/// move's at x = the number of moves (plies) played, with the last score reported for that
+/// position (White's view), or the result when the game is over there.
 pub fn graph_points(game: &GameState, evals: &[Option<Score>]) -> Vec<(usize, Score)> {
-    (1..=game.len())
+    (0..=game.len())
         .filter_map(|ply| {
             let over = game.outcome(ply).map(|o| match o.winner() {
                 Some(Side::White) => Score::Win(0),

@@ -66,6 +66,13 @@ pub const TIME_CONTROL_TAG: &str = "TimeControl";
 
 /// The game on the table and everything shown about it.
 ///
+/// A number of plies said in moves as the move table numbers them (White's and Black's
+/// replies make one move): "19 moves" for 38 plies or 37, "1 move" for 1 or 2.
+pub fn moves_text(plies: usize) -> String {
+    let n = plies.div_ceil(2);
+    format!("{n} move{}", if n == 1 { "" } else { "s" })
+}
+
 /// The moves played form a tree ([`MoveTree`]); the game ([`Model::game`]) is the line of that
 /// tree that goes through the shown move: the path to it, then the main continuation after it.
 /// The view is a number of moves along that line, and the engines play at its end.
@@ -369,8 +376,7 @@ impl Model {
     pub fn replace_game(&mut self, game: GameState, what: &str) {
         let lost = match self.game.len() {
             0 => String::new(),
-            1 => " (its 1 move is gone)".into(),
-            n => format!(" (its {n} moves are gone)"),
+            n => format!(" (its {} are gone)", moves_text(n)),
         };
         self.set_game(game);
         self.note(format!("The game on the table was replaced{lost}: {what}."));
@@ -730,9 +736,8 @@ impl Model {
         self.halted = None;
         self.halted_side = None;
         self.views = [None, None, None];
-        let n = self.game.len();
-        let s = if n == 1 { "" } else { "s" };
-        self.note(format!("The last game was brought back ({n} move{s})."));
+        let moves = moves_text(self.game.len());
+        self.note(format!("The last game was brought back ({moves})."));
         true
     }
 
@@ -1033,8 +1038,8 @@ impl Model {
             .unwrap_or_default()
     }
 
-    /// The evaluation graph's points: (number of moves, White's-view score), one per move that
-    /// has a score (or ends the game).
+    /// The evaluation graph's points: (number of plies, White's-view score), one per position
+    /// of the line, the start's included, that has a score (or ends the game).
     pub fn graph_points(&self) -> Vec<(usize, Score)> {
         let evals: Vec<_> = self.line.iter().map(|&id| self.tree.eval(id)).collect();
         graph_points(&self.game, &evals)

@@ -9,6 +9,17 @@ use crate::board::{self, BoardInput, Geometry, Marks, Slide};
 use crate::model::{Model, NodeId, outcome_text, side_name};
 use crate::settings::Settings;
 
+/// The height of the line above the board (two lines of the smaller size: a long reason is set
+/// smaller to fit).
+pub const HEADLINE: f32 = 32.0;
+
+/// The width the board's area (inside its margins) needs, `height` high, for the board to be
+/// as large as that height allows beside the line above it.
+pub fn width_for(ui: &egui::Ui, layout: &boardgames_core::games::Layout, height: f32) -> f32 {
+    let board = height - HEADLINE - ui.spacing().item_spacing.y;
+    board::Geometry::width_for(layout, board)
+}
+
 /// Draws the line above the board and the board; returns where the squares were drawn.
 pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, Option<Action>) {
     let mut action = None;
@@ -20,9 +31,9 @@ pub fn ui(ui: &mut egui::Ui, model: &Model, settings: &Settings) -> (Geometry, O
     } else {
         20.0
     };
-    // Always the same height (two lines of a smaller size), so that the board does not move
-    // when Pass appears or the end of the game's reason wraps.
-    let headline = egui::vec2(ui.available_width(), big * 2.0);
+    // Always the same height, so that the board does not move when Pass appears, the end of
+    // the game's reason wraps, or the area narrows.
+    let headline = egui::vec2(ui.available_width(), HEADLINE);
     let down = egui::Layout::top_down(egui::Align::Min);
     let (rect, _) = ui.allocate_exact_size(headline, egui::Sense::hover());
     let clip = rect.intersect(ui.clip_rect());

@@ -152,7 +152,7 @@ fn game_menu(ui: &mut egui::Ui, state: &MenuState) -> Option<Action> {
     }
     let back = model.can_bring_back();
     let text = match back {
-        Some(n) => format!("Bring back ({n} moves)"),
+        Some(n) => format!("Bring back ({})", crate::model::moves_text(n)),
         None => "Bring back".to_string(),
     };
     if entry(ui, back.is_some(), &text, "Ctrl+Shift+Z") {

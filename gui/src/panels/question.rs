@@ -23,8 +23,7 @@ pub const TITLE: &str = "Save the game first?";
 /// or a click outside cancels.
 pub fn window(ctx: &egui::Context, model: &Model, what: &str) -> Option<Answer> {
     let mut answer = None;
-    let n = model.game().len();
-    let moves = if n == 1 { "move" } else { "moves" };
+    let moves = crate::model::moves_text(model.game().len());
     let save = model.file().map_or(
         "Save asks where to write it, as Save as... does".to_string(),
         |p| format!("Save writes it to {}", p.display()),
@@ -33,7 +32,7 @@ pub fn window(ctx: &egui::Context, model: &Model, what: &str) -> Option<Answer> 
         ui.set_max_width(360.0);
         ui.heading(TITLE);
         ui.label(format!(
-            "The game on the table ({n} {moves}) has changes that are not saved. \
+            "The game on the table ({moves}) has changes that are not saved. \
              Save it before you {what}?"
         ));
         ui.label(format!(

@@ -94,7 +94,7 @@ fn clock(ui: &mut egui::Ui, settings: &Settings) -> Option<Action> {
     let edit = ui
         .add(
             egui::TextEdit::singleline(&mut text)
-                .hint_text("5:00+3")
+                .hint_text("none, e.g. 5:00+3")
                 .desired_width(ui.available_width() - 8.0),
         )
         .on_hover_text(

@@ -72,13 +72,14 @@ fn the_engine_panel_and_graph_fill_in_from_our_engine() {
     let views = h.state().model().engine_views();
     let white = views[0].as_ref().expect("White's engine reported");
     assert!(white.info.as_ref().is_some_and(|i| i.depth >= 1));
-    // One point per move: every position after a move was searched, the last one is the result.
+    // One point per position: the start and every position after a move were searched, the
+    // last one is the result.
     let points = h.state().model().graph_points();
     let len = h.state().model().game().len();
-    assert_eq!(points.len(), len);
+    assert_eq!(points.len(), len + 1);
     assert_eq!(
         points.iter().map(|p| p.0).collect::<Vec<_>>(),
-        (1..=len).collect::<Vec<_>>()
+        (0..=len).collect::<Vec<_>>()
     );
     assert_eq!(h.query_all_by_label_contains("score ").count(), 2);
 }

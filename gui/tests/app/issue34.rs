@@ -352,7 +352,8 @@ fn tools_dock_beside_the_board_and_the_open_ones_are_remembered() {
     h.get_by_label("Tablebase").click();
     h.run_steps(2);
     assert_eq!(h.state().shown_tool(), Some(Tool::Tablebase));
-    h.get_all_by_label("x")
+    // Its close button is the first (the Players tab has none).
+    h.get_all_by_label("Close")
         .next()
         .expect("a close button")
         .click();
@@ -610,7 +611,11 @@ fn the_review_of_a_finished_oska_4_game_gives_the_tables_values_and_marks_saved_
     // The per-side accuracy is shown, and the graph draws the values.
     h.get_by_label_contains("White accuracy");
     h.get_by_label_contains("Black accuracy");
-    assert_eq!(h.state().model().graph_points().len(), n);
+    assert_eq!(
+        h.state().model().graph_points().len(),
+        n + 1,
+        "the start too"
+    );
     // A click on a reviewed move shows it.
     let first = &moves[0];
     h.get_by_label(&format!("1. {}{}", first.name, first.mark))

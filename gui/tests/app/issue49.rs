@@ -404,6 +404,10 @@ fn the_docks_tabs_never_wrap_and_the_board_keeps_its_size_across_tabs() {
         assert!(b.y1 - b.y0 < 30.0, "{} on one line: {b:?}", tool.title());
     }
     let with_tool = cell(&h);
+    // The row shows the last tab opened: scrolled back to the set-up's.
+    while h.query_by_label("Scroll tabs left").is_some() {
+        click(&mut h, "Scroll tabs left");
+    }
     click(&mut h, gui::panels::dock::SETUP);
     h.run_steps(2);
     assert_eq!(h.state().shown_tool(), None, "the set-up's tab is shown");

@@ -68,7 +68,7 @@ fn the_n_key_asks_first_cancel_keeps_the_game_and_a_discarded_game_comes_back() 
     assert_eq!(model.view(), 2);
     assert!(model.unsaved(), "still not saved");
     assert_eq!(model.can_bring_back(), None, "once");
-    h.get_by_label_contains("The last game was brought back (2 moves)");
+    h.get_by_label_contains("The last game was brought back (1 move)");
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn the_new_game_button_and_the_editor_ask_too_and_a_saved_game_does_not() {
     assert_eq!(h.state().question(), Some(&Replacing::Editor(false)));
     click(&mut h, "Discard");
     assert_eq!(h.state().model().game().len(), 0);
-    common::menu(&mut h, "Game", "Bring back (2 moves)");
+    common::menu(&mut h, "Game", "Bring back (1 move)");
     assert_eq!(h.state().model().game().move_names(), ["b1b2", "a3a2"]);
 
     let path = std::env::temp_dir().join(format!("gui-unsaved-{}.games", std::process::id()));
