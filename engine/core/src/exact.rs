@@ -37,6 +37,15 @@ pub enum Wdl {
 }
 
 impl Wdl {
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+
     /// The class of an exact score (`None` for a heuristic one).
     pub fn of(score: Score) -> Option<Wdl> {
         match score {

@@ -32,5 +32,6 @@ pub mod protocol;
 pub mod record;
 pub mod score;
 pub mod search;
+pub mod split;
 pub mod splitmix;
 pub mod tablebase;

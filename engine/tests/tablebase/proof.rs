@@ -257,3 +257,142 @@ fn sigterm_stops_a_proof_cleanly_and_it_goes_on_from_its_checkpoint() {
     // Its report counts on from the checkpoint's nodes, not from 0.
     assert!(err.contains(&format!("nodes {more} ")), "{err}");
 }
+
+/// Runs `engine ARGS`; returns the exit status, stdout and stderr.
+fn engine(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Rounds of `run` (which runs the scheduler's file) and `engine proof merge` until decided;
+/// returns the merge's output and the rounds.
+fn run_plan(dir: &str, run: &dyn Fn() -> std::process::ExitStatus) -> (String, u32) {
+    for round in 1..=12 {
+        assert!(run().success());
+        let (code, out, err) = engine(&["proof", "merge", dir]);
+        match code {
+            0 => return (out, round),
+            2 => assert!(
+                err.contains("not decided") && err.contains("planned in"),
+                "{err}"
+            ),
+            _ => panic!("merge failed: {err}"),
+        }
+    }
+    panic!("not decided in 12 rounds");
+}
+
+#[test]
+fn a_plan_of_hexapawn_5_run_by_make_and_merged_equals_the_one_process_answer() {
+    let scratch = crate::common::Scratch::new("proof-plan", "make");
+    let dir = scratch.path("h5").display().to_string();
+    let (code, out, err) = engine(&[
+        "proof", "plan", "hexapawn", HEXAPAWN_5, "w", "--depth", "2", "--dir", &dir, "--nodes",
+        "2000", "--hash", "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("25 jobs at depth 2"), "{out}");
+    // A second plan in the same directory is refused rather than mixed with the first.
+    let (code, _, err) = engine(&[
+        "proof", "plan", "hexapawn", HEXAPAWN_5, "w", "--depth", "1", "--dir", &dir,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("already holds a plan"), "{err}");
+    let makefile = format!("{dir}/Makefile");
+    let (merged, rounds) = run_plan(&dir, &|| {
+        std::process::Command::new("make")
+            .args(["-s", "-f", &makefile, "-j2"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+    });
+    assert!(
+        rounds >= 2,
+        "a budget of 2000 nodes should leave jobs open after round 1"
+    );
+    // The one-process proof says win; the merged answer too, with a certificate that checks.
+    let (_, whole, _) = solve(&["hexapawn", HEXAPAWN_5, "w", "--proof"]);
+    assert_eq!(whole, "win\n");
+    assert!(
+        merged.starts_with("decided: win for white to move"),
+        "{merged}"
+    );
+    let (code, out, err) = engine(&["proof", "check", &format!("{dir}/root.cert")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid: win for white"), "{out}");
+    // Not every job needed proving: a win at White's turn needs one good move.
+    let results = std::fs::read_dir(format!("{dir}/jobs"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "result")
+        })
+        .count();
+    assert!(results >= 1);
+}
+
+#[test]
+fn the_list_and_slurm_formats_run_the_same_jobs() {
+    let scratch = crate::common::Scratch::new("proof-plan", "list");
+    let dir = scratch.path("h4").display().to_string();
+    let h4 = "wwww/----/----/bbbb";
+    let (code, _, err) = engine(&[
+        "proof", "plan", "hexapawn", h4, "b", "--depth", "3", "--dir", &dir, "--format", "list",
+        "--nodes", "50",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let list = format!("{dir}/jobs.list");
+    let (merged, _) = run_plan(&dir, &|| {
+        std::process::Command::new("bash")
+            .arg(&list)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+    });
+    let (_, exact, _) = solve(&["hexapawn", h4, "b"]);
+    let word = exact.split_whitespace().next().unwrap().to_string();
+    assert!(
+        merged.starts_with(&format!("decided: {word} for black")),
+        "{merged} vs {exact}"
+    );
+    let (code, _, err) = engine(&["proof", "check", &format!("{dir}/root.cert")]);
+    assert_eq!(code, 0, "{err}");
+    // The Slurm script is valid bash and submits one array of the jobs.
+    let dir = scratch.path("slurm").display().to_string();
+    let (code, _, err) = engine(&[
+        "proof", "plan", "hexapawn", h4, "w", "--depth", "2", "--dir", &dir, "--format", "slurm",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let script = std::fs::read_to_string(format!("{dir}/submit.sh")).unwrap();
+    assert!(script.contains("--array=0-$((${#ids[@]} - 1))") && script.contains("afterany"));
+    let syntax = std::process::Command::new("bash")
+        .args(["-n", &format!("{dir}/submit.sh")])
+        .status()
+        .unwrap();
+    assert!(syntax.success());
+    // Capture the Flag has no proofs.
+    let dir = scratch.path("ctf").display().to_string();
+    let (code, _, err) = engine(&[
+        "proof",
+        "plan",
+        "ctf",
+        "wF--/----/----/--Fb",
+        "w",
+        "--depth",
+        "1",
+        "--dir",
+        &dir,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("proofs are of Oska and Hexapawn"), "{err}");
+}

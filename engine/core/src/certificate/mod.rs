@@ -785,7 +785,8 @@ impl Builder {
         Ok(other.claims.iter().map(|c| c.root + offset).collect())
     }
 
-    /// The certificate with `claims`, each of whose roots must have been added.
+    /// The certificate with `claims`, each of whose roots must have been added; the nodes no
+    /// claim reaches are dropped.
     pub fn finish(self, claims: Vec<Claim>) -> Result<Certificate, CertificateError> {
         for c in &claims {
             self.known(c.root)?;
@@ -795,15 +796,51 @@ impl Builder {
                 "a certificate needs a claim".into(),
             ));
         }
+        // Only the nodes a claim reaches are kept (an imported certificate may hold trees no
+        // claim uses), renumbered in their order: children still come before parents.
+        let mut reached = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = claims.iter().map(|c| c.root).collect();
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut reached[id as usize], true) {
+                continue;
+            }
+            if let Node::Inner(edges) = &self.nodes[id as usize] {
+                stack.extend(edges.iter().map(|&(_, child)| child));
+            }
+        }
+        let mut renumber = vec![0 as NodeId; self.nodes.len()];
+        let mut nodes = Vec::new();
+        for (id, node) in self.nodes.into_iter().enumerate() {
+            if !reached[id] {
+                continue;
+            }
+            renumber[id] = nodes.len() as NodeId;
+            nodes.push(match node {
+                Node::Inner(edges) => Node::Inner(
+                    edges
+                        .into_iter()
+                        .map(|(mv, child)| (mv, renumber[child as usize]))
+                        .collect(),
+                ),
+                leaf => leaf,
+            });
+        }
+        let claims: Vec<Claim> = claims
+            .into_iter()
+            .map(|c| Claim {
+                root: renumber[c.root as usize],
+                ..c
+            })
+            .collect();
         let first = header_lines(claims.len()) + 1;
-        let lines = (0..self.nodes.len()).map(|i| first + i).collect();
+        let lines = (0..nodes.len()).map(|i| first + i).collect();
         Ok(Certificate {
             game: self.game,
             size: self.size,
             board: self.board,
             side: self.side,
             claims,
-            nodes: self.nodes,
+            nodes,
             lines,
         })
     }

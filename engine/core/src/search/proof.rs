@@ -325,9 +325,8 @@ impl<G: Game> ProofSearch<G> {
         while root.0 != 0 && root.1 != 0 && !self.stopped {
             root = self.mid(pos, (INF, INF), 0, stop, report);
         }
-        if root.0 == 0 || root.1 == 0 {
-            report(&self.progress(root));
-        }
+        // The stage's end, and a stop, are reported (a stopped search says how far it got).
+        report(&self.progress(root));
         match root {
             (0, _) => Some(true),
             (_, 0) => Some(false),

@@ -50,6 +50,9 @@ enum Command {
 /// The exit status of `engine best` on a finished game.
 const GAME_OVER: u8 = 3;
 
+/// The exit status of `engine proof merge` when jobs are still open.
+const UNDECIDED: u8 = 2;
+
 fn main() -> ExitCode {
     let cli = match cli::parse::<Cli>() {
         Ok(cli) => cli,
@@ -78,6 +81,10 @@ fn main() -> ExitCode {
         Err(e) if e.is::<GameOver>() => {
             eprintln!("{e}");
             ExitCode::from(GAME_OVER)
+        }
+        Err(e) if e.is::<commands::proof::Undecided>() => {
+            eprintln!("{e}");
+            ExitCode::from(UNDECIDED)
         }
         Err(e) => cli::failure(&e),
     }

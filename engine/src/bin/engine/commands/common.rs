@@ -158,3 +158,16 @@ pub fn stop_on_signals() -> Result<&'static std::sync::atomic::AtomicBool> {
         })?;
     Ok(&STOPPED_BY_SIGNAL)
 }
+
+/// `text` quoted for the shell: as is when it has only safe characters, else in single quotes.
+pub fn quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,=@%:".contains(&b))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}

@@ -15,7 +15,7 @@ use boardgames_core::with_table_game;
 
 use super::{GameSize, dir_of};
 use crate::cli::{digits, emit};
-use crate::commands::common::threads;
+use crate::commands::common::{quote, threads};
 
 /// Print the build as jobs for make, Slurm or GNU parallel, or estimate what it takes.
 ///
@@ -215,19 +215,6 @@ struct Jobs<'a> {
     engine: &'a Path,
     threads: usize,
     what: &'a str,
-}
-
-/// `text` quoted for the shell: as is when it has only safe characters, else in single quotes.
-fn quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,=@%:".contains(&b))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 impl Jobs<'_> {

@@ -1,0 +1,559 @@
+//! A proof cut into independent jobs and put back together: the tree below a position, to a
+//! depth, with each position once ([`Split::cut`]); its frontier positions are proved apart (by
+//! other processes, machines or threads), and [`Split::combine`] works their values up to the
+//! root (at each position the best for its side to move), says whether the root is decided and
+//! which frontier positions still matter; [`Split::certificate`] grafts the frontier's
+//! certificates under the cut tree into one certificate of the root.
+//!
+//! This is how the solved-game literature scaled its proofs (checkers was proved as a front of
+//! many independent proofs, merged): the jobs share nothing, so any scheduler can run them.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use crate::certificate::{
+    Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value,
+};
+use crate::games::notation::MoveText;
+use crate::games::{Game, Move, MoveList, Side};
+use crate::score::Score;
+use crate::search::Probe;
+
+/// What a position of the cut is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Above the frontier: its moves are in the cut.
+    Inner,
+    /// At the cut's depth: job number `.0`.
+    Frontier(usize),
+    /// Decided without a search: over by the rules, no legal move, or covered by the tables.
+    Settled(Leaf),
+}
+
+/// One position of the cut.
+#[derive(Clone, Debug)]
+pub struct Node<G: Game> {
+    /// The position.
+    pub pos: G,
+    /// What it is.
+    pub kind: Kind,
+    /// For an inner position, each legal move with the index of the position it leads to.
+    pub edges: Vec<(Move, usize)>,
+}
+
+/// The tree below a position to a depth, each position once.
+#[derive(Clone, Debug)]
+pub struct Split<G: Game> {
+    /// Plies from the root to the frontier.
+    pub depth: u32,
+    /// The positions, the root first.
+    pub nodes: Vec<Node<G>>,
+    /// The frontier positions' indices in [`Split::nodes`], by job number.
+    pub jobs: Vec<usize>,
+}
+
+/// What the frontier's values say of the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Combined {
+    /// The root's value for its side to move, if the values known decide it.
+    pub root: Option<Value>,
+    /// The jobs not known yet whose value could still change the root's (empty once decided).
+    pub open: Vec<usize>,
+}
+
+/// Why a cut's certificate cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SplitError {
+    /// A frontier position that the root's value needs has no certificate.
+    #[error("job {job} has no certificate, and the root's value needs it")]
+    Missing {
+        /// The job.
+        job: usize,
+    },
+    /// A job's certificate does not state what its value needs.
+    #[error("job {job}'s certificate has no claim that {side} gets at least a {level}")]
+    Short {
+        /// The job.
+        job: usize,
+        /// The side the claim is needed for.
+        side: Side,
+        /// The level it is needed at (`win` or `draw`).
+        level: &'static str,
+    },
+    /// The values given do not decide the root.
+    #[error("the jobs' values do not decide the root")]
+    Undecided,
+    /// The certificate could not be assembled.
+    #[error(transparent)]
+    Certificate(#[from] CertificateError),
+}
+
+impl<G: Game> Split<G> {
+    /// The tree below `root` to `depth` plies. A position reached by two paths is one node (by
+    /// its hash and its whole board); one over by the rules, without a legal move, or covered by
+    /// `probe` is settled where it is first reached; the others at `depth` are the jobs, in the
+    /// order they are first reached (breadth first, moves in generation order).
+    ///
+    /// # Panics
+    ///
+    /// For a game with the history rule (Capture the Flag), whose values depend on the path.
+    pub fn cut(root: &G, depth: u32, probe: Option<&Probe<G>>) -> Split<G> {
+        assert!(!G::NO_REPEAT, "a cut is for games without the history rule");
+        let mut split = Split {
+            depth,
+            nodes: Vec::new(),
+            jobs: Vec::new(),
+        };
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut add = |split: &mut Split<G>, pos: G, at_depth: u32| -> (usize, bool) {
+            let same = index.entry(Game::hash(&pos)).or_default();
+            if let Some(&i) = same.iter().find(|&&i| split.nodes[i].pos.same_board(&pos)) {
+                return (i, false);
+            }
+            let kind = match settled(&pos, probe) {
+                Some(leaf) => Kind::Settled(leaf),
+                None if at_depth >= depth => {
+                    split.jobs.push(split.nodes.len());
+                    Kind::Frontier(split.jobs.len() - 1)
+                }
+                None => Kind::Inner,
+            };
+            same.push(split.nodes.len());
+            split.nodes.push(Node {
+                pos,
+                kind,
+                edges: Vec::new(),
+            });
+            (split.nodes.len() - 1, true)
+        };
+        add(&mut split, *root, 0);
+        let mut level = vec![0usize];
+        for d in 0..depth {
+            let mut next = Vec::new();
+            for i in level {
+                if split.nodes[i].kind != Kind::Inner {
+                    continue;
+                }
+                let pos = split.nodes[i].pos;
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                let mut edges = Vec::with_capacity(moves.len());
+                for &m in moves.as_slice() {
+                    let (child, new) = add(&mut split, pos.play(m), d + 1);
+                    edges.push((m, child));
+                    if new {
+                        next.push(child);
+                    }
+                }
+                split.nodes[i].edges = edges;
+            }
+            level = next;
+        }
+        split
+    }
+
+    /// The jobs' positions, by job number.
+    pub fn job_positions(&self) -> impl Iterator<Item = &G> {
+        self.jobs.iter().map(|&i| &self.nodes[i].pos)
+    }
+
+    /// The root's value and the jobs that still matter, from the values known of the jobs
+    /// (`known[job]`, for the job's side to move).
+    pub fn combine(&self, known: &[Option<Value>]) -> Combined {
+        let mut bounds: Vec<Option<(Value, Value)>> = vec![None; self.nodes.len()];
+        let root = self.bounds(0, known, &mut bounds);
+        let mut open = Vec::new();
+        if root.0 != root.1 {
+            let mut seen = vec![false; self.nodes.len()];
+            self.open(0, &bounds, &mut seen, &mut open);
+            open.sort_unstable();
+        }
+        Combined {
+            root: (root.0 == root.1).then_some(root.0),
+            open,
+        }
+    }
+
+    /// The least and the most the side to move at node `i` can get, given `known`.
+    fn bounds(
+        &self,
+        i: usize,
+        known: &[Option<Value>],
+        memo: &mut Vec<Option<(Value, Value)>>,
+    ) -> (Value, Value) {
+        if let Some(b) = memo[i] {
+            return b;
+        }
+        let node = &self.nodes[i];
+        let b = match node.kind {
+            Kind::Settled(leaf) => (leaf.value(), leaf.value()),
+            Kind::Frontier(job) => match known.get(job).copied().flatten() {
+                Some(v) => (v, v),
+                None => (Value::Loss, Value::Win),
+            },
+            Kind::Inner => {
+                let (mut lo, mut hi) = (Value::Loss, Value::Loss);
+                for &(_, child) in &node.edges {
+                    let (clo, chi) = self.bounds(child, known, memo);
+                    lo = lo.max(chi.flip());
+                    hi = hi.max(clo.flip());
+                }
+                (lo, hi)
+            }
+        };
+        memo[i] = Some(b);
+        b
+    }
+
+    /// The unknown jobs below undecided node `i` that could still raise its least value.
+    fn open(
+        &self,
+        i: usize,
+        bounds: &[Option<(Value, Value)>],
+        seen: &mut [bool],
+        out: &mut Vec<usize>,
+    ) {
+        if std::mem::replace(&mut seen[i], true) {
+            return;
+        }
+        let node = &self.nodes[i];
+        let Some((lo, hi)) = bounds[i] else {
+            return;
+        };
+        if lo == hi {
+            return;
+        }
+        match node.kind {
+            Kind::Frontier(job) => out.push(job),
+            Kind::Settled(_) => {}
+            Kind::Inner => {
+                for &(_, child) in &node.edges {
+                    if let Some((clo, _)) = bounds[child]
+                        && clo.flip() > lo
+                    {
+                        self.open(child, bounds, seen, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The certificate of the root's value from the jobs' values and certificates (`certs[job]`,
+    /// each of the job's position): the cut tree down to the frontier (at the claim's side's
+    /// turn one move to a position good enough, at the other side's every move), each job's
+    /// certificate grafted where its position is. Only the certificates the claims need are
+    /// read.
+    pub fn certificate(
+        &self,
+        known: &[Option<Value>],
+        certs: &[Option<Certificate>],
+    ) -> Result<Certificate, SplitError> {
+        let value = self.combine(known).root.ok_or(SplitError::Undecided)?;
+        let mut bounds = vec![None; self.nodes.len()];
+        self.bounds(0, known, &mut bounds);
+        let root = &self.nodes[0];
+        let mut builder = Builder::for_position(&root.pos);
+        let mut grafted: HashMap<usize, Vec<(Claim, NodeId)>> = HashMap::new();
+        let mut built: HashMap<(usize, Side, bool), NodeId> = HashMap::new();
+        let mut claims = Vec::new();
+        for claim in Claim::of_value(value, root.pos.side_to_move(), 0) {
+            let mut graft = Graft {
+                split: self,
+                bounds: &bounds,
+                certs,
+                builder: &mut builder,
+                grafted: &mut grafted,
+                built: &mut built,
+                side: claim.side,
+                level: claim.level,
+            };
+            let at = graft.node(0)?;
+            claims.push(Claim { root: at, ..claim });
+        }
+        Ok(builder.finish(claims)?)
+    }
+}
+
+/// The settled leaf `pos` is, as the proof search takes it: over by the rules, without a legal
+/// move (a loss), or covered by the tables.
+fn settled<G: Game>(pos: &G, probe: Option<&Probe<G>>) -> Option<Leaf> {
+    let mover = pos.side_to_move();
+    if let Some(outcome) = pos.board_outcome() {
+        return Some(Leaf::End(Value::for_side(outcome.winner(), mover)));
+    }
+    if let Some(score) = probe.and_then(|p| p(pos)) {
+        return Some(Leaf::Table(match score {
+            Score::Win(_) => Value::Win,
+            Score::Loss(_) => Value::Loss,
+            _ => Value::Draw,
+        }));
+    }
+    (pos.count_moves() == 0).then_some(Leaf::End(Value::Loss))
+}
+
+/// One claim's tree being grafted together.
+struct Graft<'a, G: Game> {
+    split: &'a Split<G>,
+    bounds: &'a [Option<(Value, Value)>],
+    certs: &'a [Option<Certificate>],
+    builder: &'a mut Builder,
+    grafted: &'a mut HashMap<usize, Vec<(Claim, NodeId)>>,
+    built: &'a mut HashMap<(usize, Side, bool), NodeId>,
+    side: Side,
+    level: Level,
+}
+
+impl<G: Game> Graft<'_, G> {
+    /// Whether the claim's side gets at least the claim's level at node `i` for sure.
+    fn good(&self, i: usize) -> bool {
+        let Some((lo, _)) = self.bounds[i] else {
+            return false;
+        };
+        let pos = &self.split.nodes[i].pos;
+        let least = if pos.side_to_move() == self.side {
+            lo
+        } else {
+            // The other side's most is the claim side's least.
+            let (_, hi) = self.bounds[i].unwrap_or((Value::Loss, Value::Win));
+            hi.flip()
+        };
+        match self.level {
+            Level::Win => least == Value::Win,
+            Level::Draw => least >= Value::Draw,
+        }
+    }
+
+    /// The certificate node of cut node `i` for this claim.
+    fn node(&mut self, i: usize) -> Result<NodeId, SplitError> {
+        let key = (i, self.side, self.level == Level::Win);
+        if let Some(&id) = self.built.get(&key) {
+            return Ok(id);
+        }
+        let node = &self.split.nodes[i];
+        let id = match node.kind {
+            Kind::Settled(leaf) => self.builder.leaf(leaf),
+            Kind::Frontier(job) => self.graft(job)?,
+            Kind::Inner => {
+                let pos = node.pos;
+                let mut edges = Vec::new();
+                if pos.side_to_move() == self.side {
+                    let &(m, child) = node
+                        .edges
+                        .iter()
+                        .find(|&&(_, c)| self.good(c))
+                        .ok_or(SplitError::Undecided)?;
+                    edges.push((MoveText::of(&pos, m), self.node(child)?));
+                } else {
+                    for &(m, child) in &node.edges {
+                        edges.push((MoveText::of(&pos, m), self.node(child)?));
+                    }
+                }
+                self.builder.inner(edges)?
+            }
+        };
+        self.built.insert(key, id);
+        Ok(id)
+    }
+
+    /// The root, in the builder, of job `job`'s tree for this claim (a win's tree serves a draw
+    /// claim too), importing the job's certificate the first time.
+    fn graft(&mut self, job: usize) -> Result<NodeId, SplitError> {
+        if !self.grafted.contains_key(&job) {
+            let cert = self
+                .certs
+                .get(job)
+                .and_then(Option::as_ref)
+                .ok_or(SplitError::Missing { job })?;
+            let roots = self.builder.import(cert)?;
+            let claims = cert.claims.iter().copied().zip(roots).collect();
+            self.grafted.insert(job, claims);
+        }
+        let claims = &self.grafted[&job];
+        let fits =
+            |c: &Claim| c.side == self.side && (c.level == self.level || c.level == Level::Win);
+        claims
+            .iter()
+            .find(|(c, _)| fits(c))
+            .map(|&(_, id)| id)
+            .ok_or(SplitError::Short {
+                job,
+                side: self.side,
+                level: self.level.name(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::certificate::check;
+    use crate::eval::Evaluate;
+    use crate::exact::{ExactSolver, Wdl};
+    use crate::games::{Hexapawn, Line, Oska};
+    use crate::search::{Proof, ProofSearch};
+    use crate::splitmix::SplitMix64;
+
+    fn value_of(proof: Proof) -> Option<Value> {
+        match proof {
+            Proof::Win => Some(Value::Win),
+            Proof::Draw => Some(Value::Draw),
+            Proof::Loss => Some(Value::Loss),
+            Proof::Unknown => None,
+        }
+    }
+
+    fn prove<G: Game>(pos: &G) -> Value {
+        let mut search = ProofSearch::<G>::new(1, None);
+        value_of(search.run(pos, None, &AtomicBool::new(false), &mut |_| {})).unwrap()
+    }
+
+    /// Cut at every depth to `max_depth`, each job proved apart with its certificate: the
+    /// combined value is the one-process proof's, and the grafted certificate passes the checker
+    /// and states it.
+    fn cut_and_merge<G: Game + Evaluate>(root: G, max_depth: u32) {
+        let whole = prove(&root);
+        for depth in 0..=max_depth {
+            let split = Split::cut(&root, depth, None);
+            let mut solver = ExactSolver::<G>::new(1, None);
+            let stop = AtomicBool::new(false);
+            let (mut known, mut certs) = (Vec::new(), Vec::new());
+            for pos in split.job_positions() {
+                let (exact, cert) = solver
+                    .value_certified(&Line::new(*pos), None, &stop, &mut |_| {})
+                    .unwrap();
+                known.push(Some(match exact.wdl {
+                    Wdl::Win => Value::Win,
+                    Wdl::Draw => Value::Draw,
+                    Wdl::Loss => Value::Loss,
+                }));
+                certs.push(Some(cert));
+            }
+            let combined = split.combine(&known);
+            assert_eq!(combined.root, Some(whole), "{root:?} at depth {depth}");
+            assert!(combined.open.is_empty());
+            let cert = split.certificate(&known, &certs).unwrap();
+            let checked = check(&cert, None).unwrap_or_else(|e| panic!("depth {depth}: {e}"));
+            let _ = checked;
+            assert_eq!(
+                cert.claimed()
+                    .and_then(|c| c.value_for(root.side_to_move())),
+                Some(whole)
+            );
+            // The certificate's text reads back as the same certificate.
+            let (text, _) = cert.write();
+            assert_eq!(Certificate::parse(&text).unwrap().nodes, cert.nodes);
+        }
+    }
+
+    #[test]
+    fn merged_proofs_equal_the_one_process_proof_with_a_valid_certificate() {
+        cut_and_merge(Hexapawn::start(3).unwrap(), 3);
+        cut_and_merge(Hexapawn::start(4).unwrap(), 3);
+        cut_and_merge(Hexapawn::start(5).unwrap(), 2);
+        cut_and_merge(Oska::start(4).unwrap(), 3);
+        // Drawn and lost roots too: Oska 4 positions a few plies in.
+        let mut rng = SplitMix64::new(5);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..400 {
+            if seen.len() == 3 {
+                break;
+            }
+            let mut pos = Oska::start(4).unwrap();
+            for _ in 0..4 + rng.next_u64() % 10 {
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                if moves.is_empty() || pos.board_outcome().is_some() {
+                    break;
+                }
+                pos = pos.play(moves.as_slice()[rng.next_u64() as usize % moves.len()]);
+            }
+            if pos.board_outcome().is_none() && pos.count_moves() > 0 {
+                seen.insert(prove(&pos));
+                cut_and_merge(pos, 2);
+            }
+        }
+        assert_eq!(seen.len(), 3, "wins, draws and losses: {seen:?}");
+    }
+
+    /// With some jobs unknown: when the root is decided, no value of the unknown jobs changes
+    /// it; when it is not, some job is open, and the jobs left out of `open` change nothing
+    /// (their extreme values give the same bounds as leaving them unknown).
+    #[test]
+    fn open_jobs_are_exactly_those_that_can_still_matter() {
+        let root = Hexapawn::start(4).unwrap();
+        let split = Split::cut(&root, 3, None);
+        let truth: Vec<Option<Value>> = split.job_positions().map(|p| Some(prove(p))).collect();
+        let mut rng = SplitMix64::new(9);
+        let (mut decided, mut undecided) = (0, 0);
+        for _ in 0..300 {
+            let known: Vec<Option<Value>> = truth
+                .iter()
+                .map(|v| {
+                    if rng.next_u64().is_multiple_of(3) {
+                        None
+                    } else {
+                        *v
+                    }
+                })
+                .collect();
+            let combined = split.combine(&known);
+            let fill = |v: Value, only: &dyn Fn(usize) -> bool| -> Vec<Option<Value>> {
+                known
+                    .iter()
+                    .enumerate()
+                    .map(|(j, k)| k.or(only(j).then_some(v)))
+                    .collect()
+            };
+            match combined.root {
+                Some(r) => {
+                    decided += 1;
+                    assert_eq!(Some(r), truth_root(&split, &truth));
+                    for v in [Value::Loss, Value::Draw, Value::Win] {
+                        assert_eq!(split.combine(&fill(v, &|_| true)).root, Some(r));
+                    }
+                }
+                None => {
+                    undecided += 1;
+                    assert!(!combined.open.is_empty());
+                    let outside = |j: usize| !combined.open.contains(&j);
+                    for v in [Value::Loss, Value::Draw, Value::Win] {
+                        let filled = split.combine(&fill(v, &outside));
+                        assert_eq!(filled.root, None, "a job left out of open decided the root");
+                    }
+                    // Filling the open jobs with their true values decides it.
+                    let mut all = known.clone();
+                    for &j in &combined.open {
+                        all[j] = truth[j];
+                    }
+                    assert_eq!(split.combine(&all).root, truth_root(&split, &truth));
+                }
+            }
+        }
+        assert!(
+            decided > 20 && undecided > 20,
+            "{decided} decided, {undecided} not"
+        );
+    }
+
+    fn truth_root<G: Game>(split: &Split<G>, truth: &[Option<Value>]) -> Option<Value> {
+        split.combine(truth).root
+    }
+
+    #[test]
+    fn a_missing_or_short_job_certificate_is_named() {
+        let root = Hexapawn::start(3).unwrap();
+        let split = Split::cut(&root, 1, None);
+        let known: Vec<Option<Value>> = split.job_positions().map(|p| Some(prove(p))).collect();
+        let certs = vec![None; known.len()];
+        let e = split.certificate(&known, &certs).unwrap_err();
+        assert!(matches!(e, SplitError::Missing { .. }), "{e}");
+        let unknown = vec![None; known.len()];
+        assert_eq!(
+            split.certificate(&unknown, &certs).unwrap_err(),
+            SplitError::Undecided
+        );
+    }
+}
