@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<()> {
         let root = *read::<G>(&plan.board, &plan.side)?.line.current();
         let probe = tables::<G>(plan.tablebase.as_deref(), root.size(), memory_limit()?)?;
         let split = Split::cut(&root, plan.depth, probe.as_ref());
-        let cut: Vec<String> = split.job_positions().map(|p| slash(p)).collect();
+        let cut: Vec<String> = split.job_positions().map(slash).collect();
         let planned: Vec<&String> = plan.jobs.iter().map(|(b, _)| b).collect();
         if cut.len() != planned.len() || cut.iter().zip(&planned).any(|(a, b)| a != *b) {
             bail!(
