@@ -246,6 +246,7 @@ pub struct ExactSolver<G: Game + Evaluate> {
     probe: Option<Probe<G>>,
     hash_mib: usize,
     checkpoint: Option<Checkpoint>,
+    proof_threads: usize,
 }
 
 impl<G: Game + Evaluate> ExactSolver<G> {
@@ -259,7 +260,15 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             probe,
             hash_mib,
             checkpoint: None,
+            proof_threads: 1,
         }
+    }
+
+    /// Makes [`Method::Prove`] (and [`Self::value_certified`]) prove with `threads` workers:
+    /// the tree cut into jobs ([`crate::split::prove_in_parallel`]), each worker with its own
+    /// share of the table. 1 (the default) is the one search, deterministic and resumable.
+    pub fn set_proof_threads(&mut self, threads: usize) {
+        self.proof_threads = threads.max(1);
     }
 
     /// Makes [`Method::Prove`] write its state to a checkpoint as it goes and when it stops
@@ -368,6 +377,42 @@ impl<G: Game + Evaluate> ExactSolver<G> {
         }
         let pos = *line.current();
         let (hash, probe) = (self.hash_mib, self.probe.clone());
+        if self.proof_threads > 1 {
+            if self.checkpoint.is_some() {
+                return Err(ExactError::ProofFailed(
+                    "checkpoints are of the one-thread search: cut a long proof into jobs \
+                     instead (engine proof plan)"
+                        .into(),
+                ));
+            }
+            let report = &mut |p: &ProofProgress| report(Report::Proof(p));
+            let done = crate::split::prove_in_parallel(
+                &pos,
+                self.proof_threads,
+                hash,
+                probe,
+                nodes,
+                certify,
+                stop,
+                report,
+            )
+            .map_err(ExactError::ProofFailed)?;
+            let Some(value) = done.value else {
+                return Err(ExactError::NotProved { nodes: done.nodes });
+            };
+            let wdl = match value {
+                crate::certificate::Value::Win => Wdl::Win,
+                crate::certificate::Value::Draw => Wdl::Draw,
+                crate::certificate::Value::Loss => Wdl::Loss,
+            };
+            let exact = Exact {
+                wdl,
+                plies: None,
+                source: Source::Proof,
+                nodes: done.nodes,
+            };
+            return Ok((exact, done.certificate));
+        }
         let checkpoint = self.checkpoint.clone();
         let (proof, searched, cert) = std::thread::scope(|scope| {
             std::thread::Builder::new()

@@ -275,6 +275,196 @@ impl<G: Game> Split<G> {
     }
 }
 
+/// What [`prove_in_parallel`] found.
+pub struct Parallel {
+    /// The root's value for its side to move (`None`: stopped or out of nodes first).
+    pub value: Option<Value>,
+    /// The root's certificate, when asked for and decided.
+    pub certificate: Option<Certificate>,
+    /// Nodes of every worker together.
+    pub nodes: u64,
+    /// The depth of the cut and its jobs, and how many were searched.
+    pub depth: u32,
+    /// Jobs of the cut.
+    pub jobs: usize,
+    /// Jobs searched before the root was decided.
+    pub searched: usize,
+}
+
+/// The shared state of the workers: the jobs' values and certificates, which are taken, and the
+/// nodes spent.
+struct Board {
+    known: Vec<Option<Value>>,
+    certs: Vec<Option<Certificate>>,
+    taken: Vec<bool>,
+    searched: usize,
+    failure: Option<String>,
+}
+
+/// Proves `root` with `threads` workers sharing a queue of jobs: the tree is cut at the least
+/// depth that gives at least two jobs a worker (at most 12 plies), each worker takes the next job
+/// that can still change the root's value (the open jobs of [`Split::combine`], in order),
+/// proves it with its own table of `hash_mib / threads` MiB, kept from one job to the next
+/// ([`ProofSearch::run_keeping_table`]: the jobs of a cut share transpositions), and records its
+/// value (and its certificate, with `certify`); once the values decide the root, the others
+/// stop.
+/// `nodes` bounds every worker's nodes together; `stop` stops them all. `report` gets each
+/// worker's progress, with the nodes of all.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_in_parallel<G: Game>(
+    root: &G,
+    threads: usize,
+    hash_mib: usize,
+    probe: Option<Probe<G>>,
+    nodes: Option<u64>,
+    certify: bool,
+    stop: &std::sync::atomic::AtomicBool,
+    report: &mut (dyn FnMut(&crate::search::ProofProgress) + Send),
+) -> Result<Parallel, String> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    use crate::search::{Proof, ProofSearch, SEARCH_STACK};
+
+    let threads = threads.max(1);
+    let mut depth = 0;
+    let mut split = Split::cut(root, 0, probe.as_ref());
+    while split.jobs.len() < 2 * threads && depth < 12 {
+        let deeper = Split::cut(root, depth + 1, probe.as_ref());
+        if deeper.jobs.is_empty() {
+            break;
+        }
+        depth += 1;
+        split = deeper;
+    }
+    let jobs = split.jobs.len();
+    let board = Mutex::new(Board {
+        known: vec![None; jobs],
+        certs: vec![None; jobs],
+        taken: vec![false; jobs],
+        searched: 0,
+        failure: None,
+    });
+    let halt = AtomicBool::new(false);
+    let spent = AtomicU64::new(0);
+    let budget = nodes.unwrap_or(u64::MAX);
+    let report = Mutex::new(report);
+    let per_worker = (hash_mib / threads).max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (split, board, halt, spent, report, probe) =
+                (&split, &board, &halt, &spent, &report, probe.clone());
+            let worker = move || {
+                let mut search = ProofSearch::<G>::new(per_worker, probe);
+                loop {
+                    let job = {
+                        let Ok(mut b) = board.lock() else { return };
+                        let combined = split.combine(&b.known);
+                        if combined.root.is_some() {
+                            halt.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        let next = combined.open.iter().copied().find(|&j| !b.taken[j]);
+                        match next {
+                            Some(j) => {
+                                b.taken[j] = true;
+                                b.searched += 1;
+                                j
+                            }
+                            None => return,
+                        }
+                    };
+                    if stop.load(Ordering::SeqCst) {
+                        halt.store(true, Ordering::SeqCst);
+                    }
+                    if halt.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let pos = split.nodes[split.jobs[job]].pos;
+                    let left = budget.saturating_sub(spent.load(Ordering::SeqCst));
+                    let mut show = |p: &crate::search::ProofProgress| {
+                        let all = spent.load(Ordering::SeqCst) + p.nodes;
+                        if stop.load(Ordering::SeqCst) || all >= budget {
+                            halt.store(true, Ordering::SeqCst);
+                        }
+                        if let Ok(mut r) = report.lock() {
+                            let mut p = p.clone();
+                            p.nodes = all;
+                            (*r)(&p);
+                        }
+                    };
+                    let proof = search.run_keeping_table(&pos, Some(left.max(1)), halt, &mut show);
+                    let cert = match (certify, proof) {
+                        (true, Proof::Win | Proof::Draw | Proof::Loss) => {
+                            match search.certify(&pos, proof, halt, &mut show) {
+                                Ok(c) => Some(c),
+                                Err(crate::search::CertifyError::Stopped) => None,
+                                Err(e) => {
+                                    if let Ok(mut b) = board.lock() {
+                                        b.failure = Some(e.to_string());
+                                    }
+                                    halt.store(true, Ordering::SeqCst);
+                                    return;
+                                }
+                            }
+                        }
+                        _ => None,
+                    };
+                    let total = spent.fetch_add(search.nodes(), Ordering::SeqCst) + search.nodes();
+                    if total >= budget {
+                        halt.store(true, Ordering::SeqCst);
+                    }
+                    let value = match proof {
+                        Proof::Win => Value::Win,
+                        Proof::Draw => Value::Draw,
+                        Proof::Loss => Value::Loss,
+                        Proof::Unknown => return,
+                    };
+                    if certify && cert.is_none() {
+                        return;
+                    }
+                    if let Ok(mut b) = board.lock() {
+                        b.known[job] = Some(value);
+                        b.certs[job] = cert;
+                    }
+                }
+            };
+            let spawned = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, worker);
+            if let Err(e) = spawned {
+                halt.store(true, Ordering::SeqCst);
+                if let Ok(mut b) = board.lock() {
+                    b.failure = Some(format!("cannot start a worker: {e}"));
+                }
+            }
+        }
+    });
+    let b = board
+        .into_inner()
+        .map_err(|_| "a worker panicked".to_string())?;
+    if let Some(failure) = b.failure {
+        return Err(failure);
+    }
+    let value = split.combine(&b.known).root;
+    let certificate = match (certify, value) {
+        (true, Some(_)) => Some(
+            split
+                .certificate(&b.known, &b.certs)
+                .map_err(|e| e.to_string())?,
+        ),
+        _ => None,
+    };
+    Ok(Parallel {
+        value,
+        certificate,
+        nodes: spent.into_inner(),
+        depth,
+        jobs,
+        searched: b.searched,
+    })
+}
+
 /// The settled leaf `pos` is, as the proof search takes it: over by the rules, without a legal
 /// move (a loss), or covered by the tables.
 fn settled<G: Game>(pos: &G, probe: Option<&Probe<G>>) -> Option<Leaf> {
@@ -536,6 +726,88 @@ mod tests {
             decided > 20 && undecided > 20,
             "{decided} decided, {undecided} not"
         );
+    }
+
+    /// Two and three workers prove what one search proves, with certificates that check, and
+    /// a node budget or the stop flag gives no value rather than a wrong one.
+    #[test]
+    fn workers_prove_what_one_search_proves() {
+        fn both<G: Game>(root: G) {
+            let whole = prove(&root);
+            for threads in [2, 3] {
+                let stop = AtomicBool::new(false);
+                let done =
+                    prove_in_parallel(&root, threads, 4, None, None, true, &stop, &mut |_| {})
+                        .unwrap();
+                assert_eq!(done.value, Some(whole), "{root:?} with {threads} workers");
+                assert!(done.searched <= done.jobs && done.searched > 0);
+                let cert = done.certificate.unwrap();
+                check(&cert, None).unwrap();
+                assert_eq!(
+                    cert.claimed()
+                        .and_then(|c| c.value_for(root.side_to_move())),
+                    Some(whole)
+                );
+            }
+        }
+        both(Hexapawn::start(4).unwrap());
+        both(Hexapawn::start(5).unwrap());
+        both(Oska::start(4).unwrap());
+        let mut rng = SplitMix64::new(11);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..400 {
+            if seen.len() == 3 {
+                break;
+            }
+            let mut pos = Oska::start(4).unwrap();
+            for _ in 0..4 + rng.next_u64() % 10 {
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                if moves.is_empty() || pos.board_outcome().is_some() {
+                    break;
+                }
+                pos = pos.play(moves.as_slice()[rng.next_u64() as usize % moves.len()]);
+            }
+            if pos.board_outcome().is_none() && pos.count_moves() > 0 && seen.insert(prove(&pos)) {
+                both(pos);
+            }
+        }
+        assert_eq!(seen.len(), 3, "wins, draws and losses: {seen:?}");
+        let root = Hexapawn::start(5).unwrap();
+        let stop = AtomicBool::new(false);
+        let short = prove_in_parallel(&root, 2, 4, None, Some(500), false, &stop, &mut |_| {});
+        assert_eq!(short.unwrap().value, None);
+        let stopped = AtomicBool::new(true);
+        let halted = prove_in_parallel(
+            &Hexapawn::start(6).unwrap(),
+            2,
+            4,
+            None,
+            None,
+            false,
+            &stopped,
+            &mut |_| {},
+        );
+        assert_eq!(halted.unwrap().value, None);
+    }
+
+    /// One search proving the jobs of a cut one after another, its table kept, gives each the
+    /// value a fresh search gives: wins, draws and losses of Oska, where a kept disproof may
+    /// have had a draw among its leaves.
+    #[test]
+    fn a_kept_table_proves_each_job_as_a_fresh_one_does() {
+        for depth in [2, 3, 4, 5] {
+            let split = Split::cut(&Oska::start(4).unwrap(), depth, None);
+            let mut search = ProofSearch::<Oska>::new(1, None);
+            let mut seen = std::collections::HashSet::new();
+            for pos in split.job_positions() {
+                let kept =
+                    search.run_keeping_table(pos, None, &AtomicBool::new(false), &mut |_| {});
+                assert_eq!(value_of(kept), Some(prove(pos)), "{pos:?}");
+                seen.insert(kept);
+            }
+            assert!(seen.len() >= 2, "{seen:?}");
+        }
     }
 
     fn truth_root<G: Game>(split: &Split<G>, truth: &[Option<Value>]) -> Option<Value> {

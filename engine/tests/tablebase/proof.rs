@@ -305,6 +305,14 @@ fn a_plan_of_hexapawn_5_run_by_make_and_merged_equals_the_one_process_answer() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("already holds a plan"), "{err}");
+    // Merged before any job ran: nothing decided, and the budget stays for the jobs not run.
+    let (code, _, err) = engine(&["proof", "merge", &dir]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not decided: 0 of 25 jobs proved"), "{err}");
+    assert!(
+        err.contains("with 2000 nodes a job (") && err.contains("not run yet)"),
+        "{err}"
+    );
     let makefile = format!("{dir}/Makefile");
     let (merged, rounds) = run_plan(&dir, &|| {
         std::process::Command::new("make")
@@ -395,4 +403,50 @@ fn the_list_and_slurm_formats_run_the_same_jobs() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("proofs are of Oska and Hexapawn"), "{err}");
+}
+
+#[test]
+fn two_threads_prove_the_starts_with_a_certificate_that_checks() {
+    let scratch = crate::common::Scratch::new("proof-threads", "t2");
+    for (game, board, side, want) in [
+        ("hexapawn", HEXAPAWN_5, "w", "win"),
+        ("oska", "wwww/---/--/---/bbbb", "w", "win"),
+        ("hexapawn", "wwww/----/----/bbbb", "b", ""),
+    ] {
+        let file = scratch
+            .path(&format!("{game}-{side}.cert"))
+            .display()
+            .to_string();
+        let (_, one, _) = solve(&[game, board, side, "--proof"]);
+        if !want.is_empty() {
+            assert_eq!(one.trim(), want);
+        }
+        let (code, two, err) = solve(&[
+            game,
+            board,
+            side,
+            "--proof",
+            "--threads",
+            "2",
+            "--certificate",
+            &file,
+        ]);
+        assert_eq!((code, &two), (0, &one), "{err}");
+        let (code, out, err) = engine(&["proof", "check", &file]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("valid:"), "{out}");
+    }
+    // The checkpoint is of the one search.
+    let (code, _, err) = solve(&[
+        "hexapawn",
+        HEXAPAWN_5,
+        "w",
+        "--proof",
+        "--threads",
+        "2",
+        "--checkpoint",
+        &scratch.path("c").display().to_string(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("engine proof plan"), "{err}");
 }

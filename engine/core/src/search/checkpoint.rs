@@ -340,6 +340,7 @@ impl<G: Game> ProofSearch<G> {
         search.stage = stage;
         search.attacker = attacker;
         search.draw_seen = draw_seen;
+        search.table_draws = draw_seen;
         search.nodes = nodes;
         search.elapsed_before = Duration::from_millis(millis);
         for i in 0..count {

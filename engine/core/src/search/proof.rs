@@ -161,6 +161,8 @@ pub struct ProofSearch<G: Game> {
     pub(super) stopped: bool,
     /// A drawn leaf was disproved in this stage (see the module doc).
     pub(super) draw_seen: bool,
+    /// A drawn leaf was met since the table was last emptied (by any run that kept it).
+    pub(super) table_draws: bool,
     pub(super) start: Instant,
     /// Search time of the runs before this one (a search resumed from a checkpoint).
     pub(super) elapsed_before: Duration,
@@ -190,6 +192,7 @@ impl<G: Game> ProofSearch<G> {
             limit: u64::MAX,
             stopped: false,
             draw_seen: false,
+            table_draws: false,
             start: Instant::now(),
             elapsed_before: Duration::ZERO,
             next_report: REPORT_EVERY,
@@ -219,6 +222,32 @@ impl<G: Game> ProofSearch<G> {
         self.elapsed_before = Duration::ZERO;
         self.root_key = Some(Game::hash(pos));
         self.begin_stage(Stage::First, pos.side_to_move());
+        self.resume(pos, nodes, stop, report)
+    }
+
+    /// [`ProofSearch::run`], keeping what the table learnt in the last run when its attacker
+    /// is this one's (the side to move, in the first stage): a worker proving many positions of
+    /// one cut shares their transpositions. Only proofs and disproofs decide anything, and they
+    /// hold for the attacker whatever the root; a disproof that a draw took part in is caught
+    /// by the draw flag, set if a draw was met since the table was emptied.
+    pub fn run_keeping_table(
+        &mut self,
+        pos: &G,
+        nodes: Option<u64>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&ProofProgress),
+    ) -> Proof {
+        if self.root_key.is_none()
+            || self.stage != Stage::First
+            || self.attacker != pos.side_to_move()
+            || G::NO_REPEAT
+        {
+            return self.run(pos, nodes, stop, report);
+        }
+        self.nodes = 0;
+        self.elapsed_before = Duration::ZERO;
+        self.root_key = Some(Game::hash(pos));
+        self.draw_seen = self.table_draws;
         self.resume(pos, nodes, stop, report)
     }
 
@@ -311,6 +340,7 @@ impl<G: Game> ProofSearch<G> {
         self.stage = stage;
         self.attacker = attacker;
         self.draw_seen = false;
+        self.table_draws = false;
     }
 
     /// Searches the current stage on: whether its attacker can force a win from `pos`
@@ -378,6 +408,7 @@ impl<G: Game> ProofSearch<G> {
                 (0, INF)
             } else {
                 this.draw_seen |= winner.is_none();
+                this.table_draws |= winner.is_none();
                 (INF, 0)
             }
         };

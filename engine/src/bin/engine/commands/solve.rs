@@ -35,15 +35,16 @@ pub struct Args {
     #[arg(long, default_value_t = 64, allow_hyphen_values = true, value_parser = hash_mib)]
     hash: usize,
     /// Threads sharing the table (Oska and Hexapawn; 1 is deterministic, more are faster but
-    /// their node counts vary from run to run; the value is exact either way).
+    /// their node counts vary from run to run; the value is exact either way). With --proof,
+    /// workers proving the jobs of the tree cut at a depth, each with its share of --hash.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = threads)]
     threads: u32,
     #[command(flatten)]
     tablebase: TablebaseArg,
-    /// Win, draw or loss only, by proof-number search (Oska and Hexapawn; one thread): it grows
-    /// the tree where a proof looks cheapest instead of searching every reply, and gives no
-    /// distance (on the sizes the exact solver settles, it is not faster).
-    #[arg(long, conflicts_with = "threads")]
+    /// Win, draw or loss only, by proof-number search (Oska and Hexapawn): it grows the tree
+    /// where a proof looks cheapest instead of searching every reply, and gives no distance (on
+    /// the sizes the exact solver settles, it is not faster).
+    #[arg(long)]
     proof: bool,
     /// With --proof: give up after this many nodes (an error, "not proved"); a resumed proof
     /// counts the nodes of the runs before it.
@@ -132,6 +133,15 @@ pub fn run(args: Args) -> Result<()> {
         let local_stop = AtomicBool::new(false);
         let mut stop = &local_stop;
         let saving = checkpoint.clone().or_else(|| resume.clone());
+        if proof && threads > 1 {
+            if saving.is_some() {
+                anyhow::bail!(
+                    "--checkpoint and --resume are of the one-thread proof: with --threads, cut \
+                     a long proof into jobs instead (engine proof plan)"
+                );
+            }
+            solver.set_proof_threads(threads);
+        }
         if let Some(path) = &saving {
             solver.set_checkpoint(Some(Checkpoint {
                 path: path.clone(),

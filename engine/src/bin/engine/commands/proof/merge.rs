@@ -22,8 +22,8 @@ use crate::commands::common::{read, tables};
 /// DIR/root.cert (the cut tree with the jobs' certificates grafted in; check it with `engine
 /// proof check`) and its value to DIR/result, print them and exit with status 0. Not decided:
 /// print the jobs still open whose value could change the root's, write the scheduler's file
-/// again for those alone with --grow times the node budget (each goes on from its checkpoint),
-/// and exit with status 2.
+/// again for those alone, with --grow times the node budget once each of them has run with the
+/// budget of this round (each goes on from its checkpoint), and exit with status 2.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The plan's directory.
@@ -108,9 +108,17 @@ pub fn run(args: Args) -> Result<()> {
                 cert_path.display()
             ));
         }
-        plan.nodes = plan.nodes.saturating_mul(args.grow);
-        plan.round += 1;
-        plan.write(&dir)?;
+        // The budget grows once every open job has run with it; a job not run yet keeps it.
+        let waiting = combined
+            .open
+            .iter()
+            .filter(|&&j| !job_file(&dir, j, "open").exists())
+            .count();
+        if waiting == 0 {
+            plan.nodes = plan.nodes.saturating_mul(args.grow);
+            plan.round += 1;
+            plan.write(&dir)?;
+        }
         let file = plan.schedule(&dir, &combined.open)?;
         let mut out = format!(
             "not decided: {proved} of {} jobs proved; {} still open can change the root:\n",
@@ -125,10 +133,15 @@ pub fn run(args: Args) -> Result<()> {
         }
         let _ = write!(
             out,
-            "round {} planned in {} with {} nodes a job: run it, then merge again",
+            "round {} planned in {} with {} nodes a job{}: run it, then merge again",
             plan.round,
             file.display(),
-            plan.nodes
+            plan.nodes,
+            if waiting > 0 {
+                format!(" ({waiting} of them not run yet)")
+            } else {
+                String::new()
+            }
         );
         Err(Undecided(out).into())
     })
