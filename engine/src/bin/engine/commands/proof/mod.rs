@@ -254,16 +254,21 @@ LOGS=${{LOGS:-$DIR/slurm-logs}}
 mkdir -p "$LOGS"
 command -v sbatch >/dev/null || {{ echo "$0: sbatch is not on PATH (Slurm's client)" >&2; exit 2; }}
 ids=({ids})
-task="ids=(${{ids[*]}}); exec $(printf '%q ' "$ENGINE") proof job $(printf '%q' "$DIR") \${{ids[\$SLURM_ARRAY_TASK_ID]}} --nodes $NODES"
+# The task runs under sh: the job of a task is the task's place in the list.
+task="set -- ${{ids[*]}}; shift \$SLURM_ARRAY_TASK_ID; exec $(printf '%q ' "$ENGINE") proof job $(printf '%q' "$DIR") \"\$1\" --nodes $NODES"
 array=$(sbatch --parsable --job-name=proof-{game}-{size} --array=0-$((${{#ids[@]}} - 1)) \
     --cpus-per-task=1 --mem={mem}M --output="$LOGS/job-%A_%a.log" ${{SBATCH_OPTIONS:-}} \
     --wrap="$task" | cut -d';' -f1)
 echo "submitted ${{#ids[@]}} proof jobs as array $array"
-merge=(sbatch --parsable --job-name=proof-{game}-{size}-merge --dependency="afterany:$array" \
-    --mem=1024M --output="$LOGS/merge-%j.log" ${{SBATCH_OPTIONS:-}} \
-    --wrap="$(printf '%q ' "$ENGINE" proof merge "$DIR"); [ \$? -le 2 ]")
+# The merge exits 2 when jobs are still open: for Slurm that is a success.
+merge() {{
+    # shellcheck disable=SC2086
+    sbatch --parsable --job-name=proof-{game}-{size}-merge --dependency="afterany:$array" \
+        --mem=1024M --output="$LOGS/merge-%j.log" "$@" ${{SBATCH_OPTIONS:-}} \
+        --wrap="$(printf '%q ' "$ENGINE" proof merge "$DIR"); [ \$? -le 2 ]"
+}}
 if [ "${{WAIT:-0}}" = 1 ]; then
-    "${{merge[@]}}" --wait >/dev/null || {{ echo "$0: the merge failed: see $LOGS" >&2; exit 1; }}
+    merge --wait >/dev/null || {{ echo "$0: the merge failed: see $LOGS" >&2; exit 1; }}
     if [ -f "$DIR/result" ]; then
         echo "decided: $(cat "$DIR/result"); logs in $LOGS"
     else
@@ -271,7 +276,7 @@ if [ "${{WAIT:-0}}" = 1 ]; then
         exit 2
     fi
 else
-    echo "the merge is job $("${{merge[@]}}"); logs in $LOGS"
+    echo "the merge is job $(merge); logs in $LOGS"
 fi
 "#,
                     engine = quote(&engine),
