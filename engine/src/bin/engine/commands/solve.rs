@@ -173,6 +173,7 @@ pub fn run(args: Args) -> Result<()> {
             }
             Report::Search(_) => {}
         };
+        let started = std::time::Instant::now();
         let value = match &certificate {
             Some(file) => solver.value_certified(&parsed.line, nodes, stop, &mut show).map(
                 |(value, cert)| write_certificate(file, &cert).map(|()| value),
@@ -196,6 +197,14 @@ pub fn run(args: Args) -> Result<()> {
             }
             other => other??,
         };
+        if proof {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "proved: {} nodes in {secs:.1}s ({:.0} nodes a second)",
+                value.nodes,
+                value.nodes as f64 / secs.max(1e-9)
+            );
+        }
         emit(format!("{}\n", answer(value, proof)))
     })
 }
