@@ -13,11 +13,10 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use crate::certificate::{
-    Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value,
+    Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value, settled,
 };
 use crate::games::notation::MoveText;
 use crate::games::{Game, Move, MoveList, Side};
-use crate::score::Score;
 use crate::search::Probe;
 
 /// What a position of the cut is.
@@ -111,7 +110,7 @@ impl<G: Game> Split<G> {
             if let Some(&i) = same.iter().find(|&&i| split.nodes[i].pos.same_board(&pos)) {
                 return (i, false);
             }
-            let kind = match settled(&pos, probe) {
+            let kind = match settled(&pos, probe.map(|p| &**p)) {
                 Some(leaf) => Kind::Settled(leaf),
                 None if at_depth >= depth => {
                     split.jobs.push(split.nodes.len());
@@ -465,23 +464,6 @@ pub fn prove_in_parallel<G: Game>(
     })
 }
 
-/// The settled leaf `pos` is, as the proof search takes it: over by the rules, without a legal
-/// move (a loss), or covered by the tables.
-fn settled<G: Game>(pos: &G, probe: Option<&Probe<G>>) -> Option<Leaf> {
-    let mover = pos.side_to_move();
-    if let Some(outcome) = pos.board_outcome() {
-        return Some(Leaf::End(Value::for_side(outcome.winner(), mover)));
-    }
-    if let Some(score) = probe.and_then(|p| p(pos)) {
-        return Some(Leaf::Table(match score {
-            Score::Win(_) => Value::Win,
-            Score::Loss(_) => Value::Loss,
-            _ => Value::Draw,
-        }));
-    }
-    (pos.count_moves() == 0).then_some(Leaf::End(Value::Loss))
-}
-
 /// One claim's tree being grafted together.
 struct Graft<'a, G: Game> {
     split: &'a Split<G>,
@@ -595,6 +577,20 @@ mod tests {
         }
     }
 
+    /// An Oska 4 position 4 to 13 random plies from the start (fewer if the game ends).
+    fn random_oska(rng: &mut SplitMix64) -> Oska {
+        let mut pos = Oska::start(4).unwrap();
+        for _ in 0..4 + rng.next_u64() % 10 {
+            let mut moves = MoveList::new();
+            pos.generate(&mut moves);
+            if moves.is_empty() || pos.board_outcome().is_some() {
+                break;
+            }
+            pos = pos.play(moves.as_slice()[rng.next_u64() as usize % moves.len()]);
+        }
+        pos
+    }
+
     fn prove<G: Game>(pos: &G) -> Value {
         let mut search = ProofSearch::<G>::new(1, None);
         value_of(search.run(pos, None, &AtomicBool::new(false), &mut |_| {})).unwrap()
@@ -651,15 +647,7 @@ mod tests {
             if seen.len() == 3 {
                 break;
             }
-            let mut pos = Oska::start(4).unwrap();
-            for _ in 0..4 + rng.next_u64() % 10 {
-                let mut moves = MoveList::new();
-                pos.generate(&mut moves);
-                if moves.is_empty() || pos.board_outcome().is_some() {
-                    break;
-                }
-                pos = pos.play(moves.as_slice()[rng.next_u64() as usize % moves.len()]);
-            }
+            let pos = random_oska(&mut rng);
             if pos.board_outcome().is_none() && pos.count_moves() > 0 {
                 seen.insert(prove(&pos));
                 cut_and_merge(pos, 2);
@@ -759,15 +747,7 @@ mod tests {
             if seen.len() == 3 {
                 break;
             }
-            let mut pos = Oska::start(4).unwrap();
-            for _ in 0..4 + rng.next_u64() % 10 {
-                let mut moves = MoveList::new();
-                pos.generate(&mut moves);
-                if moves.is_empty() || pos.board_outcome().is_some() {
-                    break;
-                }
-                pos = pos.play(moves.as_slice()[rng.next_u64() as usize % moves.len()]);
-            }
+            let pos = random_oska(&mut rng);
             if pos.board_outcome().is_none() && pos.count_moves() > 0 && seen.insert(prove(&pos)) {
                 both(pos);
             }

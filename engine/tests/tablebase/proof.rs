@@ -116,16 +116,7 @@ fn a_node_limit_or_the_stop_flag_gives_unknown() {
 
 /// Runs `engine solve ARGS`; returns the exit status, stdout and stderr.
 fn solve(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
-        .arg("solve")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    engine(&[&["solve"], args].concat())
 }
 
 const HEXAPAWN_5: &str = "wwwww/-----/-----/-----/bbbbb";

@@ -59,6 +59,7 @@ use thiserror::Error;
 use crate::games::format::slash;
 use crate::games::notation::MoveText;
 use crate::games::{Game, GameKind, Side};
+use crate::score::Score;
 
 pub use check::{Checked, check};
 
@@ -211,6 +212,27 @@ impl Leaf {
             Leaf::End(v) | Leaf::Table(v) => v,
         }
     }
+}
+
+/// The leaf `pos` is to a proof, if it is one, as the proof search sees its leaves: over by the
+/// board, covered by `probe` (the tables), or without a legal move (a loss), in that order.
+pub fn settled<G, P>(pos: &G, probe: Option<&P>) -> Option<Leaf>
+where
+    G: Game,
+    P: Fn(&G) -> Option<Score> + ?Sized,
+{
+    let mover = pos.side_to_move();
+    if let Some(outcome) = pos.board_outcome() {
+        return Some(Leaf::End(Value::for_side(outcome.winner(), mover)));
+    }
+    if let Some(score) = probe.and_then(|p| p(pos)) {
+        return Some(Leaf::Table(match score {
+            Score::Win(_) => Value::Win,
+            Score::Loss(_) => Value::Loss,
+            _ => Value::Draw,
+        }));
+    }
+    (pos.count_moves() == 0).then_some(Leaf::End(Value::Loss))
 }
 
 /// A node of a certificate.

@@ -17,11 +17,10 @@ use thiserror::Error;
 use super::proof::{INF, ProofSearch, Stage};
 use super::{Proof, ProofProgress};
 use crate::certificate::{
-    Builder, Certificate, CertificateError, Claim, Leaf, Level, NodeId, Value,
+    Builder, Certificate, CertificateError, Claim, Level, NodeId, Value, settled,
 };
 use crate::games::notation::MoveText;
 use crate::games::{Game, MoveList, Side};
-use crate::score::Score;
 
 /// Why a proof's certificate could not be written.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -104,23 +103,6 @@ impl<G: Game> ProofSearch<G> {
         Ok(builder.finish(claims)?)
     }
 
-    /// The leaf `pos` is to the search, if it is one: over by the board, covered by the probe,
-    /// or without a move.
-    fn settled(&self, pos: &G) -> Option<Leaf> {
-        let mover = pos.side_to_move();
-        if let Some(outcome) = pos.board_outcome() {
-            return Some(Leaf::End(Value::for_side(outcome.winner(), mover)));
-        }
-        if let Some(score) = self.probe.as_ref().and_then(|p| p(pos)) {
-            return Some(Leaf::Table(match score {
-                Score::Win(_) => Value::Win,
-                Score::Loss(_) => Value::Loss,
-                _ => Value::Draw,
-            }));
-        }
-        (pos.count_moves() == 0).then_some(Leaf::End(Value::Loss))
-    }
-
     /// Writes the tree of `target` below `pos` (proved or disproved in the table, or decided by
     /// a search now); returns its node.
     fn walk(
@@ -136,7 +118,7 @@ impl<G: Game> ProofSearch<G> {
             return Ok(id);
         }
         let mover = pos.side_to_move();
-        if let Some(leaf) = self.settled(pos) {
+        if let Some(leaf) = settled(pos, self.probe.as_deref()) {
             let for_side = if mover == target.side {
                 leaf.value()
             } else {

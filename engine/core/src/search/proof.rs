@@ -218,9 +218,7 @@ impl<G: Game> ProofSearch<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&ProofProgress),
     ) -> Proof {
-        self.nodes = 0;
-        self.elapsed_before = Duration::ZERO;
-        self.root_key = Some(Game::hash(pos));
+        self.begin_run(pos);
         self.begin_stage(Stage::First, pos.side_to_move());
         self.resume(pos, nodes, stop, report)
     }
@@ -244,11 +242,16 @@ impl<G: Game> ProofSearch<G> {
         {
             return self.run(pos, nodes, stop, report);
         }
+        self.begin_run(pos);
+        self.draw_seen = self.table_draws;
+        self.resume(pos, nodes, stop, report)
+    }
+
+    /// A new run of `pos`: its nodes and time count from 0.
+    fn begin_run(&mut self, pos: &G) {
         self.nodes = 0;
         self.elapsed_before = Duration::ZERO;
         self.root_key = Some(Game::hash(pos));
-        self.draw_seen = self.table_draws;
-        self.resume(pos, nodes, stop, report)
     }
 
     /// Goes on with the search of `pos` where the last [`ProofSearch::run`] or `resume` stopped,
