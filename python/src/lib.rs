@@ -1100,7 +1100,7 @@ fn parse_reply<'py>(py: Python<'py>, line: &str) -> PyResult<Parsed<'py>> {
         } => {
             d.set_item("game", game.name())?;
             d.set_item("size", size)?;
-            d.set_item("board", board)?;
+            d.set_item("board", board.to_string())?;
             d.set_item("turn", side == Side::White)?;
             "board"
         }

@@ -631,7 +631,7 @@ fn short_help_lists_the_user_commands_on_one_line_each() {
     let want = ["build", "plan", "probe", "verify", "help"];
     assert_eq!(actions, want.into_iter().map(String::from).collect());
     let actions = common::short_help_commands(ENGINE, &["proof"]);
-    let want = ["check", "help"];
+    let want = ["check", "plan", "job", "merge", "help"];
     assert_eq!(actions, want.into_iter().map(String::from).collect());
     let tools = [
         "positions",

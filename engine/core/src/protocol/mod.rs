@@ -9,10 +9,10 @@
 //! rules by the engine, not here (only their spelling is checked here). A failed parse gives a
 //! [`ProtocolError`] whose [`ErrorCode`] is the one the engine answers with.
 
-pub use crate::games::setup::Setup;
+pub use crate::games::setup::{Setup, SetupBoard};
 
 use crate::games::notation::MoveText;
-use crate::games::setup::check_board_spelling;
+use crate::games::setup::SetupSyntax;
 use crate::games::{GameKind, Side};
 use crate::score::Score;
 

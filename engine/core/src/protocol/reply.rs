@@ -57,8 +57,8 @@ pub enum Reply {
         game: GameKind,
         /// Its size.
         size: u32,
-        /// The current board, `/`-joined.
-        board: String,
+        /// The current board (written `/`-joined).
+        board: SetupBoard,
         /// The side to move.
         side: Side,
         /// How the line began and the moves played since, when there are earlier boards:

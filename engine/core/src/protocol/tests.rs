@@ -205,7 +205,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             .prop_map(|(game, size, board, side, from)| Reply::Board {
                 game,
                 size,
-                board,
+                board: board.parse().expect("the strategy spells boards right"),
                 side,
                 from
             }),

@@ -183,8 +183,9 @@ pub(super) fn read_move(word: &str, index: usize) -> Result<MoveText, ProtocolEr
     MoveText::parse(word).map_err(|e| syntax(format!("move {index} '{word}': {e}")))
 }
 
-pub(super) fn check_board(word: &str) -> Result<String, ProtocolError> {
-    check_board_spelling(word).map_err(|e| syntax(e.0))
+/// A board word of a reply, its spelling checked.
+pub(super) fn check_board(word: &str) -> Result<SetupBoard, ProtocolError> {
+    word.parse().map_err(|e: SetupSyntax| syntax(e.0))
 }
 
 pub(super) fn truncate(s: &str, max: usize) -> String {

@@ -116,7 +116,7 @@ pub(super) async fn oska_pass(t: &Target) -> CheckResult {
             side: Side::Black,
             board,
             ..
-        } if board == "----/---/--/w--/bb--" => {}
+        } if board.to_string() == "----/---/--/w--/bb--" => {}
         other => return fail(format!("after pass, show gave '{other}'")),
     }
     refused(

@@ -252,7 +252,8 @@ pub(super) async fn crlf_and_comments(t: &Target) -> CheckResult {
         .await
         .map_err(client)?;
     match show(&mut e).await? {
-        (Reply::Board { board, side, .. }, None) if board == open.board && side == open.side => {}
+        (Reply::Board { board, side, .. }, None)
+            if board.to_string() == open.board && side == open.side => {}
         (board, result) => {
             return fail(format!(
                 "after CRLF input 'show' should give 'board {game} {size} {} {} from startpos moves {}', got '{board}', '{}'",

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use boardgames_core::games::format::slash;
 use boardgames_core::games::notation::{MoveText, move_name};
 use boardgames_core::games::setup::SetupBoard;
 use boardgames_core::games::{Game, Line, Move, MoveList, PositionError};
@@ -106,7 +105,7 @@ pub(super) fn board_reply<G: Game>(line: &Line<G>) -> Reply {
     Reply::Board {
         game: G::KIND,
         size: pos.size() as u32,
-        board: slash(pos),
+        board: SetupBoard::of(pos),
         side: pos.side_to_move(),
         from,
     }
