@@ -459,7 +459,7 @@ impl<G: Game + Evaluate> ExactSolver<G> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::games::{Ctf, Hexapawn, MoveList, Oska};
 
@@ -489,7 +489,7 @@ mod tests {
     }
 
     /// Every position of the first `plies` plies from the start of `G` at `size`, as lines.
-    fn positions<G: Game>(size: usize, plies: usize) -> Vec<Line<G>> {
+    pub(crate) fn positions<G: Game>(size: usize, plies: usize) -> Vec<Line<G>> {
         let mut out = vec![Line::new(G::start(size).unwrap())];
         let mut frontier = out.clone();
         for _ in 0..plies {

@@ -396,7 +396,7 @@ mod tests {
 
     use super::*;
     use crate::exact::{ExactSolver, Method, Wdl};
-    use crate::games::{Hexapawn, Line, MoveList, Oska};
+    use crate::games::{Hexapawn, MoveList, Oska};
     use crate::search::Proof;
     use crate::search::proof::Bucket;
 
@@ -459,21 +459,8 @@ mod tests {
         let dir = dir("draws");
         let mut solver = ExactSolver::<Oska>::new(1, None);
         let stop = AtomicBool::new(false);
-        let mut frontier = vec![Line::new(Oska::start(4).unwrap())];
         let mut draws = 0;
-        for _ in 0..4 {
-            let mut next = Vec::new();
-            for line in &frontier {
-                let mut moves = MoveList::new();
-                line.legal_moves(&mut moves);
-                for &m in moves.as_slice() {
-                    let mut l = line.clone();
-                    l.push(m);
-                    next.push(l);
-                }
-            }
-            frontier = next;
-        }
+        let frontier = crate::exact::tests::positions::<Oska>(4, 4);
         for line in &frontier {
             let value = solver.value(line, Method::SOLVE, &stop, &mut |_| {});
             if value.map(|v| v.wdl) != Ok(Wdl::Draw) || line.outcome().is_some() {
