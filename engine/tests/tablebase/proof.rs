@@ -305,6 +305,27 @@ fn a_plan_of_hexapawn_5_run_by_make_and_merged_equals_the_one_process_answer() {
         "{err}"
     );
     let makefile = format!("{dir}/Makefile");
+    let make = || {
+        std::process::Command::new("make")
+            .args(["-s", "-f", &makefile, "-j2"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+    };
+    // Round 1 run whole: the budget grows to 8000. Then one job alone of round 2: it stays.
+    assert!(make().success());
+    let (code, _, err) = engine(&["proof", "merge", &dir]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("round 2 planned") && err.contains("with 8000 nodes a job:"), "{err}");
+    let first_open = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("job ").and_then(|r| r.split(':').next()))
+        .unwrap()
+        .to_string();
+    let (code, _, _) = engine(&["proof", "job", &dir, &first_open]);
+    assert_eq!(code, 0);
+    let (_, _, err) = engine(&["proof", "merge", &dir]);
+    assert!(err.contains("round 2 planned") && err.contains("not run yet)"), "{err}");
     let (merged, rounds) = run_plan(&dir, &|| {
         std::process::Command::new("make")
             .args(["-s", "-f", &makefile, "-j2"])

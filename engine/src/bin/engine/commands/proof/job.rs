@@ -20,8 +20,10 @@ use crate::commands::common::{read, stop_on_signals, tables};
 /// this round). Proved, it writes DIR/jobs/N.cert (the certificate) and then DIR/jobs/N.result
 /// (`win`, `draw` or `loss` for the position's side to move, and the nodes); not proved, it
 /// writes its state to DIR/jobs/N.ckpt and how far it got to DIR/jobs/N.open, and still exits
-/// with status 0 (the plan goes on; `engine proof merge` plans it again). SIGINT or SIGTERM
-/// stops it the same way.
+/// with status 0 (the plan goes on; `engine proof merge` plans it again); its nodes and time
+/// there are of all its rounds together. SIGINT or SIGTERM stops it the same way. A job first
+/// reads the plan's tables into memory (seconds for large ones: about 5 s for Oska 6's 4.2 GB),
+/// so give each job a budget its search takes much longer than that.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The plan's directory.

@@ -108,11 +108,18 @@ pub fn run(args: Args) -> Result<()> {
                 cert_path.display()
             ));
         }
-        // The budget grows once every open job has run with it; a job not run yet keeps it.
+        // The budget grows once every open job has run with it (its `.open` says it searched
+        // that many nodes); a job not run yet in this round, or stopped early, keeps it.
+        let ran = |j: usize| -> u64 {
+            std::fs::read_to_string(job_file(&dir, j, "open"))
+                .ok()
+                .and_then(|t| t.split_whitespace().nth(2).and_then(|n| n.parse().ok()))
+                .unwrap_or(0)
+        };
         let waiting = combined
             .open
             .iter()
-            .filter(|&&j| !job_file(&dir, j, "open").exists())
+            .filter(|&&j| ran(j) < plan.nodes)
             .count();
         if waiting == 0 {
             plan.nodes = plan.nodes.saturating_mul(args.grow);
