@@ -66,6 +66,28 @@ impl Wdl {
     }
 }
 
+impl From<Wdl> for Value {
+    /// The same result in the certificates' words.
+    fn from(wdl: Wdl) -> Value {
+        match wdl {
+            Wdl::Win => Value::Win,
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Loss,
+        }
+    }
+}
+
+impl From<Value> for Wdl {
+    /// The same result in the exact values' words.
+    fn from(value: Value) -> Wdl {
+        match value {
+            Value::Win => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss => Wdl::Loss,
+        }
+    }
+}
+
 /// What gave an exact value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
@@ -343,11 +365,7 @@ impl<G: Game + Evaluate> ExactSolver<G> {
         }
         let pos = line.current();
         if let Some(known) = self.known(line) {
-            let value = match known.wdl {
-                Wdl::Win => Value::Win,
-                Wdl::Draw => Value::Draw,
-                Wdl::Loss => Value::Loss,
-            };
+            let value = Value::from(known.wdl);
             let mut builder = Builder::for_position(pos);
             let leaf = builder.leaf(match known.source {
                 Source::Tables => Leaf::Table(value),
@@ -400,11 +418,7 @@ impl<G: Game + Evaluate> ExactSolver<G> {
             let Some(value) = done.value else {
                 return Err(ExactError::NotProved { nodes: done.nodes });
             };
-            let wdl = match value {
-                crate::certificate::Value::Win => Wdl::Win,
-                crate::certificate::Value::Draw => Wdl::Draw,
-                crate::certificate::Value::Loss => Wdl::Loss,
-            };
+            let wdl = Wdl::from(value);
             let exact = Exact {
                 wdl,
                 plies: None,

@@ -563,7 +563,7 @@ mod tests {
     use super::*;
     use crate::certificate::check;
     use crate::eval::Evaluate;
-    use crate::exact::{ExactSolver, Wdl};
+    use crate::exact::ExactSolver;
     use crate::games::{Hexapawn, Line, Oska};
     use crate::search::{Proof, ProofSearch};
     use crate::splitmix::SplitMix64;
@@ -610,11 +610,7 @@ mod tests {
                 let (exact, cert) = solver
                     .value_certified(&Line::new(*pos), None, &stop, &mut |_| {})
                     .unwrap();
-                known.push(Some(match exact.wdl {
-                    Wdl::Win => Value::Win,
-                    Wdl::Draw => Value::Draw,
-                    Wdl::Loss => Value::Loss,
-                }));
+                known.push(Some(Value::from(exact.wdl)));
                 certs.push(Some(cert));
             }
             let combined = split.combine(&known);
