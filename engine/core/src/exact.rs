@@ -456,11 +456,8 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                 .join()
                 .map_err(|_| ExactError::ProofFailed("its thread panicked".into()))?
         })?;
-        let wdl = match proof {
-            Proof::Win => Wdl::Win,
-            Proof::Draw => Wdl::Draw,
-            Proof::Loss => Wdl::Loss,
-            Proof::Unknown => return Err(ExactError::NotProved { nodes: searched }),
+        let Some(wdl) = proof.value().map(Wdl::from) else {
+            return Err(ExactError::NotProved { nodes: searched });
         };
         let exact = Exact {
             wdl,

@@ -413,11 +413,8 @@ pub fn prove_in_parallel<G: Game>(
                     if total >= budget {
                         halt.store(true, Ordering::SeqCst);
                     }
-                    let value = match proof {
-                        Proof::Win => Value::Win,
-                        Proof::Draw => Value::Draw,
-                        Proof::Loss => Value::Loss,
-                        Proof::Unknown => return,
+                    let Some(value) = proof.value() else {
+                        return;
                     };
                     if certify && cert.is_none() {
                         return;
@@ -565,17 +562,8 @@ mod tests {
     use crate::eval::Evaluate;
     use crate::exact::ExactSolver;
     use crate::games::{Hexapawn, Line, Oska};
-    use crate::search::{Proof, ProofSearch};
+    use crate::search::ProofSearch;
     use crate::splitmix::SplitMix64;
-
-    fn value_of(proof: Proof) -> Option<Value> {
-        match proof {
-            Proof::Win => Some(Value::Win),
-            Proof::Draw => Some(Value::Draw),
-            Proof::Loss => Some(Value::Loss),
-            Proof::Unknown => None,
-        }
-    }
 
     /// An Oska 4 position 4 to 13 random plies from the start (fewer if the game ends).
     fn random_oska(rng: &mut SplitMix64) -> Oska {
@@ -593,7 +581,10 @@ mod tests {
 
     fn prove<G: Game>(pos: &G) -> Value {
         let mut search = ProofSearch::<G>::new(1, None);
-        value_of(search.run(pos, None, &AtomicBool::new(false), &mut |_| {})).unwrap()
+        search
+            .run(pos, None, &AtomicBool::new(false), &mut |_| {})
+            .value()
+            .unwrap()
     }
 
     /// Cut at every depth to `max_depth`, each job proved apart with its certificate: the
@@ -779,7 +770,7 @@ mod tests {
             for pos in split.job_positions() {
                 let kept =
                     search.run_keeping_table(pos, None, &AtomicBool::new(false), &mut |_| {});
-                assert_eq!(value_of(kept), Some(prove(pos)), "{pos:?}");
+                assert_eq!(kept.value(), Some(prove(pos)), "{pos:?}");
                 seen.insert(kept);
             }
             assert!(seen.len() >= 2, "{seen:?}");

@@ -16,9 +16,7 @@ use thiserror::Error;
 
 use super::proof::{INF, ProofSearch, Stage};
 use super::{Proof, ProofProgress};
-use crate::certificate::{
-    Builder, Certificate, CertificateError, Claim, Level, NodeId, Value, settled,
-};
+use crate::certificate::{Builder, Certificate, CertificateError, Claim, Level, NodeId, settled};
 use crate::games::notation::MoveText;
 use crate::games::{Game, MoveList, Side};
 
@@ -58,11 +56,8 @@ impl<G: Game> ProofSearch<G> {
         report: &mut dyn FnMut(&ProofProgress),
     ) -> Result<Certificate, CertifyError> {
         let mover = pos.side_to_move();
-        let value = match proof {
-            Proof::Win => Value::Win,
-            Proof::Loss => Value::Loss,
-            Proof::Draw => Value::Draw,
-            Proof::Unknown => return Err(CertifyError::NotProved(proof.to_string())),
+        let Some(value) = proof.value() else {
+            return Err(CertifyError::NotProved(proof.to_string()));
         };
         let mut wanted = Claim::of_value(value, mover, 0);
         // The claim whose stage's table is still here first.

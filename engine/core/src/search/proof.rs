@@ -57,6 +57,19 @@ pub enum Proof {
     Unknown,
 }
 
+impl Proof {
+    /// The result as a certificate states it (`None` for [`Proof::Unknown`]).
+    pub fn value(self) -> Option<crate::certificate::Value> {
+        use crate::certificate::Value;
+        match self {
+            Proof::Win => Some(Value::Win),
+            Proof::Draw => Some(Value::Draw),
+            Proof::Loss => Some(Value::Loss),
+            Proof::Unknown => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Proof {
     /// `win`, `loss`, `draw` or `unknown`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use boardgames_core::games::format::{Parsed, parse_board};
 use boardgames_core::games::{Game, Side};
 use boardgames_core::search::Probe;
@@ -170,4 +170,33 @@ pub fn quote(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', r"'\''"))
     }
+}
+
+/// Writes `text` to `path` through a temporary file renamed over it (a reader, or a shell running
+/// the old file, never sees half of it).
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `path` as a Makefile may name it (letters, digits and `/._-+,@` only); else an error naming
+/// `what` and the other formats.
+pub fn make_path(path: &Path, what: &str) -> Result<String> {
+    let text = path.to_string_lossy().into_owned();
+    if text.is_empty()
+        || !text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,@".contains(&b))
+    {
+        bail!(
+            "{what} {}: a Makefile cannot name paths with spaces or characters such as $ # : % (use --format slurm or list)",
+            path.display()
+        );
+    }
+    Ok(text)
 }

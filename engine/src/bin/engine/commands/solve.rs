@@ -13,7 +13,7 @@ use boardgames_core::search::Event;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
 
-use super::common::{Position, TablebaseArg, stop_on_signals, tables, threads};
+use super::common::{Position, TablebaseArg, stop_on_signals, tables, threads, write_file};
 use crate::cli::{emit, hash_mib};
 
 /// Solve a position exactly: win K, loss K or draw.
@@ -227,8 +227,7 @@ fn answer(value: Exact, proof: bool) -> String {
 /// bytes`.
 fn write_certificate(file: &Path, cert: &Certificate) -> Result<()> {
     let (text, size) = cert.write();
-    std::fs::write(file, text)
-        .with_context(|| format!("cannot write the certificate {}", file.display()))?;
+    write_file(file, &text).context("the certificate")?;
     eprintln!("certificate {}: {size}", file.display());
     Ok(())
 }

@@ -10,8 +10,8 @@ use boardgames_core::games::Game;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_table_game;
 
-use super::{PlanFile, job_file, proof_game, write_file};
-use crate::commands::common::{read, stop_on_signals, tables};
+use super::{PlanFile, job_file, proof_game};
+use crate::commands::common::{read, stop_on_signals, tables, write_file};
 
 /// Run one job of a plan (what the plan's Makefile, Slurm script or list runs).
 ///

@@ -11,9 +11,9 @@ use boardgames_core::split::Split;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_table_game;
 
-use super::{PlanFile, job_file, proof_game, write_file};
+use super::{PlanFile, job_file, proof_game};
 use crate::cli::emit;
-use crate::commands::common::{read, tables};
+use crate::commands::common::{read, tables, write_file};
 
 /// Work a plan's job values up to the root; write its certificate, or plan the open jobs again.
 ///

@@ -16,7 +16,7 @@ use boardgames_core::games::GameKind;
 use boardgames_core::tablebase::TableGame;
 use clap::Subcommand;
 
-use crate::commands::common::quote;
+use crate::commands::common::{make_path, quote, write_file};
 
 /// Check proof certificates; cut a proof into jobs for make, Slurm or GNU parallel.
 ///
@@ -199,20 +199,8 @@ impl PlanFile {
         );
         let (file, text) = match self.format.as_str() {
             "make" => {
-                for (path, what) in [
-                    (&*engine, "the engine binary"),
-                    (&*dir_text, "the plan's directory"),
-                ] {
-                    if path.is_empty()
-                        || !path
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,@".contains(&b))
-                    {
-                        bail!(
-                            "{what} {path}: a Makefile cannot name paths with spaces or characters such as $ # : % (use --format slurm or list)"
-                        );
-                    }
-                }
+                make_path(&self.engine, "the engine binary")?;
+                make_path(dir, "the plan's directory")?;
                 let targets: Vec<String> = jobs
                     .iter()
                     .map(|j| format!("$(DIR)/jobs/{j}.result"))
@@ -323,16 +311,4 @@ fn proof_game(kind: GameKind) -> Result<TableGame> {
 /// state between rounds), `.open` (how far it got, while not proved).
 fn job_file(dir: &Path, job: usize, ext: &str) -> PathBuf {
     dir.join("jobs").join(format!("{job}.{ext}"))
-}
-
-/// Writes `text` to `path` through a temporary file renamed over it (a reader, or a shell running
-/// the old file, never sees half of it).
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }

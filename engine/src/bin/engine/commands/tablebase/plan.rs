@@ -15,7 +15,7 @@ use boardgames_core::with_table_game;
 
 use super::{GameSize, dir_of};
 use crate::cli::{digits, emit};
-use crate::commands::common::{quote, threads};
+use crate::commands::common::{make_path, quote, threads};
 
 /// Print the build as jobs for make, Slurm or GNU parallel, or estimate what it takes.
 ///
@@ -234,22 +234,8 @@ impl Jobs<'_> {
 
     /// The Makefile.
     fn makefile(&self) -> Result<String> {
-        let safe = |p: &Path, what: &str| -> Result<String> {
-            let text = p.to_string_lossy().into_owned();
-            if text.is_empty()
-                || !text
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"/._-+,@".contains(&b))
-            {
-                bail!(
-                    "{what} {}: a Makefile cannot name paths with spaces or characters such as $ # : % (use --format slurm or list)",
-                    p.display()
-                );
-            }
-            Ok(text)
-        };
-        let dir = safe(self.dir, "the tablebase directory")?;
-        let engine = safe(self.engine, "the engine binary")?;
+        let dir = make_path(self.dir, "the tablebase directory")?;
+        let engine = make_path(self.engine, "the engine binary")?;
         let mut out = String::new();
         let levels = self.plan.iter().map(|j| j.level).max().unwrap_or(0);
         let _ = writeln!(
