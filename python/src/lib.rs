@@ -16,6 +16,7 @@ use boardgames_core::eval::{EvalKind, Evaluate};
 use boardgames_core::exact::{ExactSolver, Method, finished};
 use boardgames_core::games::format::{Format, parse_board, print_board, print_history};
 use boardgames_core::games::notation::{move_name, parse_move};
+use boardgames_core::games::setup::Setup;
 use boardgames_core::games::{
     AnyLine, Ctf, Game, GameKind, Hexapawn, Line, MoveList, Oska, Outcome, Reason, Side,
 };
@@ -64,21 +65,6 @@ fn whole(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
 /// A side: `w` or `b` (`white`, `black` too).
 fn side_of(side: &str) -> PyResult<Side> {
     Side::parse(side).map_err(value_error)
-}
-
-/// How a line was set up: the game's start, or a board (with the boards before it).
-#[derive(Clone, Debug)]
-enum Setup {
-    /// The start position of the game and size, White to move.
-    Start,
-    /// A given board (`/`-joined), its side to move, its history (`/`-joined boards, most
-    /// recent first), and the text it was read from (which a pickle keeps).
-    Board {
-        board: String,
-        side: Side,
-        history: Vec<String>,
-        text: String,
-    },
 }
 
 /// What pickle keeps of an outcome: the winner (as `Outcome.winner`) and the reason's place in
@@ -190,7 +176,10 @@ impl PyOutcome {
 pub struct Position {
     line: AnyLine,
     size: usize,
+    /// How the line was set up: the start, or a board with its side and earlier boards.
     setup: Setup,
+    /// The board's text and side it was read from (`None` for the start), which pickle keeps.
+    read_from: Option<(String, Side)>,
     /// The moves pushed since the set-up, as named when played.
     moves: Vec<String>,
 }
@@ -250,6 +239,20 @@ impl Position {
         )
     }
 
+    /// The start position of `kind` at `size` (a size of the game).
+    fn at_start(kind: GameKind, size: usize) -> PyResult<Position> {
+        let line: AnyLine = with_game!(kind, G => {
+            Line::new(G::start(size).map_err(value_error)?).into()
+        });
+        Ok(Position {
+            line,
+            size,
+            setup: Setup::StartPos,
+            read_from: None,
+            moves: Vec::new(),
+        })
+    }
+
     /// The position (and its history) read from `board` in any seed format.
     fn read(kind: GameKind, board: &str, side: Side) -> PyResult<Position> {
         with_game!(kind, G => Self::read_game::<G>(board, side))
@@ -260,23 +263,11 @@ impl Position {
     where
         AnyLine: From<Line<G>>,
     {
-        let parsed = parse_board::<G>(board, side).map_err(value_error)?;
-        let line = parsed.line;
-        let current = *line.current();
-        let history = line
-            .earlier()
-            .iter()
-            .rev()
-            .map(boardgames_core::games::format::slash)
-            .collect();
+        let line = parse_board::<G>(board, side).map_err(value_error)?.line;
         Ok(Position {
-            size: current.size(),
-            setup: Setup::Board {
-                board: boardgames_core::games::format::slash(&current),
-                side: current.side_to_move(),
-                history,
-                text: board.to_string(),
-            },
+            size: line.current().size(),
+            setup: Setup::of(&line),
+            read_from: Some((board.to_string(), side)),
             line: line.into(),
             moves: Vec::new(),
         })
@@ -351,15 +342,7 @@ impl Position {
                     "{kind} size {size} is not supported: sizes {lo} to {hi} are"
                 ))
             })?;
-        let line: AnyLine = with_game!(kind, G => {
-            Line::new(G::start(size).map_err(value_error)?).into()
-        });
-        Ok(Position {
-            line,
-            size,
-            setup: Setup::Start,
-            moves: Vec::new(),
-        })
+        Position::at_start(kind, size)
     }
 
     /// A position of `game` from `board` with `side` (`'w'` or `'b'`) to move.
@@ -527,22 +510,7 @@ impl Position {
     /// GAME SIZE`): `position startpos moves ...`, or `position board B SIDE [history ...]
     /// [moves ...]`.
     fn command(&self) -> String {
-        let mut out = match &self.setup {
-            Setup::Start => "position startpos".to_string(),
-            Setup::Board {
-                board,
-                side,
-                history,
-                ..
-            } => {
-                let mut s = format!("position board {board} {}", side.letter());
-                if !history.is_empty() {
-                    s.push_str(" history ");
-                    s.push_str(&history.join(" "));
-                }
-                s
-            }
-        };
+        let mut out = format!("position {}", self.setup);
         if !self.moves.is_empty() {
             out.push_str(" moves ");
             out.push_str(&self.moves.join(" "));
@@ -567,9 +535,9 @@ impl Position {
     /// start) and the moves pushed, replayed by `Position._restore`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let restore = py.get_type::<Position>().getattr("_restore")?;
-        let (text, side) = match &self.setup {
-            Setup::Start => (None, 'w'),
-            Setup::Board { text, side, .. } => (Some(text.clone()), side.letter()),
+        let (text, side) = match &self.read_from {
+            None => (None, 'w'),
+            Some((text, side)) => (Some(text.clone()), side.letter()),
         };
         Ok((
             restore,
@@ -589,17 +557,7 @@ impl Position {
     ) -> PyResult<Position> {
         let kind = game_kind(game)?;
         let mut pos = match text {
-            None => {
-                let line: AnyLine = with_game!(kind, G => {
-                    Line::new(G::start(size).map_err(value_error)?).into()
-                });
-                Position {
-                    line,
-                    size,
-                    setup: Setup::Start,
-                    moves: Vec::new(),
-                }
-            }
+            None => Position::at_start(kind, size)?,
             Some(text) => Position::read(kind, text, side_of(side)?)?,
         };
         for m in &moves {

@@ -24,6 +24,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::schedule::{GameArgs, ScheduleArgs};
+use crate::limits::DriverLimits;
 
 /// `arena class`.
 #[derive(Args, Debug)]
@@ -58,26 +59,8 @@ pub struct ClassArgs {
     /// Wall-clock milliseconds a move may take; a slower move loses the game ([timeout]).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     move_timeout: u64,
-    /// CPU seconds of a submission for one game ([cpu]).
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
-    cpu: u64,
-    /// MiB of address space of each submission process ([memory]).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
-    memory: u64,
-    /// Processes a submission may hold at once ([processes]).
-    #[arg(long, value_name = "N", default_value_t = 32)]
-    processes: u64,
-    /// Wall-clock milliseconds a submission may take to load, each game ([load]).
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    load_timeout: u64,
-    /// Wall-clock seconds compiling a submission (Haskell, Template Haskell included) may take,
-    /// once ([load]; a failed compile is remembered and fails every later game at once).
-    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    compile_timeout: u64,
-    /// MiB of a submission's scratch folder (HOME, TMPDIR), a tmpfs of its own in the sandbox:
-    /// a full scratch fails only its owner's writes.
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
-    scratch: u64,
+    #[command(flatten)]
+    limits: DriverLimits,
     /// Board format sent to executable programs: slash, python, haskell, lisp or flat.
     #[arg(long, default_value = "python")]
     format: String,
@@ -157,11 +140,15 @@ fn print_report(report: &ClassReport, notes: &[String]) {
     }
     out!();
     out!("{}", report.table());
-    let failures = report.failures();
-    if !failures.is_empty() {
+    section("First failures:", &report.failures());
+}
+
+/// A section after a blank line: `title`, then `body`; nothing when `body` is empty.
+fn section(title: &str, body: &str) {
+    if !body.is_empty() {
         out!();
-        out!("First failures:");
-        out!("{failures}");
+        out!("{title}");
+        out!("{body}");
     }
 }
 
@@ -237,12 +224,7 @@ async fn finish(
         let graded = graded?;
         out!();
         out!("{}", graded.table());
-        let worst = graded.worst_moves();
-        if !worst.is_empty() {
-            out!();
-            out!("Worst moves:");
-            out!("{worst}");
-        }
+        section("Worst moves:", &graded.worst_moves());
         if let Some(path) = &output.grade_set {
             std::fs::write(path, &graded.set)
                 .with_context(|| format!("--grade-set: cannot write {}", path.display()))?;
@@ -385,15 +367,15 @@ pub async fn run_class(args: ClassArgs) -> Result<ExitCode> {
     let limits = ClassLimits {
         depth: args.depth,
         move_timeout_ms: args.move_timeout,
-        cpu: args.cpu,
-        memory: args.memory,
-        processes: args.processes,
+        cpu: args.limits.cpu,
+        memory: args.limits.memory,
+        processes: args.limits.processes,
         format: args.format.clone(),
         no_reuse: args.no_reuse,
         no_sandbox: args.no_sandbox,
-        load_timeout_ms: args.load_timeout,
-        compile_timeout_s: args.compile_timeout,
-        scratch_mib: args.scratch,
+        load_timeout_ms: args.limits.load_timeout,
+        compile_timeout_s: args.limits.compile_timeout,
+        scratch_mib: args.limits.scratch,
     };
     let config = MatchConfig {
         game,

@@ -20,6 +20,8 @@ macro_rules! out {
 static OUTPUT_CLOSED: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
 mod class;
+#[path = "../common/limits.rs"]
+mod limits;
 mod schedule;
 
 use std::fs::File;

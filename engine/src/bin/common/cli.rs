@@ -1,7 +1,8 @@
 //! What the `engine` and `engine-tune` binaries share: the spelling of GAME, SIZE and numbers on
 //! the command line, and the convention for answers and errors (a command writes its whole answer
-//! at once; a bad argument or a failure is one line on stderr and exit status 1). Each binary
-//! includes this file as its `cli` module.
+//! at once; a bad argument or a failure is one line on stderr and exit status 1), and the
+//! [`subcommands!`] that binds a command's modules to its subcommands. Each binary includes this
+//! file as its `cli` module.
 
 use std::fmt::Display;
 use std::io::Write;
@@ -12,6 +13,50 @@ use anyhow::Result;
 use boardgames_core::games::GameKind;
 use clap::Parser;
 use clap::error::ErrorKind;
+
+/// Declares the subcommands of a command, one module each (`Variant(module)`: the module's
+/// `Args`, whose doc comment is the subcommand's help, and its `run(Args) -> Result<()>`), as an
+/// enum deriving `clap::Subcommand` with a `run` that runs the chosen module's.
+///
+/// With a `struct Args;` before the enum, it also declares that `Args` (the command's, its doc
+/// comment the command's help) holding the chosen subcommand, and the command's `run`.
+macro_rules! subcommands {
+    (
+        $(#[$args_meta:meta])* pub struct Args;
+        $(#[$meta:meta])* enum $name:ident { $($variant:ident($module:ident)),+ $(,)? }
+    ) => {
+        $(#[$args_meta])*
+        #[derive(clap::Args, Debug)]
+        pub struct Args {
+            #[command(subcommand)]
+            action: $name,
+        }
+
+        /// Runs the chosen subcommand.
+        pub fn run(args: Args) -> anyhow::Result<()> {
+            args.action.run()
+        }
+
+        $crate::cli::subcommands! { $(#[$meta])* enum $name { $($variant($module)),+ } }
+    };
+    ($(#[$meta:meta])* enum $name:ident { $($variant:ident($module:ident)),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(clap::Subcommand, Debug)]
+        enum $name {
+            $($variant($module::Args)),+
+        }
+
+        impl $name {
+            /// Runs the chosen subcommand.
+            fn run(self) -> anyhow::Result<()> {
+                match self {
+                    $(Self::$variant(args) => $module::run(args)),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use subcommands;
 
 /// GAME as the protocol spells it: `oska`, `hexapawn` or `ctf`, lower case.
 pub(crate) fn game_name(text: &str) -> Result<String, String> {

@@ -12,7 +12,9 @@ mod commands;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+
+use commands::{blunders, positions, refine_patterns, refine_weights, tune, tune_patterns};
 
 /// Developer tools that fit the engine's evaluators to exact game values.
 ///
@@ -28,15 +30,16 @@ struct Cli {
     command: Command,
 }
 
-/// The tools; each one's help is its `Args`' doc comment.
-#[derive(Subcommand, Debug)]
-enum Command {
-    Positions(commands::positions::Args),
-    Blunders(commands::blunders::Args),
-    Tune(commands::tune::Args),
-    TunePatterns(commands::tune_patterns::Args),
-    RefinePatterns(commands::refine_patterns::Args),
-    RefineWeights(commands::refine_weights::Args),
+cli::subcommands! {
+    /// The tools; each one's help is its `Args`' doc comment.
+    enum Command {
+        Positions(positions),
+        Blunders(blunders),
+        Tune(tune),
+        TunePatterns(tune_patterns),
+        RefinePatterns(refine_patterns),
+        RefineWeights(refine_weights),
+    }
 }
 
 fn main() -> ExitCode {
@@ -45,14 +48,7 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     boardgames_tools::default_sigpipe();
-    let result = match cli.command {
-        Command::Positions(args) => commands::positions::run(args),
-        Command::Blunders(args) => commands::blunders::run(args),
-        Command::Tune(args) => commands::tune::run(args),
-        Command::TunePatterns(args) => commands::tune_patterns::run(args),
-        Command::RefinePatterns(args) => commands::refine_patterns::run(args),
-        Command::RefineWeights(args) => commands::refine_weights::run(args),
-    };
+    let result = cli.command.run();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => cli::failure(&e),

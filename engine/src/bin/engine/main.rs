@@ -6,12 +6,15 @@
 #[path = "../common/cli.rs"]
 mod cli;
 mod commands;
+#[path = "../common/limits.rs"]
+mod limits;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 use commands::best::GameOver;
+use commands::{bench, best, board_call, movegen, perft, proof, solve, tablebase};
 
 /// Rules engine for Oska, Hexapawn and Capture the Flag.
 ///
@@ -34,17 +37,18 @@ struct Cli {
     command: Option<Command>,
 }
 
-/// The one-shot commands; each one's help is its `Args`' doc comment.
-#[derive(Subcommand, Debug)]
-enum Command {
-    Movegen(commands::movegen::Args),
-    Perft(commands::perft::Args),
-    BoardCall(commands::board_call::Args),
-    Best(commands::best::Args),
-    Solve(commands::solve::Args),
-    Bench(commands::bench::Args),
-    Tablebase(commands::tablebase::Args),
-    Proof(commands::proof::Args),
+cli::subcommands! {
+    /// The one-shot commands; each one's help is its `Args`' doc comment.
+    enum Command {
+        Movegen(movegen),
+        Perft(perft),
+        BoardCall(board_call),
+        Best(best),
+        Solve(solve),
+        Bench(bench),
+        Tablebase(tablebase),
+        Proof(proof),
+    }
 }
 
 /// The exit status of `engine best` on a finished game.
@@ -67,14 +71,7 @@ fn main() -> ExitCode {
             boardgames_tools::session::SearchBackend::default(),
         )
         .map_err(anyhow::Error::from),
-        Some(Command::Movegen(args)) => commands::movegen::run(args),
-        Some(Command::Perft(args)) => commands::perft::run(args),
-        Some(Command::BoardCall(args)) => commands::board_call::run(args),
-        Some(Command::Best(args)) => commands::best::run(args),
-        Some(Command::Solve(args)) => commands::solve::run(args),
-        Some(Command::Bench(args)) => commands::bench::run(args),
-        Some(Command::Tablebase(args)) => commands::tablebase::run(args),
-        Some(Command::Proof(args)) => commands::proof::run(args),
+        Some(command) => command.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

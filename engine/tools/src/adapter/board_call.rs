@@ -17,7 +17,7 @@ use super::sandbox::Jail;
 use super::watch::{Watch, cap_reached};
 use crate::process::capture::{self, Capture};
 use crate::process::group::ProcessGroup;
-use crate::session::backend::Backend;
+use crate::session::backend::{Backend, SearchCall};
 use boardgames_core::games::AnyLine;
 use boardgames_core::games::Move;
 use boardgames_core::games::format::{print_board, print_history};
@@ -31,6 +31,39 @@ pub enum InputMode {
     Args,
     /// `PROGRAM ARGS...` with one line `BOARD SIDE DEPTH` on its standard input.
     Stdin,
+}
+
+/// What a seed-shaped program or function is called with for a position, and what its answer
+/// is read against.
+pub(super) struct SeedArgs {
+    /// The legal moves of the side to move.
+    pub moves: MoveList,
+    /// The board, as the adapter sends it.
+    pub board: String,
+    /// The side to move's letter.
+    pub side: char,
+    /// The depth: `go depth D`'s, else the adapter's own.
+    pub depth: u32,
+}
+
+impl SeedArgs {
+    /// The call for `line`'s position under `go`, its board written as `board`; `default_depth`
+    /// when `go` names no depth (go nodes, go movetime, ...).
+    pub(super) fn of<G: Game>(line: &Line<G>, go: Go, default_depth: u32, board: String) -> Self {
+        let mut moves = MoveList::new();
+        line.legal_moves(&mut moves);
+        let depth = match go {
+            Go::Depth(d) => d,
+            _ => default_depth,
+        };
+        let side = line.current().side_to_move().letter();
+        SeedArgs {
+            moves,
+            board,
+            side,
+            depth,
+        }
+    }
 }
 
 /// The adapter: a program, its arguments and how to talk to it.
@@ -220,23 +253,16 @@ impl BoardCall {
         }
     }
 
-    fn search_line<G: Game>(
-        &self,
-        line: &Line<G>,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
+    fn search_line<G: Game>(&self, line: &Line<G>, call: SearchCall<'_>) -> Option<Move> {
+        let SearchCall { go, stop, report } = call;
         let pos = *line.current();
-        let mut moves = MoveList::new();
-        line.legal_moves(&mut moves);
-        let depth = match go {
-            Go::Depth(d) => d,
-            _ => self.depth,
-        };
-        let board = self.board_text(line);
+        let SeedArgs {
+            moves,
+            board,
+            side,
+            depth,
+        } = SeedArgs::of(line, go, self.depth, self.board_text(line));
         let mut say = |text: String| report(Info::String(format!("board-call: {text}")));
-        let side = pos.side_to_move().letter();
         if let Some(limits) = &self.limits {
             // Once per adapter process (one program each).
             static NOTED: AtomicBool = AtomicBool::new(false);
@@ -327,14 +353,8 @@ impl Backend for BoardCall {
 
     fn clear(&mut self) {}
 
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
-        boardgames_core::with_game!(l in line => self.search_line(l, go, stop, report))
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
+        boardgames_core::with_game!(l in line => self.search_line(l, call))
     }
 }
 

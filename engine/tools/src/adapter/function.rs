@@ -9,17 +9,17 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::board_call::{BoardCall, InputMode, adapter_options};
+use super::board_call::{BoardCall, InputMode, SeedArgs, adapter_options};
 use super::driver::Driver;
 use super::fault::{Failed, Fault};
 use super::limits::ResourceLimits;
 use super::spec::{FunctionError, FunctionSpec};
 use crate::process::capture::escape;
-use crate::session::backend::Backend;
+use crate::session::backend::{Backend, SearchCall};
 use boardgames_core::games::AnyLine;
 use boardgames_core::games::Move;
-use boardgames_core::games::{Game, GameKind, Line, MoveList};
-use boardgames_core::protocol::{Go, Info, OptionDecl};
+use boardgames_core::games::{Game, GameKind, Line};
+use boardgames_core::protocol::{Info, OptionDecl};
 
 /// The adapter: a seed function as a [`Backend`].
 #[derive(Debug)]
@@ -96,23 +96,16 @@ impl FunctionCall {
         result
     }
 
-    fn search_line<G: Game>(
-        &mut self,
-        line: &Line<G>,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
+    fn search_line<G: Game>(&mut self, line: &Line<G>, call: SearchCall<'_>) -> Option<Move> {
+        let SearchCall { go, stop, report } = call;
         let pos = *line.current();
-        let mut moves = MoveList::new();
-        line.legal_moves(&mut moves);
-        let depth = match go {
-            Go::Depth(d) => d,
-            _ => self.depth,
-        };
         let shape = self.shape();
-        let board = shape.board_text(line);
-        let side = pos.side_to_move().letter();
+        let SeedArgs {
+            moves,
+            board,
+            side,
+            depth,
+        } = SeedArgs::of(line, go, self.depth, shape.board_text(line));
         if !self.noted {
             self.noted = true;
             for note in super::sandbox::notes(&self.limits) {
@@ -179,13 +172,7 @@ impl Backend for FunctionCall {
         self.driver = None;
     }
 
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
-        boardgames_core::with_game!(l in line => self.search_line(l, go, stop, report))
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
+        boardgames_core::with_game!(l in line => self.search_line(l, call))
     }
 }

@@ -45,15 +45,19 @@ pub trait Backend: Send + 'static {
     }
     /// Forgets everything learnt (new game).
     fn clear(&mut self);
-    /// Searches the line's position (never a finished game) within the limits of `go` (never
-    /// [`Go::Perft`]) until they are reached, the result is proven, or `stop` is set. Reports
-    /// through `report`, and returns the best move (a pass included), which must be legal, or
-    /// `None` when it has none to give (the session then answers `bestmove none`).
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move>;
+    /// Searches the line's position (never a finished game) within the limits of the call's
+    /// `go` until they are reached, the result is proven, or its `stop` is set. Reports through
+    /// its `report`, and returns the best move (a pass included), which must be legal, or `None`
+    /// when it has none to give (the session then answers `bestmove none`).
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move>;
+}
+
+/// One `go` as a [`Backend`] gets it.
+pub struct SearchCall<'a> {
+    /// The limits of the search (never [`Go::Perft`], which the session counts itself).
+    pub go: Go,
+    /// Set when the search must end as soon as it can (`stop`, `quit`, a new position).
+    pub stop: &'a AtomicBool,
+    /// Where the search's `info` lines go.
+    pub report: &'a mut dyn FnMut(Info),
 }

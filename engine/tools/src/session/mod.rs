@@ -28,7 +28,7 @@ use std::thread;
 
 use crossbeam_channel::{Receiver, Sender, bounded, select, unbounded};
 
-pub use backend::Backend;
+pub use backend::{Backend, SearchCall};
 pub use options::{HASH_MIB, MULTI_PV, options};
 pub use searcher::SearchBackend;
 pub use state::State;

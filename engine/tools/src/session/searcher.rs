@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::Backend;
+use super::{Backend, SearchCall};
 use boardgames_core::eval::{EvalKind, Evaluate};
 use boardgames_core::games::Move;
 use boardgames_core::games::notation::line_names;
@@ -242,13 +242,8 @@ impl Backend for SearchBackend {
         self.threads = threads;
     }
 
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
+        let SearchCall { go, stop, report } = call;
         let settings = Settings {
             hash_mib: self.hash_mib,
             trace: self.trace,

@@ -1035,17 +1035,11 @@ impl Backend for PanicsOnce {
     fn clear(&mut self) {
         self.1.clear();
     }
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
         if !std::mem::replace(&mut self.0, true) {
             panic!("a planted bug");
         }
-        self.1.search(line, go, stop, report)
+        self.1.search(line, call)
     }
 }
 
@@ -1091,14 +1085,8 @@ impl Backend for HexapawnOnly {
     fn games(&self) -> Vec<GameKind> {
         vec![GameKind::Hexapawn]
     }
-    fn search(
-        &mut self,
-        line: &AnyLine,
-        go: Go,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(Info),
-    ) -> Option<Move> {
-        self.0.search(line, go, stop, report)
+    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
+        self.0.search(line, call)
     }
 }
 

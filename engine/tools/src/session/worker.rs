@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
 
-use super::backend::Backend;
+use super::backend::{Backend, SearchCall};
 use super::options::Setting;
 use super::replies::Out;
 use boardgames_core::games::notation::{MoveText, move_name};
@@ -57,7 +57,12 @@ pub(super) fn worker<W: Write + Send + 'static>(
                     }
                     _ => {
                         let mut report = |info: Info| out.send(&Reply::Info(info));
-                        let best = backend.search(&line, go, &stop, &mut report);
+                        let call = SearchCall {
+                            go,
+                            stop: &stop,
+                            report: &mut report,
+                        };
+                        let best = backend.search(&line, call);
                         if go == Go::Infinite {
                             while !stop.load(Ordering::Relaxed) {
                                 thread::sleep(Duration::from_millis(1));

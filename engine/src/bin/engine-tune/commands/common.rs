@@ -16,6 +16,18 @@ use clap::Args;
 
 use crate::cli::{board_size, digits, game_name};
 
+/// GAME and SIZE of `positions` and `refine-weights` (a command may reword their help with
+/// `#[command(mut_arg(...))]`).
+#[derive(Args, Debug, Clone)]
+pub struct GameSize {
+    /// oska, hexapawn or ctf.
+    #[arg(value_parser = game_name)]
+    pub game: String,
+    /// The size (pieces a side for Oska, board width otherwise).
+    #[arg(allow_hyphen_values = true, value_parser = board_size)]
+    pub size: usize,
+}
+
 /// The game, size and set files of a pattern-weights command (`tune-patterns`,
 /// `refine-patterns`).
 #[derive(Args, Debug, Clone)]

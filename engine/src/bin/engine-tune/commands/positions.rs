@@ -10,8 +10,8 @@ use boardgames_tools::tuning::positions::{
     RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, write,
 };
 
-use super::common::{parse_depths, parse_evals, positive, positive_u64, seed};
-use crate::cli::{board_size, digits, game_name, hash_mib};
+use super::common::{GameSize, parse_depths, parse_evals, positive, positive_u64, seed};
+use crate::cli::{digits, hash_mib};
 
 /// Developer tool: make a set of positions labelled with exact values.
 ///
@@ -20,12 +20,8 @@ use crate::cli::{board_size, digits, game_name, hash_mib};
 /// `engine-tune blunders` and `engine-tune tune`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// oska, hexapawn or ctf.
-    #[arg(value_parser = game_name)]
-    game: String,
-    /// The size (pieces a side for Oska, board width otherwise).
-    #[arg(allow_hyphen_values = true, value_parser = board_size)]
-    size: usize,
+    #[command(flatten)]
+    at: GameSize,
     /// Positions wanted.
     #[arg(long, default_value_t = 2000, allow_hyphen_values = true, value_parser = positive)]
     count: usize,
@@ -75,14 +71,14 @@ fn history_boards(text: &str) -> Result<usize, String> {
 /// Makes the set and writes it to `--out`, reporting progress on stderr.
 pub fn run(args: Args) -> Result<()> {
     let spec = &SetSpec {
-        size: args.size,
+        size: args.at.size,
         count: args.count,
         seed: args.seed,
         budget: args.budget,
         history: args.history,
         hash_mib: args.hash,
     };
-    let game = args.game.as_str();
+    let game = args.at.game.as_str();
     let (results, depths) = (args.results.as_deref(), args.depths.as_deref());
     let (opening, tablebase, out) = (args.opening, args.tablebase.as_deref(), &args.out);
     if results.is_some() && opening.is_some() {

@@ -13,9 +13,9 @@ use boardgames_tools::tuning::refine::refine_linear;
 use boardgames_tools::tuning::teach::{Games, taught};
 
 use super::common::{
-    RefineArgs, file_name, parse_evals, refine_options, report_epoch, seed, sets_of,
+    GameSize, RefineArgs, file_name, parse_evals, refine_options, report_epoch, seed, sets_of,
 };
-use crate::cli::{board_size, emit, game_name};
+use crate::cli::emit;
 
 /// Developer tool: refine Capture the Flag's weights, taught by a deeper search.
 ///
@@ -30,13 +30,13 @@ use crate::cli::{board_size, emit, game_name};
 /// "Capture the Flag 5: refined by a deeper search"). Prints each epoch's agreement
 /// and, with --write, writes a weights file for that size only.
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_arg("game", |a| a.help("ctf (Oska and Hexapawn have pattern terms: see refine-patterns)")),
+    mut_arg("size", |a| a.help("Board width of the games"))
+)]
 pub struct Args {
-    /// ctf (Oska and Hexapawn have pattern terms: see refine-patterns).
-    #[arg(value_parser = game_name)]
-    game: String,
-    /// Board width of the games.
-    #[arg(allow_hyphen_values = true, value_parser = board_size)]
-    size: usize,
+    #[command(flatten)]
+    at: GameSize,
     /// Openings; each is played twice, the tuned evaluator once with each colour.
     #[arg(long, default_value_t = 300)]
     openings: usize,
@@ -80,7 +80,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let options = &refine_options(&args.refine, 30, 1.0)?;
     let games = &Games {
-        size: args.size,
+        size: args.at.size,
         openings: args.openings,
         plies: args.plies,
         seed: args.seed,
@@ -88,7 +88,7 @@ pub fn run(args: Args) -> Result<()> {
         opponents: parse_evals(&args.opponents, "--opponents")?,
         max_ply: args.max_ply,
     };
-    let (game, teacher_depth) = (args.game.as_str(), args.teacher_depth);
+    let (game, teacher_depth) = (args.at.game.as_str(), args.teacher_depth);
     let (exact, exact_weight) = (args.exact.as_slice(), args.exact_weight);
     let write_to = args.write.as_deref();
     let kind = GameKind::parse(game)?;

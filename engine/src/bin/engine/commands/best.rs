@@ -13,7 +13,7 @@ use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use super::common::{Position, TablebaseArg, tables, threads};
+use super::common::{PositionDepth, TablebaseArg, tables, threads};
 use crate::cli::{board_size, digits, emit, hash_mib};
 
 /// Print the board after SIDE's best move, searched to exactly DEPTH plies.
@@ -26,12 +26,12 @@ use crate::cli::{board_size, digits, emit, hash_mib};
 /// first it searched; --all lists every move with its value (see docs/cli.md, "Comparing an
 /// assignment's answer").
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("depth", |a| a
+    .help("Plies to search, 1 to 100 (2: SIDE's move and the reply)")
+    .value_parser(|t: &str| digits(t, 1u32, 100))))]
 pub struct Args {
     #[command(flatten)]
-    position: Position,
-    /// Plies to search, 1 to 100 (2: SIDE's move and the reply).
-    #[arg(allow_hyphen_values = true, value_parser = depth)]
-    depth: u32,
+    at: PositionDepth,
     /// Print one line per searched node before the answer (the fields: protocol.md, "info
     /// trace"; an example: docs/cli.md, "The trace").
     #[arg(long, conflicts_with = "all")]
@@ -62,11 +62,6 @@ pub struct Args {
     tablebase: TablebaseArg,
 }
 
-/// DEPTH: 1 to 100.
-fn depth(text: &str) -> Result<u32, String> {
-    digits(text, 1, 100)
-}
-
 /// Reads an evaluator's name; `--help` and errors list every name.
 fn eval_kind() -> impl TypedValueParser<Value = EvalKind> {
     PossibleValuesParser::new(EvalKind::ALL.map(EvalKind::name))
@@ -83,8 +78,7 @@ pub struct GameOver(String);
 /// with [`GameOver`] on a finished game.
 pub fn run(args: Args) -> Result<()> {
     let Args {
-        position,
-        depth,
+        at: PositionDepth { position, depth },
         trace,
         all,
         size,

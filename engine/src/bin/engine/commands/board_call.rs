@@ -6,6 +6,8 @@ use boardgames_tools::adapter::{
     BoardCall, FunctionCall, FunctionSpec, InputMode, Language, SeedFormat,
 };
 
+use crate::limits::DriverLimits;
+
 /// Act as a protocol engine by calling a seed-shaped program or function.
 ///
 /// Speak the protocol on stdin/stdout, calling a seed-shaped PROGRAM (board in, board out)
@@ -45,34 +47,14 @@ pub struct Args {
 /// program with `--limited`; 0 turns one off.
 #[derive(clap::Args, Debug, Clone)]
 struct LimitArgs {
-    /// CPU seconds of the driver for one game (RLIMIT_CPU).
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
-    cpu: u64,
-    /// Address space of each of its processes, in MiB (RLIMIT_AS).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
-    memory: u64,
-    /// Processes and threads it may run at once (the cap of a pids cgroup where one can be
-    /// made, else watched).
-    #[arg(long, value_name = "N", default_value_t = 32)]
-    processes: u64,
+    #[command(flatten)]
+    driver: DriverLimits,
     /// Wall-clock milliseconds one move may take.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     move_timeout: u64,
     /// MiB it may print during one move.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     output: u64,
-    /// MiB of its scratch folder (HOME, TMPDIR, the working directory), a tmpfs of its own in
-    /// the sandbox: a write beyond fails with "No space left on device".
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
-    scratch: u64,
-    /// Wall-clock milliseconds the driver may take to load the submission (after any
-    /// compile); a slower load is a [load] fault.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    load_timeout: u64,
-    /// Wall-clock seconds compiling a submission (Haskell, Template Haskell included) may
-    /// take; a slower compile is a [load] fault, remembered like a failed compile.
-    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    compile_timeout: u64,
     /// Keep the network (by default a private network namespace, where the system allows it).
     #[arg(long)]
     allow_network: bool,
@@ -110,15 +92,15 @@ pub fn run(args: Args) -> Result<()> {
     };
     let some = |v: u64| (v > 0).then_some(v);
     let limits = boardgames_tools::adapter::ResourceLimits {
-        cpu_seconds: some(given.cpu),
-        memory_mib: some(given.memory),
-        processes: some(given.processes),
+        cpu_seconds: some(given.driver.cpu),
+        memory_mib: some(given.driver.memory),
+        processes: some(given.driver.processes),
         move_timeout: some(given.move_timeout).map(std::time::Duration::from_millis),
         output_bytes: some(given.output).map(|m| m << 20),
         file_mib: boardgames_tools::adapter::ResourceLimits::untrusted().file_mib,
-        scratch_mib: some(given.scratch),
-        load_timeout: some(given.load_timeout).map(std::time::Duration::from_millis),
-        compile_timeout: some(given.compile_timeout).map(std::time::Duration::from_secs),
+        scratch_mib: some(given.driver.scratch),
+        load_timeout: some(given.driver.load_timeout).map(std::time::Duration::from_millis),
+        compile_timeout: some(given.driver.compile_timeout).map(std::time::Duration::from_secs),
         no_network: !given.allow_network,
         sandbox: !given.no_sandbox,
     };

@@ -33,6 +33,17 @@ impl Position {
     }
 }
 
+/// A position and a count of plies, DEPTH (`best`, `perft`). DEPTH is digits only; each
+/// command words its help and narrows its range with `#[command(mut_arg("depth", ...))]`.
+#[derive(Args, Debug, Clone)]
+pub struct PositionDepth {
+    #[command(flatten)]
+    pub position: Position,
+    /// Plies.
+    #[arg(allow_hyphen_values = true, value_parser = |t: &str| digits(t, 0, u32::MAX))]
+    pub depth: u32,
+}
+
 /// Reads BOARD with SIDE to move.
 pub fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
     let side = Side::parse(side)?;
@@ -170,6 +181,40 @@ pub fn quote(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', r"'\''"))
     }
+}
+
+/// The start of a Slurm submission script: `about` as comments; the settings read from the
+/// environment (ENGINE, the script's own `setting` as name, meaning and default, LOGS, WAIT=1
+/// meaning `wait`, SBATCH_OPTIONS) and their defaults; DIR (`dir`, quoted) and the logs' folder
+/// made; and a check that sbatch is on PATH. `engine` is quoted already.
+pub fn slurm_preamble(
+    about: &str,
+    engine: &str,
+    dir: &str,
+    setting: (&str, &str, &dyn std::fmt::Display),
+    wait: &str,
+) -> String {
+    let (name, meaning, default) = setting;
+    let about: String = about.lines().map(|l| format!("# {l}\n")).collect();
+    format!(
+        r#"#!/usr/bin/env bash
+{about}# Run with bash on a submit host, not with sbatch. DIR and the engine must be at the same paths
+# on every node (a shared file system).
+#   ENGINE   the engine binary (default: the one that wrote this script)
+#   {name:<8} {meaning}
+#   LOGS     where the jobs' logs go (default: DIR/slurm-logs)
+#   WAIT=1   {wait}
+#   SBATCH_OPTIONS  more sbatch options for every job (partition, account, time limit...)
+set -euo pipefail
+ENGINE=${{ENGINE:-{engine}}}
+{name}=${{{name}:-{default}}}
+DIR={dir}
+LOGS=${{LOGS:-$DIR/slurm-logs}}
+mkdir -p "$DIR" "$LOGS"
+command -v sbatch >/dev/null || {{ echo "$0: sbatch is not on PATH (Slurm's client)" >&2; exit 2; }}
+"#,
+        dir = quote(dir),
+    )
 }
 
 /// Writes `text` to `path` through a temporary file renamed over it (a reader, or a shell running

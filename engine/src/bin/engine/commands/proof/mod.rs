@@ -14,39 +14,24 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use boardgames_core::games::GameKind;
 use boardgames_core::tablebase::TableGame;
-use clap::Subcommand;
 
-use crate::commands::common::{make_path, quote, write_file};
+use crate::commands::common::{make_path, quote, slurm_preamble, write_file};
 
-/// Check proof certificates; cut a proof into jobs for make, Slurm or GNU parallel.
-///
-/// Proof certificates: the proof tree of a value, written by `engine solve --proof
-/// --certificate FILE`; `check` verifies one with the rules and the tables only. `plan` cuts the
-/// tree below a position at a depth into independent proof jobs (one per frontier position) for
-/// a scheduler, `job` runs one of them, and `merge` works their values up to the root, writes the
-/// root's certificate, or re-plans the jobs still open with a larger budget.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    action: Action,
-}
-
-/// What `engine proof` does.
-#[derive(Subcommand, Debug)]
-enum Action {
-    Check(check::Args),
-    Plan(plan::Args),
-    Job(job::Args),
-    Merge(merge::Args),
-}
-
-/// Runs the action.
-pub fn run(args: Args) -> Result<()> {
-    match args.action {
-        Action::Check(args) => check::run(args),
-        Action::Plan(args) => plan::run(args),
-        Action::Job(args) => job::run(args),
-        Action::Merge(args) => merge::run(args),
+crate::cli::subcommands! {
+    /// Check proof certificates; cut a proof into jobs for make, Slurm or GNU parallel.
+    ///
+    /// Proof certificates: the proof tree of a value, written by `engine solve --proof
+    /// --certificate FILE`; `check` verifies one with the rules and the tables only. `plan` cuts the
+    /// tree below a position at a depth into independent proof jobs (one per frontier position) for
+    /// a scheduler, `job` runs one of them, and `merge` works their values up to the root, writes the
+    /// root's certificate, or re-plans the jobs still open with a larger budget.
+    pub struct Args;
+    /// What `engine proof` does.
+    enum Action {
+        Check(check),
+        Plan(plan),
+        Job(job),
+        Merge(merge),
     }
 }
 
@@ -188,12 +173,13 @@ impl PlanFile {
         let engine = self.engine.to_string_lossy();
         let dir_text = dir.to_string_lossy();
         let what = format!(
-            "The proof of {}: {} of its {} jobs (the positions {} plies down), round {}, \
+            "The proof of {}: {} of its {} jobs (the positions {} pl{} down), round {}, \
              {} nodes each.",
             self.what(),
             jobs.len(),
             self.jobs.len(),
             self.depth,
+            if self.depth == 1 { "y" } else { "ies" },
             self.round,
             self.nodes
         );
@@ -223,25 +209,19 @@ impl PlanFile {
                 let ids: Vec<String> = jobs.iter().map(|j| j.to_string()).collect();
                 let tables = if self.tablebase.is_some() { 2048 } else { 0 };
                 let mem = self.hash + tables + 256;
-                let out = format!(
-                    r#"#!/usr/bin/env bash
-# {what}
-# One Slurm job array (a task per job), then a job that merges (engine proof merge) after them.
-# Run with bash on a submit host, not with sbatch. The directory and the engine must be at the
-# same paths on every node (a shared file system).
-#   ENGINE   the engine binary (default: the one that wrote this script)
-#   NODES    each job's node budget
-#   LOGS     where the jobs' logs go (default: DIR/slurm-logs)
-#   WAIT=1   wait for the merge; the exit status is 0 once the root is decided
-#   SBATCH_OPTIONS  more sbatch options for every job (partition, account, time limit...)
-set -euo pipefail
-ENGINE=${{ENGINE:-{engine}}}
-NODES=${{NODES:-{nodes}}}
-DIR={dir}
-LOGS=${{LOGS:-$DIR/slurm-logs}}
-mkdir -p "$LOGS"
-command -v sbatch >/dev/null || {{ echo "$0: sbatch is not on PATH (Slurm's client)" >&2; exit 2; }}
-ids=({ids})
+                let mut out = slurm_preamble(
+                    &format!(
+                        "{what}\nOne Slurm job array (a task per job), then a job that merges \
+                         (engine proof merge) after them."
+                    ),
+                    &quote(&engine),
+                    &dir_text,
+                    ("NODES", "each job's node budget", &self.nodes),
+                    "wait for the merge; the exit status is 0 once the root is decided",
+                );
+                let _ = write!(
+                    out,
+                    r#"ids=({ids})
 # The task runs under sh: the job of a task is the task's place in the list.
 task="set -- ${{ids[*]}}; shift \$SLURM_ARRAY_TASK_ID; exec $(printf '%q ' "$ENGINE") proof job $(printf '%q' "$DIR") \"\$1\" --nodes $NODES"
 array=$(sbatch --parsable --job-name=proof-{game}-{size} --array=0-$((${{#ids[@]}} - 1)) \
@@ -267,9 +247,6 @@ else
     echo "the merge is job $(merge); logs in $LOGS"
 fi
 "#,
-                    engine = quote(&engine),
-                    nodes = self.nodes,
-                    dir = quote(&dir_text),
                     ids = ids.join(" "),
                     game = self.game,
                     size = self.size,

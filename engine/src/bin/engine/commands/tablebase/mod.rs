@@ -10,39 +10,24 @@ use std::path::PathBuf;
 use anyhow::Result;
 use boardgames_core::games::GameKind;
 use boardgames_core::tablebase::TableGame;
-use clap::Subcommand;
 
 use super::common::{DEFAULT_DIR, env_dir};
 use crate::cli::{board_size, game_name};
 
-/// Build, plan, probe and verify the exact tables of Oska and Hexapawn.
-///
-/// Exact tables of Oska and Hexapawn (every position, or every position with at most K
-/// pieces a side), built by retrograde analysis: `build`, `plan` (the build as jobs for a
-/// cluster scheduler), `probe`, `verify`. The directory is
-/// --dir, else $TABLEBASE_PATH, else ./tablebases.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    action: Action,
-}
-
-/// What `engine tablebase` does.
-#[derive(Subcommand, Debug)]
-enum Action {
-    Build(build::Args),
-    Plan(plan::Args),
-    Probe(probe::Args),
-    Verify(verify::Args),
-}
-
-/// Runs the action.
-pub fn run(args: Args) -> Result<()> {
-    match args.action {
-        Action::Build(args) => build::run(args),
-        Action::Plan(args) => plan::run(args),
-        Action::Probe(args) => probe::run(args),
-        Action::Verify(args) => verify::run(args),
+crate::cli::subcommands! {
+    /// Build, plan, probe and verify the exact tables of Oska and Hexapawn.
+    ///
+    /// Exact tables of Oska and Hexapawn (every position, or every position with at most K
+    /// pieces a side), built by retrograde analysis: `build`, `plan` (the build as jobs for a
+    /// cluster scheduler), `probe`, `verify`. The directory is
+    /// --dir, else $TABLEBASE_PATH, else ./tablebases.
+    pub struct Args;
+    /// What `engine tablebase` does.
+    enum Action {
+        Build(build),
+        Plan(plan),
+        Probe(probe),
+        Verify(verify),
     }
 }
 

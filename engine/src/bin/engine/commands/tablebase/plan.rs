@@ -15,7 +15,7 @@ use boardgames_core::with_table_game;
 
 use super::{GameSize, dir_of};
 use crate::cli::{digits, emit};
-use crate::commands::common::{make_path, quote, threads};
+use crate::commands::common::{make_path, quote, slurm_preamble, threads};
 
 /// Print the build as jobs for make, Slurm or GNU parallel, or estimate what it takes.
 ///
@@ -280,28 +280,27 @@ impl Jobs<'_> {
 
     /// The Slurm submission script.
     fn slurm(&self) -> String {
-        let mut out = String::new();
         let levels = self.plan.iter().map(|j| j.level).max().unwrap_or(0);
+        let mut out = slurm_preamble(
+            &format!(
+                "The tables of {}: {} Slurm jobs in {levels} levels, one material and its mirror \
+                 each, each\nsubmitted with --dependency=afterok on the jobs that write the tables \
+                 it reads; a last job\nchecks every table (engine tablebase verify).",
+                self.what,
+                self.plan.len()
+            ),
+            &quote(&self.engine.to_string_lossy()),
+            &self.dir.to_string_lossy(),
+            (
+                "THREADS",
+                "threads of each job (--cpus-per-task)",
+                &self.threads,
+            ),
+            "wait for the last job; the exit status is 0 only if every job succeeded",
+        );
         let _ = writeln!(
             out,
-            r#"#!/usr/bin/env bash
-# The tables of {what}: {n} Slurm jobs in {levels} levels, one material and its mirror each, each
-# submitted with --dependency=afterok on the jobs that write the tables it reads; a last job
-# checks every table (engine tablebase verify). Run with bash on a submit host, not with sbatch.
-# DIR and the engine must be at the same paths on every node (a shared file system).
-#   ENGINE   the engine binary (default: the one that wrote this script)
-#   THREADS  threads of each job (--cpus-per-task)
-#   LOGS     where the jobs' logs go (default: DIR/slurm-logs)
-#   WAIT=1   wait for the last job; the exit status is 0 only if every job succeeded
-#   SBATCH_OPTIONS  more sbatch options for every job (partition, account, time limit...)
-set -euo pipefail
-ENGINE=${{ENGINE:-{engine}}}
-THREADS=${{THREADS:-{threads}}}
-DIR={dir}
-LOGS=${{LOGS:-$DIR/slurm-logs}}
-mkdir -p "$DIR" "$LOGS"
-command -v sbatch >/dev/null || {{ echo "$0: sbatch is not on PATH (Slurm's client)" >&2; exit 2; }}
-# submit NAME MEM_MIB DEPENDENCIES COMMAND...: the job's id
+            r#"# submit NAME MEM_MIB DEPENDENCIES COMMAND...: the job's id
 submit() {{
     local name=$1 mem=$2 deps=$3
     shift 3
@@ -314,11 +313,6 @@ submit() {{
         --output="$LOGS/$name-%j.log" "${{dep[@]}}" ${{SBATCH_OPTIONS:-}} \
         --wrap="$(printf '%q ' "$@")" | cut -d';' -f1
 }}"#,
-            what = self.what,
-            n = self.plan.len(),
-            engine = quote(&self.engine.to_string_lossy()),
-            threads = self.threads,
-            dir = quote(&self.dir.to_string_lossy()),
         );
         let var = |m: (usize, usize)| format!("job_w{}b{}", m.0, m.1);
         for job in self.plan {
