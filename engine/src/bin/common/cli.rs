@@ -59,11 +59,10 @@ macro_rules! subcommands {
 pub(crate) use subcommands;
 
 /// GAME as the protocol spells it: `oska`, `hexapawn` or `ctf`, lower case.
-pub(crate) fn game_name(text: &str) -> Result<String, String> {
+pub(crate) fn game_kind(text: &str) -> Result<GameKind, String> {
     GameKind::ALL
-        .iter()
+        .into_iter()
         .find(|g| g.name() == text)
-        .map(|g| g.name().to_string())
         .ok_or_else(|| format!("'{text}' is not a game: write oska, hexapawn or ctf"))
 }
 

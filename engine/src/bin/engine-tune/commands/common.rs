@@ -14,15 +14,15 @@ use boardgames_tools::tuning::positions::{Labelled, read};
 use boardgames_tools::tuning::refine::{Epoch, Options as RefineOptions};
 use clap::Args;
 
-use crate::cli::{board_size, digits, game_name};
+use crate::cli::{board_size, digits, game_kind};
 
 /// GAME and SIZE of `positions` and `refine-weights` (a command may reword their help with
 /// `#[command(mut_arg(...))]`).
 #[derive(Args, Debug, Clone)]
 pub struct GameSize {
     /// oska, hexapawn or ctf.
-    #[arg(value_parser = game_name)]
-    pub game: String,
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
     /// The size (pieces a side for Oska, board width otherwise).
     #[arg(allow_hyphen_values = true, value_parser = board_size)]
     pub size: usize,
@@ -33,8 +33,8 @@ pub struct GameSize {
 #[derive(Args, Debug, Clone)]
 pub struct PatternArgs {
     /// hexapawn or oska.
-    #[arg(value_parser = game_name)]
-    pub game: String,
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
     /// The size (board width, or Oska's pieces a side).
     #[arg(allow_hyphen_values = true, value_parser = board_size)]
     pub size: usize,
@@ -176,7 +176,7 @@ pub fn sets_of<G: Game>(files: &[PathBuf]) -> Result<Vec<Labelled<G>>> {
 
 /// The pattern shape of the target's game and size, checked to have pattern terms and set files.
 pub fn pattern_shape(target: &PatternArgs) -> Result<Shape> {
-    let kind = GameKind::parse(&target.game)?;
+    let kind = target.game;
     kind.check_size(target.size)?;
     let Some(shape) = Shape::of(kind, target.size) else {
         bail!("{kind} has no pattern terms (hexapawn and oska have)");

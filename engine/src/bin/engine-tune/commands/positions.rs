@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use boardgames_core::games::GameKind;
 use boardgames_core::with_game;
 use boardgames_tools::tuning::positions::{
     RESULT_DEPTHS, SetSpec, generate_opening, generate_probed, generate_results, write,
@@ -78,7 +77,6 @@ pub fn run(args: Args) -> Result<()> {
         history: args.history,
         hash_mib: args.hash,
     };
-    let game = args.at.game.as_str();
     let (results, depths) = (args.results.as_deref(), args.depths.as_deref());
     let (opening, tablebase, out) = (args.opening, args.tablebase.as_deref(), &args.out);
     if results.is_some() && opening.is_some() {
@@ -89,7 +87,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(text) => parse_depths(text)?,
         None => RESULT_DEPTHS.to_vec(),
     };
-    let kind = GameKind::parse(game)?;
+    let kind = args.at.game;
     kind.check_size(spec.size)?;
     let started = std::time::Instant::now();
     let text = with_game!(kind, G => {

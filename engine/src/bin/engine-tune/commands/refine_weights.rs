@@ -88,10 +88,9 @@ pub fn run(args: Args) -> Result<()> {
         opponents: parse_evals(&args.opponents, "--opponents")?,
         max_ply: args.max_ply,
     };
-    let (game, teacher_depth) = (args.at.game.as_str(), args.teacher_depth);
+    let (kind, teacher_depth) = (args.at.game, args.teacher_depth);
     let (exact, exact_weight) = (args.exact.as_slice(), args.exact_weight);
     let write_to = args.write.as_deref();
-    let kind = GameKind::parse(game)?;
     kind.check_size(games.size)?;
     if kind != GameKind::Ctf {
         bail!(

@@ -11,7 +11,7 @@ use boardgames_core::with_game;
 use boardgames_tools::tuning::fit::{fit, loss_of, weights_file};
 
 use super::common::{file_name, seed, sets_of};
-use crate::cli::{emit, game_name};
+use crate::cli::{emit, game_kind};
 
 /// Developer tool: fit a game's tuned evaluator to position sets.
 ///
@@ -20,8 +20,8 @@ use crate::cli::{emit, game_name};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// oska, hexapawn or ctf.
-    #[arg(value_parser = game_name)]
-    game: String,
+    #[arg(value_parser = game_kind)]
+    game: GameKind,
     /// Set files made by `engine-tune positions`.
     files: Vec<PathBuf>,
     /// Seed deciding the held-out fifth.
@@ -34,9 +34,8 @@ pub struct Args {
 
 /// Fits the weights and prints the fit, writing the weights file first with `--write`.
 pub fn run(args: Args) -> Result<()> {
-    let (game, files, seed) = (args.game.as_str(), &args.files, args.seed);
+    let (kind, files, seed) = (args.game, &args.files, args.seed);
     let write_to = args.write.as_deref();
-    let kind = GameKind::parse(game)?;
     if files.is_empty() {
         bail!("give at least one set file of {kind} (made by engine positions)");
     }

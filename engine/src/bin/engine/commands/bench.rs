@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use boardgames_core::eval::Evaluate;
-use boardgames_core::games::{Game, GameKind};
+use boardgames_core::games::{Game, GameKind, Side};
 use boardgames_core::search::{Limits, Searcher};
 use boardgames_core::with_game;
 
@@ -19,30 +19,50 @@ use crate::cli::emit;
 pub struct Args {}
 
 /// The bench positions: game, board, side, depth.
-const BENCH: &[(GameKind, &str, char, u32)] = &[
-    (GameKind::Oska, "wwww/---/--/---/bbbb", 'w', 10),
-    (GameKind::Oska, "wwwww/----/---/--/---/----/bbbbb", 'w', 13),
+const BENCH: &[(GameKind, &str, Side, u32)] = &[
+    (GameKind::Oska, "wwww/---/--/---/bbbb", Side::White, 10),
+    (
+        GameKind::Oska,
+        "wwwww/----/---/--/---/----/bbbbb",
+        Side::White,
+        13,
+    ),
     (
         GameKind::Oska,
         "wwwwww/-----/----/---/--/---/----/-----/bbbbbb",
-        'w',
+        Side::White,
         10,
     ),
-    (GameKind::Oska, "w-ww-/-w--/---/--/-b-/b---/b-b-b", 'b', 12),
-    (GameKind::Hexapawn, "wwww/----/----/bbbb", 'w', 12),
-    (GameKind::Hexapawn, "wwwww/-----/-----/-----/bbbbb", 'w', 10),
+    (
+        GameKind::Oska,
+        "w-ww-/-w--/---/--/-b-/b---/b-b-b",
+        Side::Black,
+        12,
+    ),
+    (GameKind::Hexapawn, "wwww/----/----/bbbb", Side::White, 12),
+    (
+        GameKind::Hexapawn,
+        "wwwww/-----/-----/-----/bbbbb",
+        Side::White,
+        10,
+    ),
     (
         GameKind::Hexapawn,
         "wwwwww/------/------/------/------/bbbbbb",
-        'w',
+        Side::White,
         8,
     ),
-    (GameKind::Ctf, "-wWw-/-www-/-----/-bbb-/-bBb-", 'w', 7),
-    (GameKind::Ctf, "wWw/---/bBb", 'w', 14),
+    (
+        GameKind::Ctf,
+        "-wWw-/-www-/-----/-bbb-/-bBb-",
+        Side::White,
+        7,
+    ),
+    (GameKind::Ctf, "wWw/---/bBb", Side::White, 14),
 ];
 
-fn bench_one<G: Game + Evaluate>(board: &str, side: char, depth: u32) -> Result<u64> {
-    let parsed = read::<G>(board, &side.to_string())?;
+fn bench_one<G: Game + Evaluate>(board: &str, side: Side, depth: u32) -> Result<u64> {
+    let parsed = read::<G>(board, side)?;
     let mut searcher = Searcher::<G>::new(16);
     let limits = Limits {
         depth: Some(depth),
@@ -60,7 +80,8 @@ pub fn run(_args: Args) -> Result<()> {
     for &(kind, board, side, depth) in BENCH {
         let nodes = with_game!(kind, G => bench_one::<G>(board, side, depth))?;
         out.push_str(&format!(
-            "{kind} {board} {side} depth {depth} nodes {nodes}\n"
+            "{kind} {board} {} depth {depth} nodes {nodes}\n",
+            side.letter()
         ));
         total += nodes;
     }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use boardgames_core::eval::{EvalKind, Evaluate};
 use boardgames_core::games::format::print_board;
 use boardgames_core::games::notation::move_name;
-use boardgames_core::games::{Game, GameKind, Line, Move, MoveList};
+use boardgames_core::games::{Game, Line, Move, MoveList};
 use boardgames_core::search::{Event, IterationInfo, Limits, Searcher};
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<()> {
         eval,
         tablebase,
     } = args;
-    let kind = GameKind::parse(&position.game)?;
+    let kind = position.game;
     let tablebase = tablebase.dir()?;
     let tablebase = tablebase.as_deref();
     if depth == 0 {

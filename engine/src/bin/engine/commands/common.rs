@@ -6,30 +6,30 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use boardgames_core::games::format::{Parsed, parse_board};
-use boardgames_core::games::{Game, Side};
+use boardgames_core::games::{Game, GameKind, Side};
 use boardgames_core::search::Probe;
 use clap::Args;
 
-use crate::cli::{digits, game_name};
+use crate::cli::{digits, game_kind};
 
 /// The position a command reads: GAME BOARD SIDE.
 #[derive(Args, Debug, Clone)]
 pub struct Position {
     /// oska, hexapawn or ctf.
-    #[arg(value_parser = game_name)]
-    pub game: String,
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
     /// The board, in any seed format.
     #[arg(allow_hyphen_values = true)]
     pub board: String,
     /// The side to move: w or b.
-    #[arg(value_parser = side_name)]
-    pub side: String,
+    #[arg(value_parser = side_letter)]
+    pub side: Side,
 }
 
 impl Position {
     /// The board and side read as a position of `G`.
     pub fn read<G: Game>(&self) -> Result<Parsed<G>> {
-        read::<G>(&self.board, &self.side)
+        read::<G>(&self.board, self.side)
     }
 }
 
@@ -45,8 +45,7 @@ pub struct PositionDepth {
 }
 
 /// Reads BOARD with SIDE to move.
-pub fn read<G: Game>(board: &str, side: &str) -> Result<Parsed<G>> {
-    let side = Side::parse(side)?;
+pub fn read<G: Game>(board: &str, side: Side) -> Result<Parsed<G>> {
     Ok(parse_board::<G>(board, side)?)
 }
 
@@ -120,9 +119,10 @@ pub fn tables<G: Game>(
 }
 
 /// SIDE as the protocol spells it: `w` or `b`.
-pub(crate) fn side_name(text: &str) -> Result<String, String> {
+pub(crate) fn side_letter(text: &str) -> Result<Side, String> {
     match text {
-        "w" | "b" => Ok(text.to_string()),
+        "w" => Ok(Side::White),
+        "b" => Ok(Side::Black),
         _ => Err(format!("'{text}' is not a side: write w or b")),
     }
 }

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use boardgames_core::games::format::print_board;
-use boardgames_core::games::{Game, GameKind, MoveList};
+use boardgames_core::games::{Game, MoveList};
 use boardgames_core::with_game;
 
 use super::common::Position;
@@ -20,7 +20,7 @@ pub struct Args {
 
 /// Prints the boards, or nothing when SIDE must pass.
 pub fn run(args: Args) -> Result<()> {
-    let kind = GameKind::parse(&args.position.game)?;
+    let kind = args.position.game;
     with_game!(kind, G => {
         let parsed = args.position.read::<G>()?;
         let mut moves = MoveList::new();

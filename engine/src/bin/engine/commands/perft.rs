@@ -1,7 +1,6 @@
 //! `engine perft GAME BOARD SIDE DEPTH`.
 
 use anyhow::Result;
-use boardgames_core::games::GameKind;
 use boardgames_core::games::notation::move_name;
 use boardgames_core::games::perft::{perft as count, perft_divide};
 use boardgames_core::with_game;
@@ -25,7 +24,7 @@ pub struct Args {
 /// Prints the count below each move, then the total.
 pub fn run(args: Args) -> Result<()> {
     let depth = args.at.depth;
-    let kind = GameKind::parse(&args.at.position.game)?;
+    let kind = args.at.position.game;
     with_game!(kind, G => {
         let mut parsed = args.at.position.read::<G>()?;
         let pos = *parsed.line.current();

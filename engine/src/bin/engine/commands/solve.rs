@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use boardgames_core::certificate::Certificate;
 use boardgames_core::exact::{Checkpoint, Exact, ExactError, ExactSolver, Method, Report, Source};
-use boardgames_core::games::{Game, GameKind};
+use boardgames_core::games::Game;
 use boardgames_core::search::Event;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_game;
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> Result<()> {
         certificate,
     } = args;
     let threads = threads as usize;
-    let kind = GameKind::parse(&position.game)?;
+    let kind = position.game;
     let tablebase = tablebase.dir()?;
     let tablebase = tablebase.as_deref();
     with_game!(kind, G => {

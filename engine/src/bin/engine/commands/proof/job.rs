@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<()> {
     let nodes = args.nodes.unwrap_or(plan.nodes);
     let game = proof_game(plan.game)?;
     with_table_game!(game, G => {
-        let parsed = read::<G>(board, side)?;
+        let parsed = read::<G>(board, *side)?;
         let pos = *parsed.line.current();
         let probe = tables::<G>(plan.tablebase.as_deref(), pos.size(), memory_limit()?)?;
         let mut solver = ExactSolver::<G>::new(plan.hash, probe);

@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut plan = PlanFile::read(&dir)?;
     let game = proof_game(plan.game)?;
     with_table_game!(game, G => {
-        let root = *read::<G>(&plan.board, &plan.side)?.line.current();
+        let root = *read::<G>(&plan.board, plan.side)?.line.current();
         let probe = tables::<G>(plan.tablebase.as_deref(), root.size(), memory_limit()?)?;
         let split = Split::cut(&root, plan.depth, probe.as_ref());
         let cut: Vec<String> = split.job_positions().map(slash).collect();

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boardgames_core::games::GameKind;
+use boardgames_core::games::{GameKind, Side};
 use boardgames_core::tablebase::TableGame;
 
 use crate::commands::common::{make_path, quote, slurm_preamble, write_file};
@@ -45,8 +45,8 @@ struct PlanFile {
     size: usize,
     /// The root's board, rows joined with '/'.
     board: String,
-    /// `w` or `b`.
-    side: String,
+    /// The root's side to move.
+    side: Side,
     depth: u32,
     /// Each job's node budget in this round.
     nodes: u64,
@@ -60,7 +60,7 @@ struct PlanFile {
     /// The engine binary the scheduler's files run.
     engine: PathBuf,
     /// Each job's position: board and side.
-    jobs: Vec<(String, String)>,
+    jobs: Vec<(String, Side)>,
 }
 
 impl PlanFile {
@@ -73,7 +73,7 @@ impl PlanFile {
         let _ = writeln!(out, "game {}", self.game.name());
         let _ = writeln!(out, "size {}", self.size);
         let _ = writeln!(out, "board {}", self.board);
-        let _ = writeln!(out, "side {}", self.side);
+        let _ = writeln!(out, "side {}", self.side.letter());
         let _ = writeln!(out, "depth {}", self.depth);
         let _ = writeln!(out, "nodes {}", self.nodes);
         let _ = writeln!(out, "round {}", self.round);
@@ -88,7 +88,7 @@ impl PlanFile {
         let _ = writeln!(out, "engine {}", self.engine.display());
         let _ = writeln!(out, "jobs {}", self.jobs.len());
         for (i, (board, side)) in self.jobs.iter().enumerate() {
-            let _ = writeln!(out, "job {i} {board} {side}");
+            let _ = writeln!(out, "job {i} {board} {}", side.letter());
         }
         write_file(&Self::path(dir), &out)
     }
@@ -123,7 +123,7 @@ impl PlanFile {
         let game = GameKind::parse(&field("game")?)?;
         let size = number(field("size")?, "size")? as usize;
         let board = field("board")?;
-        let side = field("side")?;
+        let side = Side::parse(&field("side")?).with_context(|| format!("{name}: `side`"))?;
         let depth = number(field("depth")?, "depth")? as u32;
         let nodes = number(field("nodes")?, "nodes")?;
         let round = number(field("round")?, "round")? as u32;
@@ -140,9 +140,10 @@ impl PlanFile {
             let line = field("job")?;
             let parts: Vec<&str> = line.split(' ').collect();
             match parts.as_slice() {
-                [n, board, side] if n.parse() == Ok(i) => {
-                    jobs.push((board.to_string(), side.to_string()))
-                }
+                [n, board, side] if n.parse() == Ok(i) => jobs.push((
+                    board.to_string(),
+                    Side::parse(side).with_context(|| format!("{name}: job {i}"))?,
+                )),
                 _ => bail!("{name}: job line `job {line}` is not `job {i} BOARD SIDE`"),
             }
         }
@@ -164,7 +165,13 @@ impl PlanFile {
 
     /// `hexapawn 5 BOARD w`.
     fn what(&self) -> String {
-        format!("{} {} {} {}", self.game, self.size, self.board, self.side)
+        format!(
+            "{} {} {} {}",
+            self.game,
+            self.size,
+            self.board,
+            self.side.letter()
+        )
     }
 
     /// Writes the scheduler's file for `jobs` (job numbers) of this round: `DIR/Makefile`,

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use boardgames_core::games::Game;
 use boardgames_core::games::format::slash;
-use boardgames_core::games::{Game, GameKind};
 use boardgames_core::split::Split;
 use boardgames_core::tablebase::memory_limit;
 use boardgames_core::with_table_game;
@@ -49,7 +49,7 @@ pub struct Args {
 
 /// Cuts, writes the plan and the scheduler's file.
 pub fn run(args: Args) -> Result<()> {
-    let kind = GameKind::parse(&args.position.game)?;
+    let kind = args.position.game;
     let game = proof_game(kind)?;
     let dir = std::path::absolute(&args.dir).context("the plan's directory")?;
     if dir.join("plan").exists() {
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> Result<()> {
             game: kind,
             size: root.size(),
             board: slash(&root),
-            side: root.side_to_move().name()[..1].to_string(),
+            side: root.side_to_move(),
             depth: args.depth,
             nodes: args.nodes,
             round: 1,
@@ -88,7 +88,7 @@ pub fn run(args: Args) -> Result<()> {
             engine,
             jobs: split
                 .job_positions()
-                .map(|p| (slash(p), p.side_to_move().name()[..1].to_string()))
+                .map(|p| (slash(p), p.side_to_move()))
                 .collect(),
         };
         plan.write(&dir)?;

@@ -12,7 +12,7 @@ use boardgames_core::games::GameKind;
 use boardgames_core::tablebase::TableGame;
 
 use super::common::{DEFAULT_DIR, env_dir};
-use crate::cli::{board_size, game_name};
+use crate::cli::{board_size, game_kind};
 
 crate::cli::subcommands! {
     /// Build, plan, probe and verify the exact tables of Oska and Hexapawn.
@@ -46,17 +46,12 @@ fn dir_of(dir: Option<PathBuf>) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DIR))
 }
 
-/// The game kind, refusing Capture the Flag (its history rule has no table).
-fn table_game(game: &str) -> Result<TableGame> {
-    Ok(TableGame::of(GameKind::parse(game)?)?)
-}
-
 /// `GAME SIZE` of `build`, `plan` and `verify`: a game with tables and one of its sizes.
 #[derive(clap::Args, Debug)]
 struct GameSize {
     /// oska or hexapawn.
-    #[arg(value_parser = game_name)]
-    game: String,
+    #[arg(value_parser = game_kind)]
+    game: GameKind,
     /// The size (pieces a side for Oska, board width for Hexapawn).
     #[arg(allow_hyphen_values = true, value_parser = board_size)]
     size: usize,
@@ -65,7 +60,7 @@ struct GameSize {
 impl GameSize {
     /// The game and size, checked: a game with tables, a size the game has.
     fn checked(&self) -> Result<(TableGame, usize)> {
-        let game = table_game(&self.game)?;
+        let game = TableGame::of(self.game)?;
         game.kind().check_size(self.size)?;
         Ok((game, self.size))
     }

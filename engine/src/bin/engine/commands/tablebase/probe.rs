@@ -5,12 +5,13 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 use boardgames_core::games::notation::move_name;
-use boardgames_core::tablebase::{Retro, Tablebase};
+use boardgames_core::games::{GameKind, Side};
+use boardgames_core::tablebase::{Retro, TableGame, Tablebase};
 use boardgames_core::with_table_game;
 
-use super::{DirArg, dir_of, table_game};
-use crate::cli::{emit, game_name};
-use crate::commands::common::{existing_dir, read, side_name};
+use super::{DirArg, dir_of};
+use crate::cli::{emit, game_kind};
+use crate::commands::common::{existing_dir, read, side_letter};
 
 /// Print each move of a position with its exact value, then the position's value.
 ///
@@ -19,14 +20,14 @@ use crate::commands::common::{existing_dir, read, side_name};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// oska or hexapawn.
-    #[arg(value_parser = game_name)]
-    game: String,
+    #[arg(value_parser = game_kind)]
+    game: GameKind,
     /// The board, in any seed format.
     #[arg(allow_hyphen_values = true)]
     board: String,
     /// The side to move: w or b.
-    #[arg(value_parser = side_name)]
-    side: String,
+    #[arg(value_parser = side_letter)]
+    side: Side,
     #[command(flatten)]
     dir: DirArg,
 }
@@ -40,12 +41,12 @@ pub fn run(args: Args) -> Result<()> {
         dir,
     } = args;
     let dir = &dir_of(dir.dir);
-    let kind = table_game(&game)?;
+    let kind = TableGame::of(game)?;
     existing_dir(dir.to_path_buf(), "the tablebase directory")?;
-    with_table_game!(kind, G => probe_game::<G>(&board, &side, dir))
+    with_table_game!(kind, G => probe_game::<G>(&board, side, dir))
 }
 
-fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
+fn probe_game<G: Retro>(board: &str, side: Side, dir: &Path) -> Result<()> {
     let parsed = read::<G>(board, side)?;
     let pos = *parsed.line.current();
     let tb = open::<G>(dir, pos.size())?;
@@ -54,8 +55,8 @@ fn probe_game<G: Retro>(board: &str, side: &str, dir: &Path) -> Result<()> {
         bail!(
             "no table in {} covers this position ({} White and {} Black pieces)",
             dir.display(),
-            pos.piece_count(boardgames_core::games::Side::White),
-            pos.piece_count(boardgames_core::games::Side::Black)
+            pos.piece_count(Side::White),
+            pos.piece_count(Side::Black)
         );
     };
     let mut out = String::new();
