@@ -227,6 +227,9 @@ pub enum ExactError {
     /// The proof's certificate could not be written.
     #[error("{0}")]
     Certify(#[from] CertifyError),
+    /// The proof on threads failed.
+    #[error("the proof-number search on threads failed: {0}")]
+    Parallel(#[from] crate::split::ParallelError),
 }
 
 /// Where [`Method::Prove`] keeps its state, so that a proof too long for one process stops and
@@ -413,8 +416,7 @@ impl<G: Game + Evaluate> ExactSolver<G> {
                 certify,
                 stop,
                 report,
-            )
-            .map_err(ExactError::ProofFailed)?;
+            )?;
             let Some(value) = done.value else {
                 return Err(ExactError::NotProved { nodes: done.nodes });
             };

@@ -88,6 +88,23 @@ pub enum SplitError {
     Certificate(#[from] CertificateError),
 }
 
+/// Why a proof on threads ([`prove_in_parallel`]) gave no value it can stand by.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParallelError {
+    /// A worker thread could not be started (the system's reason).
+    #[error("cannot start a worker: {0}")]
+    Spawn(String),
+    /// A worker panicked (a bug): its jobs' values are not trusted.
+    #[error("a worker panicked")]
+    Panicked,
+    /// A job's certificate could not be written.
+    #[error("a job's certificate: {0}")]
+    Certify(#[from] crate::search::CertifyError),
+    /// The jobs' certificates could not be put together into the root's.
+    #[error(transparent)]
+    Split(#[from] SplitError),
+}
+
 impl<G: Game> Split<G> {
     /// The tree below `root` to `depth` plies. A position reached by two paths is one node (by
     /// its hash and its whole board); one over by the rules, without a legal move, or covered by
@@ -297,7 +314,7 @@ struct Board {
     certs: Vec<Option<Certificate>>,
     taken: Vec<bool>,
     searched: usize,
-    failure: Option<String>,
+    failure: Option<ParallelError>,
 }
 
 /// Proves `root` with `threads` workers sharing a queue of jobs: the tree is cut at the least
@@ -319,7 +336,7 @@ pub fn prove_in_parallel<G: Game>(
     certify: bool,
     stop: &std::sync::atomic::AtomicBool,
     report: &mut (dyn FnMut(&crate::search::ProofProgress) + Send),
-) -> Result<Parallel, String> {
+) -> Result<Parallel, ParallelError> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -400,7 +417,7 @@ pub fn prove_in_parallel<G: Game>(
                                 Err(crate::search::CertifyError::Stopped) => None,
                                 Err(e) => {
                                     if let Ok(mut b) = board.lock() {
-                                        b.failure = Some(e.to_string());
+                                        b.failure = Some(e.into());
                                     }
                                     halt.store(true, Ordering::SeqCst);
                                     return;
@@ -431,24 +448,18 @@ pub fn prove_in_parallel<G: Game>(
             if let Err(e) = spawned {
                 halt.store(true, Ordering::SeqCst);
                 if let Ok(mut b) = board.lock() {
-                    b.failure = Some(format!("cannot start a worker: {e}"));
+                    b.failure = Some(ParallelError::Spawn(e.to_string()));
                 }
             }
         }
     });
-    let b = board
-        .into_inner()
-        .map_err(|_| "a worker panicked".to_string())?;
+    let b = board.into_inner().map_err(|_| ParallelError::Panicked)?;
     if let Some(failure) = b.failure {
         return Err(failure);
     }
     let value = split.combine(&b.known).root;
     let certificate = match (certify, value) {
-        (true, Some(_)) => Some(
-            split
-                .certificate(&b.known, &b.certs)
-                .map_err(|e| e.to_string())?,
-        ),
+        (true, Some(_)) => Some(split.certificate(&b.known, &b.certs)?),
         _ => None,
     };
     Ok(Parallel {
