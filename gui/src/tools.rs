@@ -52,6 +52,22 @@ pub trait ToolPanel {
     }
 }
 
+/// [`ToolPanel::kind`] (`$kind`), and [`ToolPanel::is_open`] and [`ToolPanel::set_open`] of a
+/// tool whose open state is its field `open`.
+macro_rules! open_field {
+    ($kind:expr) => {
+        fn kind(&self) -> Tool {
+            $kind
+        }
+        fn is_open(&self) -> bool {
+            self.open
+        }
+        fn set_open(&mut self, open: bool) {
+            self.open = open;
+        }
+    };
+}
+
 /// The keyboard shortcuts page.
 #[derive(Debug, Default)]
 pub struct Help {
@@ -129,15 +145,7 @@ impl Tools {
 }
 
 impl ToolPanel for Help {
-    fn kind(&self) -> Tool {
-        Tool::Help
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Help);
     fn ui(&mut self, ui: &mut egui::Ui, _: &ToolContext<'_>) -> Vec<Action> {
         crate::panels::help::ui(ui);
         Vec::new()
@@ -145,15 +153,7 @@ impl ToolPanel for Help {
 }
 
 impl ToolPanel for TreeExplorer {
-    fn kind(&self) -> Tool {
-        Tool::Tree
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Tree);
     fn ui(&mut self, ui: &mut egui::Ui, _: &ToolContext<'_>) -> Vec<Action> {
         if TreeExplorer::ui(self, ui) {
             vec![Action::RunTreeSearch]
@@ -170,15 +170,7 @@ impl ToolPanel for TreeExplorer {
 }
 
 impl ToolPanel for Solver {
-    fn kind(&self) -> Tool {
-        Tool::Solver
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Solver);
     fn ui(&mut self, ui: &mut egui::Ui, cx: &ToolContext<'_>) -> Vec<Action> {
         match self.panel(ui, cx.model.game(), cx.model.view()) {
             Some(SolveAction::Solve) => vec![Action::RunSolve],
@@ -195,15 +187,7 @@ impl ToolPanel for Solver {
 }
 
 impl ToolPanel for Console {
-    fn kind(&self) -> Tool {
-        Tool::Console
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Console);
     fn ui(&mut self, ui: &mut egui::Ui, _: &ToolContext<'_>) -> Vec<Action> {
         Console::ui(self, ui)
             .map(|(role, text)| Action::SendToEngine(role, text))
@@ -213,15 +197,7 @@ impl ToolPanel for Console {
 }
 
 impl ToolPanel for Review {
-    fn kind(&self) -> Tool {
-        Tool::Review
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Review);
     fn ui(&mut self, ui: &mut egui::Ui, cx: &ToolContext<'_>) -> Vec<Action> {
         match Review::ui(self, ui, cx.model.game(), cx.model.view()) {
             Some(ReviewAction::Start) => vec![Action::StartReview],
@@ -267,15 +243,7 @@ impl ToolPanel for EngineManager {
 }
 
 impl ToolPanel for TablebasePage {
-    fn kind(&self) -> Tool {
-        Tool::Tablebase
-    }
-    fn is_open(&self) -> bool {
-        self.open
-    }
-    fn set_open(&mut self, open: bool) {
-        self.open = open;
-    }
+    open_field!(Tool::Tablebase);
     fn ui(&mut self, ui: &mut egui::Ui, cx: &ToolContext<'_>) -> Vec<Action> {
         let dir = cx.settings.tablebase_dir();
         self.panel(ui, &cx.settings.tablebase, &dir)
