@@ -6,7 +6,7 @@ use crate::common;
 
 use boardgames_core::games::{GameKind, Side};
 use boardgames_core::score::Score;
-use common::{engine, engine_path, wait_for, write_script};
+use common::{engine, engine_path, fake_engine, wait_for};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui::GuiApp;
@@ -31,15 +31,12 @@ fn scores_are_shown_from_whites_view() {
 #[test]
 fn the_engine_panel_fills_in_from_a_scripted_engine() {
     // Black's engine answers every go with fixed lines, then waits for stop.
-    let script = write_script(
+    let script = fake_engine(
         "fixed",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name fixed'; echo uciok;;\n\
-         isready) echo readyok;;\n\
+        "isready) echo readyok;;\n\
          go*) echo 'info depth 3 score cp 35 nodes 1234 nps 5000 time 12 pv a5a4 a1a2';;\n\
          stop) echo 'bestmove a5a4';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+         quit) exit 0;;\n",
     );
     let mut h = harness(GameKind::Oska, 4, Player::default(), engine(script, 2));
     common::black_reports_after_a1a2(&mut h, "the info line");

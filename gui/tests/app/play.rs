@@ -10,7 +10,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use boardgames_core::games::{GameKind, Side};
-use common::{engine, engine_path, wait_for, write_script};
+use common::{engine, engine_path, fake_engine, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -142,12 +142,9 @@ fn engine_against_engine_finishes_and_pauses() {
 
 #[test]
 fn an_engine_that_crashes_is_reported_and_a_human_can_take_over() {
-    let script = write_script(
-        "crash",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name crasher'; echo uciok;;\n\
-         go*) echo 'segmentation fault (simulated)' >&2; exit 3;;\n\
-         esac; done\n",
+    let script = fake_engine(
+        "crasher",
+        "go*) echo 'segmentation fault (simulated)' >&2; exit 3;;\n",
     );
     let mut h = harness(GameKind::Oska, 4, human(), engine(script, 2));
     click_move(&mut h, "a1a2");
@@ -188,13 +185,10 @@ fn an_engine_that_cannot_start_or_plays_an_illegal_move_is_reported() {
         "{:?}",
         h.state().model().halted()
     );
-    let script = write_script(
-        "illegal",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name cheat'; echo uciok;;\n\
-         go*) echo 'bestmove a1a5';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+    let script = fake_engine(
+        "cheat",
+        "go*) echo 'bestmove a1a5';;\n\
+         quit) exit 0;;\n",
     );
     h.state_mut().settings.players[0] = engine(script, 1);
     h.state_mut().model_mut().set_paused(false);

@@ -75,6 +75,21 @@ pub fn write_script(name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// Writes a fake engine (see [`write_script`]; its folder named after `id`) that reads its
+/// input line by line: it answers `uci` with `id name ID` and `uciok`, and any other line as
+/// the shell `case` arms `arms` say (lines `PATTERN) COMMANDS;;`); a line no arm matches is
+/// ignored.
+pub fn fake_engine(id: &str, arms: &str) -> PathBuf {
+    write_script(
+        id,
+        &format!(
+            "while read line; do case \"$line\" in\n\
+             uci) echo 'id name {id}'; echo uciok;;\n\
+             {arms}esac; done\n"
+        ),
+    )
+}
+
 /// A player that is an engine program limited to `depth` plies.
 pub fn engine(program: PathBuf, depth: u64) -> Player {
     Player {
