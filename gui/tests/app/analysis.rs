@@ -61,11 +61,7 @@ fn the_engine_panel_fills_in_from_a_scripted_engine() {
 
 #[test]
 fn the_engine_panel_and_graph_fill_in_from_our_engine() {
-    let e = engine_path();
-    let mut h = harness(GameKind::Hexapawn, 3, engine(e.clone(), 3), engine(e, 3));
-    wait_for(&mut h, "the end of the game", |a| {
-        a.model().game().outcome(a.model().game().len()).is_some()
-    });
+    let h = common::engine_game_played_out([1100.0, 760.0]);
     let views = h.state().model().engine_views();
     let white = views[0].as_ref().expect("White's engine reported");
     assert!(white.info.as_ref().is_some_and(|i| i.depth >= 1));
@@ -152,18 +148,22 @@ fn analysis_follows_the_shown_position() {
 #[test]
 fn an_illegal_position_is_refused_with_the_rules_message() {
     let mut h = harness(GameKind::Oska, 4, Player::default(), Player::default());
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Ctf, "-WWw-/-www-/-----/-bbb-/-bBb-", Side::White)
-        .expect_err("two white flags are refused");
-    assert!(err.to_string().contains("flag"), "{err}");
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Oska, "wwww/w--/--/---/bbbb", Side::White)
-        .expect_err("five white pieces on Oska 4 are refused");
-    assert!(!err.to_string().is_empty());
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Ctf,
+        "-WWw-/-www-/-----/-bbb-/-bBb-",
+        Side::White,
+        "two white flags are refused",
+    );
+    assert!(err.contains("flag"), "{err}");
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Oska,
+        "wwww/w--/--/---/bbbb",
+        Side::White,
+        "five white pieces on Oska 4 are refused",
+    );
+    assert!(!err.is_empty());
     assert_eq!(h.state().model().game().kind(), GameKind::Oska);
     assert!(h.state().model().game().is_empty());
 }

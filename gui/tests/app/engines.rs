@@ -10,8 +10,6 @@ use std::path::PathBuf;
 use boardgames_core::games::{GameKind, Hexapawn};
 use boardgames_core::protocol::{OptionKind, SearchInfo};
 use boardgames_core::score::Score;
-use boardgames_core::tablebase::build::{Plan, build};
-use boardgames_core::tablebase::file;
 use common::{engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -299,26 +297,9 @@ fn analysis_shows_three_lines_and_three_arrows() {
     assert!(h.state().model().best_shown().is_some());
 }
 
-/// Builds the Hexapawn 3 tables into a fresh temporary directory.
-fn hexapawn_tables() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gui-test-{}-tables", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let plan = Plan {
-        size: 3,
-        max_pieces: 3,
-        threads: 1,
-    };
-    build::<Hexapawn>(plan, &|_| {}, &mut |header, values| {
-        file::write(&dir, header, values).map(|_| ())
-    })
-    .expect("the tables build");
-    dir
-}
-
 #[test]
 fn the_tablebase_page_gives_every_moves_value_and_plays_a_click() {
-    let dir = hexapawn_tables();
+    let dir = common::tables::<Hexapawn>("test-tables", 3);
     // The page's values, as `engine tablebase probe` gives them.
     let game = GameState::new(GameKind::Hexapawn, 3).expect("a game");
     let report = probe(&dir, &game, 0).expect("covered");

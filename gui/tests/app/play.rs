@@ -113,11 +113,7 @@ fn capture_the_flag_against_the_engine() {
 
 #[test]
 fn engine_against_engine_finishes_and_pauses() {
-    let e = engine_path();
-    let mut h = harness(GameKind::Hexapawn, 3, engine(e.clone(), 3), engine(e, 3));
-    wait_for(&mut h, "the end of the game", |a| {
-        a.model().game().outcome(a.model().game().len()).is_some()
-    });
+    let mut h = common::engine_game_played_out([1100.0, 720.0]);
     assert!(h.state().model().halted().is_none());
     // Nothing to pause in a finished game (issue 34); a pause is the game's: a new game plays
     // at once (issue 49).
@@ -232,12 +228,14 @@ fn no_engine_process_outlives_the_app() {
 #[test]
 fn positions_from_text_pass_and_errors_in_plain_words() {
     let mut h = harness(GameKind::Oska, 4, human(), human());
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Ctf, "-wWw--www-----bbb--bBb-", Side::White)
-        .expect_err("23 characters are refused");
-    assert!(err.to_string().contains("not a square"), "{err}");
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Ctf,
+        "-wWw--www-----bbb--bBb-",
+        Side::White,
+        "23 characters are refused",
+    );
+    assert!(err.contains("not a square"), "{err}");
     // Oska: White can only pass; the pass button appears and plays it.
     h.state_mut()
         .model_mut()

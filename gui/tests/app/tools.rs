@@ -34,6 +34,13 @@ fn start_solving(h: &mut Harness<'static, GuiApp>) {
     click(h, "Solve");
 }
 
+/// A window on `kind` at `size` whose solver is started on the start position.
+fn solving(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
+    let mut h = harness(kind, size);
+    start_solving(&mut h);
+    h
+}
+
 #[test]
 fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     let mut h = harness(GameKind::Ctf, 3);
@@ -147,8 +154,7 @@ fn the_console_shows_the_lines_of_our_engine_and_filters_them() {
 
 #[test]
 fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
-    let mut h = harness(GameKind::Hexapawn, 3);
-    start_solving(&mut h);
+    let mut h = solving(GameKind::Hexapawn, 3);
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     assert_eq!(
         h.state().solver().state(),
@@ -193,8 +199,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
 #[test]
 fn the_exact_solvers_stages_reach_the_window() {
     // Hexapawn 5: stage wdl proves a win, each distance test a faster one, down to win 19.
-    let mut h = harness(GameKind::Hexapawn, 5);
-    start_solving(&mut h);
+    let mut h = solving(GameKind::Hexapawn, 5);
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 19 plies");
     let solver = h.state().solver();
@@ -208,8 +213,7 @@ fn the_exact_solvers_stages_reach_the_window() {
 
 #[test]
 fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
-    let mut h = harness(GameKind::Oska, 6);
-    start_solving(&mut h);
+    let mut h = solving(GameKind::Oska, 6);
     // The engine reports about once a second.
     wait_for(&mut h, "a progress line", |a| {
         a.solver().progress().is_some()
@@ -227,8 +231,7 @@ fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
 
 #[test]
 fn a_capture_the_flag_solve_can_be_stopped() {
-    let mut h = harness(GameKind::Ctf, 7);
-    start_solving(&mut h);
+    let mut h = solving(GameKind::Ctf, 7);
     h.get_by_label_contains("exact for this game's history");
     let stopping = h.state().solver().running();
     if stopping {
