@@ -137,6 +137,13 @@ for line in sys.stdin:
 child.wait()
 "#;
 
+/// A fresh directory for one test holding the [`HOSTILE`] proxy; returns it and the proxy's path.
+fn with_hostile(name: &str) -> (Scratch, String) {
+    let s = scratch(name);
+    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    (s, fake)
+}
+
 /// EVIL as the arena shows it.
 fn shown() -> String {
     escaped(EVIL).into_owned()
@@ -144,8 +151,7 @@ fn shown() -> String {
 
 #[test]
 fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
-    let s = scratch("hostile");
-    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    let (s, fake) = with_hostile("hostile");
     let e = s.engine();
     let rec = s.path("games.txt");
     // A command line holds no NUL.
@@ -608,8 +614,7 @@ fn damage(rng: &mut common::Rng, bytes: &mut Vec<u8>) -> &'static str {
 /// here. Runs: `ARENA_FUZZ_RUNS` (default 1000); seed: `ARENA_FUZZ_SEED` (default 1).
 #[test]
 fn arena_report_survives_damaged_records() {
-    let s = scratch("fuzz");
-    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    let (s, fake) = with_hostile("fuzz");
     let e = s.engine();
     let rec = s.path("games.txt");
     let mut args = common::oska_tournament(

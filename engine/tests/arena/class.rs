@@ -39,6 +39,16 @@ impl Scratch {
         s
     }
 
+    /// A fresh directory holding copies of the steady submission of engine/tests/class/runaway
+    /// (an opponent that always moves) and of the runaways `files` there.
+    fn runaways(name: &str, files: &[&str]) -> Scratch {
+        let s = Scratch::with(name, &["runaway/steady.py"]);
+        for file in files {
+            s.add(&format!("runaway/{file}"));
+        }
+        s
+    }
+
     fn new(name: &str) -> Scratch {
         let s = common::Scratch::new("class-test", name);
         fs::create_dir_all(s.path("subs")).unwrap();
@@ -143,6 +153,15 @@ fn assert_lost_by_faults(report: &ClassReport, losers: &[(&str, &str)], all: &st
     }
 }
 
+/// Whether `command` is on the PATH; where it is not, a note says so and what is `left_out`.
+fn installed(command: &str, left_out: &str) -> bool {
+    let found = on_path(command);
+    if !found {
+        eprintln!("note: {command} is not installed: {left_out}");
+    }
+    found
+}
+
 /// The submission table's row of `name`.
 fn row<'a>(out: &'a str, name: &str) -> &'a str {
     out.lines()
@@ -154,17 +173,13 @@ fn row<'a>(out: &'a str, name: &str) -> &'a str {
 fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
     let mut names = vec!["first.py", "greedy.py", "crash.py", "hog.py"];
     let s = Scratch::with("full", &names);
-    if on_path("ghc") {
+    if installed("ghc", "the class is played without its Haskell submission") {
         s.add("oska_hs.hs");
         names.push("oska_hs.hs");
-    } else {
-        eprintln!("note: ghc is not installed: the class is played without its Haskell submission");
     }
-    if on_path("sbcl") {
+    if installed("sbcl", "the class is played without its Lisp submission") {
         s.add("oskamaniac.lisp");
         names.push("oskamaniac.lisp");
-    } else {
-        eprintln!("note: sbcl is not installed: the class is played without its Lisp submission");
     }
     let records = s.path("class.rec");
     let (_, all) = s.class_run(
@@ -202,15 +217,7 @@ fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
 
 #[test]
 fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
-    let s = Scratch::with(
-        "runaway",
-        &[
-            "runaway/steady.py",
-            "runaway/sleeper.py",
-            "runaway/forker.py",
-            "runaway/flooder.py",
-        ],
-    );
+    let s = Scratch::runaways("runaway", &["sleeper.py", "forker.py", "flooder.py"]);
     let records = s.path("r.rec");
     let (_, all) = s.class_run("--depth 2 --concurrency 2 --move-timeout 3000", &records);
     let report = report_of(&[records]);
@@ -230,14 +237,7 @@ fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
 #[test]
 fn runaway_executables_lose_by_the_limits_and_leave_nothing_behind() {
     use std::os::unix::fs::PermissionsExt;
-    let s = Scratch::with(
-        "runaway-exe",
-        &[
-            "runaway/steady.py",
-            "runaway/hog-program",
-            "runaway/forker-program",
-        ],
-    );
+    let s = Scratch::runaways("runaway-exe", &["hog-program", "forker-program"]);
     for exe in ["hog-program", "forker-program"] {
         let path = s.subs().join(exe);
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
@@ -327,8 +327,7 @@ fn shards_merged_by_report_equal_one_run() {
 
 #[test]
 fn the_gnu_parallel_example_runs() {
-    if !on_path("parallel") {
-        eprintln!("note: GNU parallel is not installed: examples/class-parallel.sh is not run");
+    if !installed("parallel", "examples/class-parallel.sh is not run") {
         return;
     }
     let s = Scratch::with("parallel", &["first.py", "greedy.py", "crash.py"]);
@@ -407,10 +406,9 @@ fn a_class_of_student_folders_names_every_student_with_its_note() {
     let s = Scratch::new("folders");
     s.add_folders("folders");
     let mut players = vec!["alice", "bob", "carol", "frank"];
-    if on_path("ghc") {
+    if installed("ghc", "the class is played without its Haskell student") {
         players.push("dave");
     } else {
-        eprintln!("note: ghc is not installed: the class is played without its Haskell student");
         fs::remove_dir_all(s.subs().join("dave")).unwrap();
     }
     let records = s.path("class.rec");
@@ -530,8 +528,7 @@ fn a_student_sees_its_own_folder_read_only_and_no_other() {
 /// `arena class` and in that of `arena report`, not `\xe2\x80\x98`.
 #[test]
 fn a_compiler_message_is_shown_as_text() {
-    if !on_path("ghc") {
-        eprintln!("note: ghc is not installed: no compiler message to show");
+    if !installed("ghc", "no compiler message to show") {
         return;
     }
     let s = Scratch::new("ghc-message");

@@ -382,11 +382,7 @@ fn a_hostile_class_touches_nothing_but_itself() {
         if name == "forkbomb.py" && sandbox::pids_cgroup().is_ok() {
             // The hard cap: the kernel refused the fork that would pass 16 processes.
             assert!(reason.contains("the kernel refused the fork"), "{reason}");
-            let children: u64 = reason
-                .split("fork refused after ")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .and_then(|c| c.parse().ok())
+            let children = common::number_after(reason, "fork refused after ")
                 .unwrap_or_else(|| panic!("no count of children in: {reason}"));
             // With the driver itself: at most 16 processes.
             assert!(children < 16, "{reason}");

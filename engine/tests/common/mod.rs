@@ -330,17 +330,23 @@ pub fn leftovers(dir: &std::path::Path) -> Vec<String> {
     }
 }
 
+/// Starts the engine binary with `args`, its standard input and output piped and its standard
+/// error as `stderr` says.
+pub fn start_engine(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the engine binary runs")
+}
+
 /// Starts the engine binary with `args` (stderr dropped). A thread of its own reads its stdout
 /// line by line into the channel, so a test can wait for a reply with a timeout instead of
 /// hanging on an engine that does not answer.
 pub fn spawn_engine(args: &[&str]) -> (Child, ChildStdin, mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine binary runs");
+    let mut child = start_engine(args, Stdio::null());
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, lines) = mpsc::channel();
@@ -447,6 +453,14 @@ pub fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
+}
+
+/// The whole number that follows the first `marker` in `text` (up to the next blank), if any.
+pub fn number_after(text: &str, marker: &str) -> Option<u64> {
+    text.split(marker)
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
 }
 
 /// The words of `engine tablebase build GAME SIZE --dir DIR`.
