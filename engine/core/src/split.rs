@@ -590,6 +590,25 @@ mod tests {
         pos
     }
 
+    /// Random Oska 4 positions a few plies in (from `seed`) that are not over and have a move,
+    /// each given to `visit` with whether its proven value is new among them, until there are
+    /// wins, draws and losses, which there must be within 400 tries.
+    fn oska_roots_of_each_value(seed: u64, mut visit: impl FnMut(Oska, bool)) {
+        let mut rng = SplitMix64::new(seed);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..400 {
+            if seen.len() == 3 {
+                break;
+            }
+            let pos = random_oska(&mut rng);
+            if pos.board_outcome().is_none() && pos.count_moves() > 0 {
+                let new = seen.insert(prove(&pos));
+                visit(pos, new);
+            }
+        }
+        assert_eq!(seen.len(), 3, "wins, draws and losses: {seen:?}");
+    }
+
     fn prove<G: Game>(pos: &G) -> Value {
         let mut search = ProofSearch::<G>::new(1, None);
         search
@@ -639,19 +658,7 @@ mod tests {
         cut_and_merge(Hexapawn::start(5).unwrap(), 2);
         cut_and_merge(Oska::start(4).unwrap(), 3);
         // Drawn and lost roots too: Oska 4 positions a few plies in.
-        let mut rng = SplitMix64::new(5);
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..400 {
-            if seen.len() == 3 {
-                break;
-            }
-            let pos = random_oska(&mut rng);
-            if pos.board_outcome().is_none() && pos.count_moves() > 0 {
-                seen.insert(prove(&pos));
-                cut_and_merge(pos, 2);
-            }
-        }
-        assert_eq!(seen.len(), 3, "wins, draws and losses: {seen:?}");
+        oska_roots_of_each_value(5, |pos, _| cut_and_merge(pos, 2));
     }
 
     /// With some jobs unknown: when the root is decided, no value of the unknown jobs changes
@@ -739,18 +746,11 @@ mod tests {
         both(Hexapawn::start(4).unwrap());
         both(Hexapawn::start(5).unwrap());
         both(Oska::start(4).unwrap());
-        let mut rng = SplitMix64::new(11);
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..400 {
-            if seen.len() == 3 {
-                break;
-            }
-            let pos = random_oska(&mut rng);
-            if pos.board_outcome().is_none() && pos.count_moves() > 0 && seen.insert(prove(&pos)) {
+        oska_roots_of_each_value(11, |pos, new| {
+            if new {
                 both(pos);
             }
-        }
-        assert_eq!(seen.len(), 3, "wins, draws and losses: {seen:?}");
+        });
         let root = Hexapawn::start(5).unwrap();
         let stop = AtomicBool::new(false);
         let short = prove_in_parallel(&root, 2, 4, None, Some(500), false, &stop, &mut |_| {});

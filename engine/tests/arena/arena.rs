@@ -29,6 +29,38 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The standard output of a run that must succeed; the assertion shows its standard error too.
+fn succeeded(o: &Output) -> String {
+    let out = stdout(o);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// Asserts that every game of `recs` was played to its end without a fault.
+fn assert_finished_without_fault(recs: &[GameRecord]) {
+    for r in recs {
+        assert!(r.tag("Fault").is_none(), "{r}");
+        assert_ne!(r.result, RecordResult::Unfinished, "{r}");
+    }
+}
+
+/// `arena match` of two Hexapawn 3 games between the engine the `--engine` settings `first`
+/// describe and ours (`e`) at depth 1, named `ours`, its records written to `rec`.
+fn against_ours(first: &[&str], e: &str, rec: &Path) -> Output {
+    let mut args = vec![
+        "match", "--game", "hexapawn", "--size", "3", "--games", "2", "--engine",
+    ];
+    args.extend_from_slice(first);
+    let ours = format!("cmd={e}");
+    args.extend(["--engine", &ours, "name=ours", "depth=1", "--records"]);
+    args.push(rec.to_str().unwrap());
+    arena(&args)
+}
+
 fn records(path: &Path) -> Vec<GameRecord> {
     parse_records(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -78,12 +110,7 @@ fn deep_vs_shallow(game: &str, size: &str, depth: &str) {
         "--records",
         rec.to_str().unwrap(),
     ]);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = succeeded(&o);
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
     assert!(
@@ -205,24 +232,8 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
     let fake = s.write("fake.py", FAKE);
     let e = s.engine();
     let rec = s.path("games.txt");
-    let mut args: Vec<String> = [
-        "match",
-        "--game",
-        "oska",
-        "--size",
-        "4",
-        "--tournament",
-        "gauntlet",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--records",
-        rec.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|w| w.to_string())
-    .collect();
+    let options = ["--concurrency", "2", "--records", rec.to_str().unwrap()];
+    let mut args = common::oska_tournament("gauntlet", "2", &options);
     args.extend([
         "--engine".into(),
         format!("cmd={e}"),
@@ -238,16 +249,13 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
         } else {
             "depth=1"
         };
-        args.extend([
-            "--engine".to_string(),
-            "cmd=python3".into(),
-            format!("arg={fake}"),
-            format!("arg={mode}"),
-            format!("arg={e}"),
-            format!("name={mode}"),
-            limit.into(),
-            "timeout=1500".into(),
-        ]);
+        args.extend(common::proxy_engine(
+            &fake,
+            mode,
+            &e,
+            mode,
+            &[limit, "timeout=1500"],
+        ));
     }
     args.extend([
         "--engine".to_string(),
@@ -256,12 +264,7 @@ fn faulty_engines_lose_with_the_right_reason_and_leave_nothing_behind() {
     ]);
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = arena(&words);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = succeeded(&o);
     // The table: ours first with every game won.
     assert!(out.contains("Rank Name"), "{out}");
     assert!(
@@ -336,27 +339,8 @@ fn wrapped_deaf_engines_leave_nothing_behind() {
     let s = scratch("deaf");
     let wrapper = fake_wrapper(&s);
     let e = s.engine();
-    let o = arena(&[
-        "match",
-        "--game",
-        "hexapawn",
-        "--size",
-        "3",
-        "--engine",
-        &format!("cmd={e}"),
-        "depth=1",
-        "--engine",
-        "cmd=sh",
-        &format!("arg={wrapper}"),
-        "arg=deaf",
-        &format!("arg={e}"),
-        "name=deaf",
-        "depth=1",
-        "--games",
-        "2",
-    ]);
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}");
+    let o = deaf_match(&e, ["sh", &wrapper], "2").output().unwrap();
+    let out = succeeded(&o);
     assert!(out.contains("Score of engine vs deaf"), "{out}");
     assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
     assert!(
@@ -389,29 +373,36 @@ fn wrapped_deaf_engines_leave_nothing_behind() {
     }
 }
 
-/// An endless Hexapawn 3 match of our engine against the fake `deaf` engine started by
-/// `deaf[0] deaf[1] deaf ENGINE`, its output to `stdout`, its errors piped.
+/// `arena match` of `games` Hexapawn 3 games between our engine (`e`) and the fake `deaf`
+/// engine started by `deaf[0] deaf[1] deaf ENGINE`, both at depth 1.
+fn deaf_match(e: &str, deaf: [&str; 2], games: &str) -> Command {
+    let mut arena = Command::new(ARENA);
+    arena.args([
+        "match",
+        "--game",
+        "hexapawn",
+        "--size",
+        "3",
+        "--engine",
+        &format!("cmd={e}"),
+        "depth=1",
+        "--engine",
+        &format!("cmd={}", deaf[0]),
+        &format!("arg={}", deaf[1]),
+        "arg=deaf",
+        &format!("arg={e}"),
+        "name=deaf",
+        "depth=1",
+        "--games",
+        games,
+    ]);
+    arena
+}
+
+/// An endless Hexapawn 3 match of our engine against the fake `deaf` engine (see
+/// [`deaf_match`]), its output to `stdout`, its errors piped.
 fn endless_match(e: &str, deaf: [&str; 2], stdout: std::process::Stdio) -> std::process::Child {
-    Command::new(ARENA)
-        .args([
-            "match",
-            "--game",
-            "hexapawn",
-            "--size",
-            "3",
-            "--engine",
-            &format!("cmd={e}"),
-            "depth=1",
-            "--engine",
-            &format!("cmd={}", deaf[0]),
-            &format!("arg={}", deaf[1]),
-            "arg=deaf",
-            &format!("arg={e}"),
-            "name=deaf",
-            "depth=1",
-            "--games",
-            "100000",
-        ])
+    deaf_match(e, deaf, "100000")
         .stdout(stdout)
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -500,15 +491,11 @@ fn clock_games_end_without_time_forfeits() {
         "--records",
         rec.to_str().unwrap(),
     ]);
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}");
+    let out = succeeded(&o);
     assert!(!out.contains("Faults:"), "{out}");
     let recs = records(&rec);
     assert_eq!(recs.len(), 4, "{out}");
-    for r in &recs {
-        assert_eq!(r.tag("Fault"), None, "{r}");
-        assert_ne!(r.result, RecordResult::Unfinished, "{r}");
-    }
+    assert_finished_without_fault(&recs);
 }
 
 /// The move our library chooses at depth 1 with evaluator `kind` (what the engine must play).
@@ -545,42 +532,24 @@ fn evaluator_option_reaches_the_engine() {
     let e = s.engine();
     let openings = s.write("openings.txt", &format!("{board} w\n"));
     let rec = s.path("games.txt");
-    let o = arena(&[
-        "match",
-        "--game",
-        "oska",
-        "--size",
-        "4",
-        "--tournament",
-        "gauntlet",
-        "--games",
-        "2",
-        "--openings",
-        &openings,
-        "--records",
-        rec.to_str().unwrap(),
-        "--engine",
-        &format!("cmd={e}"),
-        "name=material",
-        "depth=1",
-        "option.Evaluator=material",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=race",
-        "depth=1",
-        "option.Evaluator=CLASSIC-RACE",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=bad",
-        "depth=1",
-        "option.Evaluator=best",
-    ]);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let options = ["--openings", &openings, "--records", rec.to_str().unwrap()];
+    let mut args = common::oska_tournament("gauntlet", "2", &options);
+    for (name, evaluator) in [
+        ("material", "material"),
+        ("race", "CLASSIC-RACE"),
+        ("bad", "best"),
+    ] {
+        args.extend([
+            "--engine".into(),
+            format!("cmd={e}"),
+            format!("name={name}"),
+            "depth=1".into(),
+            format!("option.Evaluator={evaluator}"),
+        ]);
+    }
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = arena(&words);
+    let out = succeeded(&o);
     for name in ["material", "race", "bad"] {
         assert!(
             out.lines()
@@ -624,74 +593,41 @@ fn board_call_adapter_plays_a_seed_program() {
     let player = s.write("seed_player.py", &fs::read_to_string(player).unwrap());
     let rec = s.path("games.txt");
     // The long form, through `engine board-call`, with the board on stdin.
-    let o = arena(&[
-        "match",
-        "--game",
-        "hexapawn",
-        "--size",
-        "3",
-        "--games",
-        "2",
-        "--engine",
-        &format!("cmd={e}"),
-        "arg=board-call",
-        "arg=--format",
-        "arg=python",
-        "arg=--input",
-        "arg=stdin",
-        "arg=--",
-        "arg=python3",
-        &format!("arg={player}"),
-        "name=seed",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=ours",
-        "depth=1",
-        "--records",
-        rec.to_str().unwrap(),
-    ]);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
+    let o = against_ours(
+        &[
+            &format!("cmd={e}"),
+            "arg=board-call",
+            "arg=--format",
+            "arg=python",
+            "arg=--input",
+            "arg=stdin",
+            "arg=--",
+            "arg=python3",
+            &format!("arg={player}"),
+            "name=seed",
+        ],
+        &e,
+        &rec,
     );
+    succeeded(&o);
     let recs = records(&rec);
     assert_eq!(recs.len(), 2);
-    for r in &recs {
-        assert!(r.tag("Fault").is_none(), "{r}");
-        assert_ne!(r.result, RecordResult::Unfinished);
-    }
+    assert_finished_without_fault(&recs);
     // The seed player opens a1a2 from the start (its first straight step).
     assert_eq!(recs[0].moves[0], "a1a2", "{}", recs[0]);
     // A program that answers the board it was given is refereed as an illegal move, and its
     // board is in the reason.
     let lazy = s.write("lazy.py", "import sys\nprint(sys.argv[1])\n");
-    let o = arena(&[
-        "match",
-        "--game",
-        "hexapawn",
-        "--size",
-        "3",
-        "--games",
-        "2",
-        "--engine",
-        &format!("boardcall=python3 {lazy}"),
-        "format=python",
-        "name=lazy",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=ours",
-        "depth=1",
-        "--records",
-        rec.to_str().unwrap(),
-    ]);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
+    let o = against_ours(
+        &[
+            &format!("boardcall=python3 {lazy}"),
+            "format=python",
+            "name=lazy",
+        ],
+        &e,
+        &rec,
     );
+    succeeded(&o);
     let recs = records(&rec);
     for r in &recs {
         let reason = r.tag("Reason").unwrap();
@@ -742,8 +678,7 @@ fn round_robin_prints_a_table() {
         "name=d3",
         "depth=3",
     ]);
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}");
+    let out = succeeded(&o);
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
     assert!(lines[n - 4].starts_with("Rank Name"), "{out}");
@@ -916,8 +851,7 @@ fn match_refuses_an_engine_that_does_not_declare_the_game() {
 #[test]
 fn check_tells_a_conforming_engine_from_a_broken_one() {
     let o = arena(&["check", ENGINE]);
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}");
+    let out = succeeded(&o);
     assert!(out.contains("The engine conforms"), "{out}");
     let s = scratch("check");
     let broken = s.write(
@@ -952,37 +886,16 @@ fn board_call_shorthand_takes_a_quoted_path_with_blanks() {
         &fs::read_to_string(player).unwrap(),
     );
     let rec = s.path("games.txt");
-    let o = arena(&[
-        "match",
-        "--game",
-        "hexapawn",
-        "--size",
-        "3",
-        "--games",
-        "2",
-        "--engine",
-        &format!("boardcall=python3 '{player}'"),
-        "format=python",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=ours",
-        "depth=1",
-        "--records",
-        rec.to_str().unwrap(),
-    ]);
-    let out = stdout(&o);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
+    let o = against_ours(
+        &[&format!("boardcall=python3 '{player}'"), "format=python"],
+        &e,
+        &rec,
     );
+    let out = succeeded(&o);
     assert!(out.contains("Score of seed player.py vs ours"), "{out}");
     let recs = records(&rec);
     assert_eq!(recs.len(), 2);
-    for r in &recs {
-        assert!(r.tag("Fault").is_none(), "{r}");
-        assert_ne!(r.result, RecordResult::Unfinished);
-    }
+    assert_finished_without_fault(&recs);
     assert!(s.leftovers().is_empty(), "left behind: {:?}", s.leftovers());
 }
 

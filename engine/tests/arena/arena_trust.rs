@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use boardgames_core::protocol::shown as escaped;
 use boardgames_core::record::{GameRecord, RecordResult, parse_records};
-use common::Scratch;
+use common::{Scratch, text};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const TUNE: &str = env!("CARGO_BIN_EXE_engine-tune");
@@ -69,14 +69,6 @@ fn arena_within(args: &[&str], limit: Duration) -> Output {
 
 fn arena(args: &[&str]) -> Output {
     arena_within(args, Duration::from_secs(300))
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Fails unless `bytes` is UTF-8 without a control character (newlines and tabs aside) or an
@@ -145,6 +137,13 @@ for line in sys.stdin:
 child.wait()
 "#;
 
+/// A fresh directory for one test holding the [`HOSTILE`] proxy; returns it and the proxy's path.
+fn with_hostile(name: &str) -> (Scratch, String) {
+    let s = scratch(name);
+    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    (s, fake)
+}
+
 /// EVIL as the arena shows it.
 fn shown() -> String {
     escaped(EVIL).into_owned()
@@ -152,47 +151,27 @@ fn shown() -> String {
 
 #[test]
 fn hostile_engine_text_reaches_no_terminal_and_no_record_raw() {
-    let s = scratch("hostile");
-    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    let (s, fake) = with_hostile("hostile");
     let e = s.engine();
     let rec = s.path("games.txt");
     // A command line holds no NUL.
     let evil_name = format!("n{}", EVIL.replace('\0', ""));
-    let mut args: Vec<String> = [
-        "match",
-        "--game",
-        "oska",
-        "--size",
-        "4",
-        "--tournament",
-        "gauntlet",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--records",
-        rec.to_str().unwrap(),
-        "--engine",
-    ]
-    .iter()
-    .map(|w| w.to_string())
-    .collect();
+    let records = ["--concurrency", "2", "--records", rec.to_str().unwrap()];
+    let mut args = common::oska_tournament("gauntlet", "2", &records);
     args.extend([
+        "--engine".to_string(),
         format!("cmd={e}"),
         format!("name={evil_name}"),
         "depth=1".into(),
     ]);
     for mode in ["bestmove", "illegal", "stderr", "closed"] {
-        args.extend([
-            "--engine".to_string(),
-            "cmd=python3".into(),
-            format!("arg={fake}"),
-            format!("arg={mode}"),
-            format!("arg={e}"),
-            format!("name={mode}"),
-            "depth=1".into(),
-            "timeout=5000".into(),
-        ]);
+        args.extend(common::proxy_engine(
+            &fake,
+            mode,
+            &e,
+            mode,
+            &["depth=1", "timeout=5000"],
+        ));
     }
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = arena(&words);
@@ -635,44 +614,39 @@ fn damage(rng: &mut common::Rng, bytes: &mut Vec<u8>) -> &'static str {
 /// here. Runs: `ARENA_FUZZ_RUNS` (default 1000); seed: `ARENA_FUZZ_SEED` (default 1).
 #[test]
 fn arena_report_survives_damaged_records() {
-    let s = scratch("fuzz");
-    let fake = s.write("hostile.py", HOSTILE.as_bytes());
+    let (s, fake) = with_hostile("fuzz");
     let e = s.engine();
     let rec = s.path("games.txt");
-    let o = arena(&[
-        "match",
-        "--game",
-        "oska",
-        "--size",
-        "4",
-        "--tournament",
+    let mut args = common::oska_tournament(
         "round-robin",
-        "--games",
         "6",
-        "--random-plies",
-        "2",
-        // One game at a time: the file, and so the damage a seed does, is the same every run.
-        "--concurrency",
-        "1",
-        "--records",
-        rec.to_str().unwrap(),
-        "--engine",
-        &format!("cmd={e}"),
-        "name=deep",
-        "depth=3",
-        "--engine",
-        &format!("cmd={e}"),
-        "name=shallow",
-        "depth=1",
-        "--engine",
-        "cmd=python3",
-        &format!("arg={fake}"),
-        "arg=illegal",
-        &format!("arg={e}"),
-        "name=hostile",
-        "depth=1",
-        "timeout=5000",
-    ]);
+        &[
+            "--random-plies",
+            "2",
+            // One game at a time: the file, and so the damage a seed does, is the same every run.
+            "--concurrency",
+            "1",
+            "--records",
+            rec.to_str().unwrap(),
+        ],
+    );
+    for (name, depth) in [("deep", "depth=3"), ("shallow", "depth=1")] {
+        args.extend([
+            "--engine".into(),
+            format!("cmd={e}"),
+            format!("name={name}"),
+            depth.into(),
+        ]);
+    }
+    args.extend(common::proxy_engine(
+        &fake,
+        "illegal",
+        &e,
+        "hostile",
+        &["depth=1", "timeout=5000"],
+    ));
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = arena(&words);
     assert!(o.status.success(), "{}", text(&o));
     let original = fs::read(&rec).unwrap();
     let base = parse_records(&String::from_utf8(original.clone()).unwrap()).unwrap();

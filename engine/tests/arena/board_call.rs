@@ -4,43 +4,18 @@
 //! starts outlives its call (its process group is ended, after an answer and on `stop`).
 
 use crate::common;
+use common::Scratch;
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// A fresh directory for one test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "board-call-test-{}-{name}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A fresh directory for one test (see [`common::Scratch`]).
+fn scratch(name: &str) -> Scratch {
+    Scratch::new("board-call-test", name)
 }
 
 /// `engine board-call ARGS...` with piped stdin and a thread that sends its stdout lines.
@@ -99,7 +74,7 @@ impl Adapter {
 /// Runs one `go depth 2` from the start of `GAME SIZE`, the program printing `output` whatever
 /// it gets; returns the adapter's lines.
 fn one_go(game: &str, output: &str) -> Vec<String> {
-    let s = Scratch::new("answer");
+    let s = scratch("answer");
     let out = s.write("out.txt", output);
     // `cat FILE` ignores the line on its standard input.
     let mut a = Adapter::start(&["--format", "python", "--input", "stdin", "--", "cat", &out]);
@@ -174,7 +149,7 @@ fn no_board_and_a_crash_are_explained() {
         "{lines:?}"
     );
     // A crash: the exit status and the end of standard error, escaped, on one line.
-    let s = Scratch::new("crash");
+    let s = scratch("crash");
     let script = s.write(
         "crash.py",
         "import sys\nprint('ignored')\nfor i in range(20):\n    print('noise', i, file=sys.stderr)\n\
@@ -232,8 +207,8 @@ fn pid_in(file: &str) -> String {
 
 #[test]
 fn a_program_leaves_no_child_behind() {
-    let s = Scratch::new("group");
-    let pids = s.0.join("pid").display().to_string();
+    let s = scratch("group");
+    let pids = s.path("pid").display().to_string();
     // A program that answers, leaving a sleeping child: the child is ended with the call, also
     // when it holds the program's output open.
     for keeps_output in [false, true] {

@@ -6,11 +6,11 @@
 //! real, and a clear error for a missing toolchain. Every run must leave no process behind.
 
 use crate::common;
+use common::text;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use boardgames_core::record::parse_records;
 use boardgames_tools::arena::class::{ClassReport, Entry};
@@ -24,31 +24,43 @@ fn sources() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class")
 }
 
-/// A fresh directory holding copies of some submissions; every process a run starts names it
-/// on its command line (the drivers get the submission's path).
-struct Scratch {
-    dir: PathBuf,
-}
+/// A fresh directory (see [`common::Scratch`]) holding copies of some submissions in `subs`;
+/// every process a run starts names it on its command line (the drivers get the submission's
+/// path).
+struct Scratch(common::Scratch);
 
 impl Scratch {
+    /// A fresh directory holding copies of `files` (see [`Scratch::add`]).
+    fn with(name: &str, files: &[&str]) -> Scratch {
+        let s = Scratch::new(name);
+        for file in files {
+            s.add(file);
+        }
+        s
+    }
+
+    /// A fresh directory holding copies of the steady submission of engine/tests/class/runaway
+    /// (an opponent that always moves) and of the runaways `files` there.
+    fn runaways(name: &str, files: &[&str]) -> Scratch {
+        let s = Scratch::with(name, &["runaway/steady.py"]);
+        for file in files {
+            s.add(&format!("runaway/{file}"));
+        }
+        s
+    }
+
     fn new(name: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "class-test-{}-{name}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("subs")).unwrap();
-        Scratch { dir }
+        let s = common::Scratch::new("class-test", name);
+        fs::create_dir_all(s.path("subs")).unwrap();
+        Scratch(s)
     }
 
     fn subs(&self) -> PathBuf {
-        self.dir.join("subs")
+        self.0.path("subs")
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
+        self.0.path(name)
     }
 
     /// Copies `file` (relative to engine/tests/class) into the submissions.
@@ -70,16 +82,23 @@ impl Scratch {
         }
     }
 
+    /// `arena class` of the submissions with `options` (words parted by blanks), its records
+    /// written to `records`: the run must succeed. Returns the run and its [`text`].
+    fn class_run(&self, options: &str, records: &Path) -> (Output, String) {
+        let subs = self.subs();
+        let mut args = vec!["class", subs.to_str().unwrap()];
+        args.extend(options.split_whitespace());
+        args.extend(["--records", records.to_str().unwrap()]);
+        let out = arena(&args);
+        let all = text(&out);
+        assert!(out.status.success(), "{all}");
+        (out, all)
+    }
+
     /// Live processes (zombies aside) whose command line mentions this directory, after giving
     /// them up to two seconds to go.
     fn leftovers(&self) -> Vec<String> {
-        common::leftovers(&self.dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
+        self.0.leftovers()
     }
 }
 
@@ -98,14 +117,6 @@ fn arena(args: &[&str]) -> Output {
         cmd.args(unsandboxed());
     }
     cmd.output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn report_of(paths: &[PathBuf]) -> ClassReport {
@@ -128,6 +139,29 @@ pub(crate) fn entry_of<'a>(report: &'a ClassReport, name: &str, all: &str) -> &'
     &report.entries[i]
 }
 
+/// Asserts that each submission of `losers` lost every game in which it had to move (at least
+/// two) by its fault and by nothing else; `all` is the run's output.
+fn assert_lost_by_faults(report: &ClassReport, losers: &[(&str, &str)], all: &str) {
+    for &(name, fault) in losers {
+        let e = entry_of(report, name, all);
+        // It loses every game in which it has to move (against the steady one always).
+        assert!(
+            e.faults.get(fault).is_some_and(|&c| c >= 2),
+            "{name}: {all}"
+        );
+        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
+    }
+}
+
+/// Whether `command` is on the PATH; where it is not, a note says so and what is `left_out`.
+fn installed(command: &str, left_out: &str) -> bool {
+    let found = on_path(command);
+    if !found {
+        eprintln!("note: {command} is not installed: {left_out}");
+    }
+    found
+}
+
 /// The submission table's row of `name`.
 fn row<'a>(out: &'a str, name: &str) -> &'a str {
     out.lines()
@@ -137,44 +171,21 @@ fn row<'a>(out: &'a str, name: &str) -> &'a str {
 
 #[test]
 fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
-    let s = Scratch::new("full");
     let mut names = vec!["first.py", "greedy.py", "crash.py", "hog.py"];
-    for file in names.clone() {
-        s.add(file);
-    }
-    if on_path("ghc") {
+    let s = Scratch::with("full", &names);
+    if installed("ghc", "the class is played without its Haskell submission") {
         s.add("oska_hs.hs");
         names.push("oska_hs.hs");
-    } else {
-        eprintln!("note: ghc is not installed: the class is played without its Haskell submission");
     }
-    if on_path("sbcl") {
+    if installed("sbcl", "the class is played without its Lisp submission") {
         s.add("oskamaniac.lisp");
         names.push("oskamaniac.lisp");
-    } else {
-        eprintln!("note: sbcl is not installed: the class is played without its Lisp submission");
     }
     let records = s.path("class.rec");
-    let out = arena(&[
-        "class",
-        s.subs().to_str().unwrap(),
-        "--game",
-        "oska",
-        "--size",
-        "4",
-        "--depth",
-        "2",
-        "--concurrency",
-        "2",
-        "--memory",
-        "1024",
-        "--move-timeout",
-        "20000",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let all = text(&out);
-    assert!(out.status.success(), "{all}");
+    let (_, all) = s.class_run(
+        "--game oska --size 4 --depth 2 --concurrency 2 --memory 1024 --move-timeout 20000",
+        &records,
+    );
     let n = names.len() as u64;
     let report = report_of(std::slice::from_ref(&records));
     assert_eq!(report.games as u64, n * (n - 1), "{all}");
@@ -206,99 +217,43 @@ fn a_class_in_three_languages_with_a_crash_and_a_memory_hog() {
 
 #[test]
 fn runaways_lose_by_the_limits_and_leave_nothing_behind() {
-    let s = Scratch::new("runaway");
-    for file in [
-        "runaway/steady.py",
-        "runaway/sleeper.py",
-        "runaway/forker.py",
-        "runaway/flooder.py",
-    ] {
-        s.add(file);
-    }
+    let s = Scratch::runaways("runaway", &["sleeper.py", "forker.py", "flooder.py"]);
     let records = s.path("r.rec");
-    let out = arena(&[
-        "class",
-        s.subs().to_str().unwrap(),
-        "--depth",
-        "2",
-        "--concurrency",
-        "2",
-        "--move-timeout",
-        "3000",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let all = text(&out);
-    assert!(out.status.success(), "{all}");
+    let (_, all) = s.class_run("--depth 2 --concurrency 2 --move-timeout 3000", &records);
     let report = report_of(&[records]);
-    for (name, fault) in [
-        ("sleeper.py", "timeout"),
-        ("forker.py", "processes"),
-        ("flooder.py", "output"),
-    ] {
-        let e = entry_of(&report, name, &all);
-        // It loses every game in which it has to move (against the steady one always).
-        assert!(
-            e.faults.get(fault).is_some_and(|&c| c >= 2),
-            "{name}: {all}"
-        );
-        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
-    }
-    let steady = report
-        .standings
-        .names
-        .iter()
-        .position(|m| m == "steady.py")
-        .unwrap();
-    assert_eq!(report.entries[steady].points, 6.0, "{all}");
+    assert_lost_by_faults(
+        &report,
+        &[
+            ("sleeper.py", "timeout"),
+            ("forker.py", "processes"),
+            ("flooder.py", "output"),
+        ],
+        &all,
+    );
+    assert_eq!(entry_of(&report, "steady.py", &all).points, 6.0, "{all}");
     assert_eq!(s.leftovers(), Vec::<String>::new());
 }
 
 #[test]
 fn runaway_executables_lose_by_the_limits_and_leave_nothing_behind() {
     use std::os::unix::fs::PermissionsExt;
-    let s = Scratch::new("runaway-exe");
-    for file in [
-        "runaway/steady.py",
-        "runaway/hog-program",
-        "runaway/forker-program",
-    ] {
-        s.add(file);
-    }
+    let s = Scratch::runaways("runaway-exe", &["hog-program", "forker-program"]);
     for exe in ["hog-program", "forker-program"] {
         let path = s.subs().join(exe);
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
     }
     let records = s.path("r.rec");
-    let out = arena(&[
-        "class",
-        s.subs().to_str().unwrap(),
-        "--depth",
-        "2",
-        "--concurrency",
-        "2",
-        "--memory",
-        "512",
-        "--move-timeout",
-        "20000",
-        "--format",
-        "python",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let all = text(&out);
-    assert!(out.status.success(), "{all}");
+    let (_, all) = s.class_run(
+        "--depth 2 --concurrency 2 --memory 512 --move-timeout 20000 --format python",
+        &records,
+    );
     let report = report_of(&[records]);
     let entry = |name: &str| entry_of(&report, name, &all);
-    for (name, fault) in [("hog-program", "memory"), ("forker-program", "processes")] {
-        let e = entry(name);
-        // It loses every game in which it has to move (against the steady one always).
-        assert!(
-            e.faults.get(fault).is_some_and(|&c| c >= 2),
-            "{name}: {all}"
-        );
-        assert_eq!(e.faults.len(), 1, "{name}: {:?}", e.faults);
-    }
+    assert_lost_by_faults(
+        &report,
+        &[("hog-program", "memory"), ("forker-program", "processes")],
+        &all,
+    );
     assert_eq!(entry("steady.py").points, 4.0, "{all}");
     assert!(
         all.contains("[memory]") && all.contains("[processes]"),
@@ -317,10 +272,7 @@ fn standings_part(out: &str) -> String {
 
 #[test]
 fn shards_merged_by_report_equal_one_run() {
-    let s = Scratch::new("shards");
-    for file in ["first.py", "greedy.py", "crash.py"] {
-        s.add(file);
-    }
+    let s = Scratch::with("shards", &["first.py", "greedy.py", "crash.py"]);
     let dir = s.subs();
     let common = |extra: &[&str]| {
         let mut a = vec![
@@ -375,14 +327,10 @@ fn shards_merged_by_report_equal_one_run() {
 
 #[test]
 fn the_gnu_parallel_example_runs() {
-    if !on_path("parallel") {
-        eprintln!("note: GNU parallel is not installed: examples/class-parallel.sh is not run");
+    if !installed("parallel", "examples/class-parallel.sh is not run") {
         return;
     }
-    let s = Scratch::new("parallel");
-    for file in ["first.py", "greedy.py", "crash.py"] {
-        s.add(file);
-    }
+    let s = Scratch::with("parallel", &["first.py", "greedy.py", "crash.py"]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/class-parallel.sh");
     let bin = Path::new(ARENA).parent().unwrap();
     // Where the binaries are those of the repository's target/debug, the script finds them
@@ -458,27 +406,13 @@ fn a_class_of_student_folders_names_every_student_with_its_note() {
     let s = Scratch::new("folders");
     s.add_folders("folders");
     let mut players = vec!["alice", "bob", "carol", "frank"];
-    if on_path("ghc") {
+    if installed("ghc", "the class is played without its Haskell student") {
         players.push("dave");
     } else {
-        eprintln!("note: ghc is not installed: the class is played without its Haskell student");
         fs::remove_dir_all(s.subs().join("dave")).unwrap();
     }
     let records = s.path("class.rec");
-    let out = arena(&[
-        "class",
-        s.subs().to_str().unwrap(),
-        "--depth",
-        "2",
-        "--concurrency",
-        "2",
-        "--move-timeout",
-        "20000",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let all = text(&out);
-    assert!(out.status.success(), "{all}");
+    let (out, all) = s.class_run("--depth 2 --concurrency 2 --move-timeout 20000", &records);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     // Standard output is the result alone: the games' progress is on standard error, and no
     // margin is `nan` or `inf`.
@@ -594,8 +528,7 @@ fn a_student_sees_its_own_folder_read_only_and_no_other() {
 /// `arena class` and in that of `arena report`, not `\xe2\x80\x98`.
 #[test]
 fn a_compiler_message_is_shown_as_text() {
-    if !on_path("ghc") {
-        eprintln!("note: ghc is not installed: no compiler message to show");
+    if !installed("ghc", "no compiler message to show") {
         return;
     }
     let s = Scratch::new("ghc-message");
@@ -608,16 +541,7 @@ fn a_compiler_message_is_shown_as_text() {
     )
     .unwrap();
     let records = s.path("class.rec");
-    let out = arena(&[
-        "class",
-        s.subs().to_str().unwrap(),
-        "--depth",
-        "1",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let all = text(&out);
-    assert!(out.status.success(), "{all}");
+    let (out, _) = s.class_run("--depth 1", &records);
     let report = arena(&["report", records.to_str().unwrap()]);
     for shown in [
         String::from_utf8_lossy(&out.stdout),

@@ -19,6 +19,17 @@ fn sources() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class")
 }
 
+/// A new class folder `name` in the scratch directory holding copies of the test submissions
+/// `files`; returns its path.
+fn class_folder(s: &Scratch, name: &str, files: &[&str]) -> std::path::PathBuf {
+    let subs = s.path(name);
+    fs::create_dir_all(&subs).unwrap();
+    for f in files {
+        fs::copy(sources().join(f), subs.join(f)).unwrap();
+    }
+    subs
+}
+
 /// `--no-sandbox` where bubblewrap cannot make a sandbox.
 fn unsandboxed() -> Option<&'static str> {
     boardgames_tools::adapter::sandbox::bwrap()
@@ -126,11 +137,7 @@ fn fifos_and_links_out_of_the_class_are_noted_and_skipped() {
 #[test]
 fn sigterm_during_discovery_ends_the_arena() {
     let s = Scratch::new("containment", "sigterm");
-    let subs = s.path("subs");
-    fs::create_dir_all(&subs).unwrap();
-    for f in ["first.py", "greedy.py"] {
-        fs::copy(sources().join(f), subs.join(f)).unwrap();
-    }
+    let subs = class_folder(&s, "subs", &["first.py", "greedy.py"]);
     let child = Command::new(ARENA)
         .args(["class", subs.to_str().unwrap(), "--depth", "1"])
         .args(unsandboxed())
@@ -215,11 +222,7 @@ fn an_engines_setsid_grandchild_does_not_outlive_the_match() {
 #[test]
 fn a_non_ascii_class_folder_publishes_no_absolute_path_and_no_sandbox_is_reported() {
     let s = Scratch::new("containment", "accent");
-    let subs = s.path("accént");
-    fs::create_dir_all(&subs).unwrap();
-    for f in ["first.py", "crash.py"] {
-        fs::copy(sources().join(f), subs.join(f)).unwrap();
-    }
+    let subs = class_folder(&s, "accént", &["first.py", "crash.py"]);
     let (records, html) = (s.path("class.rec"), s.path("class.html"));
     let child = Command::new(ARENA)
         .args([

@@ -5,20 +5,14 @@
 //! and the web page holds every student, tells a fault in a student's words, escapes
 //! a hostile name and makes no request.
 
+use crate::common::{self, text};
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const TUNE: &str = env!("CARGO_BIN_EXE_engine-tune");
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 /// A fresh folder with a copy of the test class of folders and `crash.py`, removed when dropped.
 struct Class(PathBuf);
@@ -183,14 +177,7 @@ fn grading_equals_engine_tune_blunders_and_the_page_is_self_contained() {
     fs::create_dir_all(&tables).unwrap();
     let built = run(
         env!("CARGO_BIN_EXE_engine"),
-        &[
-            "tablebase",
-            "build",
-            "oska",
-            "4",
-            "--dir",
-            tables.to_str().unwrap(),
-        ],
+        &common::tablebase_build("oska", "4", &tables),
     );
     assert!(built.status.success(), "{}", text(&built));
     let probed = run(

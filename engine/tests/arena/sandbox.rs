@@ -9,6 +9,7 @@
 //! function engine stop with one line saying how to install it, unless `--no-sandbox`.
 
 use crate::common;
+use common::text;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -56,6 +57,17 @@ impl Base {
             fs::create_dir_all(dir.join(sub)).unwrap();
         }
         Base { dir, tag }
+    }
+
+    /// A fresh base (see [`Base::new`]) whose class holds copies of `files` (see
+    /// [`Base::add_to`], port 0); returns it and its class folder.
+    fn with_class(name: &str, files: &[&str]) -> (Base, PathBuf) {
+        let base = Base::new(name);
+        let class = base.class();
+        for file in files {
+            base.add_to(&class, file, 0);
+        }
+        (base, class)
     }
 
     fn class(&self) -> PathBuf {
@@ -125,12 +137,53 @@ fn home() -> String {
     std::env::var("HOME").unwrap_or_else(|_| "/root".into())
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+/// Sends `signal` to our own `child` and waits for it to end.
+fn signalled(child: std::process::Child, signal: i32) -> Output {
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The names of the run folders in `base`'s temporary directory that start with `prefix`.
+fn run_folders(base: &Base, prefix: &str) -> Vec<String> {
+    fs::read_dir(base.tmp())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(prefix))
+        .collect()
+}
+
+/// Waits (up to a minute) until a submission's driver runs: a run folder starting with `prefix`
+/// exists in `base`'s temporary directory and a process names `class`. Returns the run folders.
+fn wait_for_a_driver(base: &Base, class: &Path, prefix: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let runs = run_folders(base, prefix);
+        if !runs.is_empty() && !common::leftovers(class).is_empty() {
+            return runs;
+        }
+        assert!(Instant::now() < deadline, "no driver started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Asserts that a run stopped by `signal` left no process, nothing in `base`'s temporary
+/// directory and no cgroup of its run folders `runs`.
+fn assert_nothing_left(base: &Base, signal: i32, runs: &[String]) {
+    assert_eq!(base.leftovers(), Vec::<String>::new());
+    let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
+    assert!(
+        left.is_empty(),
+        "signal {signal}: left {left:?} (runs were {runs:?})"
+    );
+    if let Ok(parent) = sandbox::pids_cgroup() {
+        for run in runs {
+            assert!(!parent.join(run).exists(), "cgroup {run} left");
+        }
+    }
 }
 
 /// Every file under `dir` with its bytes.
@@ -329,11 +382,7 @@ fn a_hostile_class_touches_nothing_but_itself() {
         if name == "forkbomb.py" && sandbox::pids_cgroup().is_ok() {
             // The hard cap: the kernel refused the fork that would pass 16 processes.
             assert!(reason.contains("the kernel refused the fork"), "{reason}");
-            let children: u64 = reason
-                .split("fork refused after ")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .and_then(|c| c.parse().ok())
+            let children = common::number_after(reason, "fork refused after ")
                 .unwrap_or_else(|| panic!("no count of children in: {reason}"));
             // With the driver itself: at most 16 processes.
             assert!(children < 16, "{reason}");
@@ -572,10 +621,7 @@ fn a_hostile_class_run_by_an_unprivileged_teacher_is_contained_too() {
         "run folders left"
     );
     // The honest games are those of the honest submissions alone, run as root.
-    let alone = Base::new("honest-alone");
-    for file in honest {
-        alone.add_to(&alone.class(), file, 0);
-    }
+    let (alone, _) = Base::with_class("honest-alone", &honest);
     let (_, by_themselves, _) = class_run(&alone, &["--depth", "2"], None);
     assert_eq!(
         honest_games(&records, &honest),
@@ -650,10 +696,8 @@ fn slow_loads_and_compiles_are_the_submissions_faults() {
 #[test]
 fn sigterm_and_sigint_leave_no_run_folder_cgroup_or_process() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
-        let base = Base::new("signal");
-        let class = base.class();
-        base.add_to(&class, "runaway/steady.py", 0);
-        base.add_to(&class, "runaway/sleeper.py", 0);
+        let (base, class) =
+            Base::with_class("signal", &["runaway/steady.py", "runaway/sleeper.py"]);
         let child = base
             .arena(&[
                 "class",
@@ -669,38 +713,11 @@ fn sigterm_and_sigint_leave_no_run_folder_cgroup_or_process() {
             .spawn()
             .unwrap();
         // Until the sleeper's driver runs: a run folder exists and a process names the class.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let runs = loop {
-            let runs: Vec<String> = fs::read_dir(base.tmp())
-                .unwrap()
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("board-call-"))
-                .collect();
-            if !runs.is_empty() && !common::leftovers(&class).is_empty() {
-                break runs;
-            }
-            assert!(Instant::now() < deadline, "no driver started");
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let runs = wait_for_a_driver(&base, &class, "board-call-");
         std::thread::sleep(Duration::from_millis(500));
-        // SAFETY: kill(2) on our own child.
-        unsafe {
-            libc::kill(child.id() as i32, signal);
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = signalled(child, signal);
         assert_eq!(out.status.code(), Some(130), "{}", text(&out));
-        assert_eq!(base.leftovers(), Vec::<String>::new());
-        let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
-        assert!(
-            left.is_empty(),
-            "signal {signal}: left {left:?} (runs were {runs:?})"
-        );
-        if let Ok(parent) = sandbox::pids_cgroup() {
-            for run in &runs {
-                assert!(!parent.join(run).exists(), "cgroup {run} left");
-            }
-        }
+        assert_nothing_left(&base, signal, &runs);
     }
 }
 
@@ -709,10 +726,7 @@ fn sigterm_and_sigint_leave_no_run_folder_cgroup_or_process() {
 /// them at its first run.
 #[test]
 fn what_a_killed_class_left_is_removed_by_the_next_run() {
-    let base = Base::new("sigkill");
-    let class = base.class();
-    base.add_to(&class, "runaway/steady.py", 0);
-    base.add_to(&class, "runaway/sleeper.py", 0);
+    let (base, class) = Base::with_class("sigkill", &["runaway/steady.py", "runaway/sleeper.py"]);
     let args = ["class", class.to_str().unwrap(), "--depth", "2"];
     let mut child = base
         .arena(&args)
@@ -722,19 +736,8 @@ fn what_a_killed_class_left_is_removed_by_the_next_run() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let runs = || -> Vec<String> {
-        fs::read_dir(base.tmp())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("board-call-"))
-            .collect()
-    };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while runs().is_empty() || common::leftovers(&class).is_empty() {
-        assert!(Instant::now() < deadline, "no driver started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let runs = || run_folders(&base, "board-call-");
+    wait_for_a_driver(&base, &class, "board-call-");
     std::thread::sleep(Duration::from_millis(500));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -757,9 +760,7 @@ fn what_a_killed_class_left_is_removed_by_the_next_run() {
         assert!(!cgroups.is_empty(), "SIGKILL left no cgroup to clean");
     }
     // The next run: one honest submission against itself is enough to start an adapter.
-    let next = Base::new("sigkill-next");
-    next.add_to(&next.class(), "first.py", 0);
-    next.add_to(&next.class(), "greedy.py", 0);
+    let (next, _) = Base::with_class("sigkill-next", &["first.py", "greedy.py"]);
     let out = next
         .arena(&["class", next.class().to_str().unwrap(), "--depth", "1"])
         .env("TMPDIR", base.tmp())
@@ -775,11 +776,7 @@ fn what_a_killed_class_left_is_removed_by_the_next_run() {
 
 #[test]
 fn without_bubblewrap_a_class_stops_and_says_how_to_install_it() {
-    let base = Base::new("no-bwrap");
-    let class = base.class();
-    for file in ["first.py", "greedy.py"] {
-        base.add_to(&class, file, 0);
-    }
+    let (base, class) = Base::with_class("no-bwrap", &["first.py", "greedy.py"]);
     // A PATH with Python and no bwrap.
     let bin = base.dir.join("bin");
     fs::create_dir_all(&bin).unwrap();
@@ -831,9 +828,7 @@ fn without_bubblewrap_a_class_stops_and_says_how_to_install_it() {
 fn a_function_engine_stopped_by_a_signal_removes_its_runs() {
     use std::io::Write;
     for signal in [libc::SIGTERM, libc::SIGHUP] {
-        let base = Base::new("engine-signal");
-        let class = base.class();
-        base.add_to(&class, "runaway/sleeper.py", 0);
+        let (base, class) = Base::with_class("engine-signal", &["runaway/sleeper.py"]);
         let function = format!("{}:oskaplayer", class.join("sleeper.py").display());
         let mut child = Command::new(ENGINE)
             .arg("board-call")
@@ -849,33 +844,10 @@ fn a_function_engine_stopped_by_a_signal_removes_its_runs() {
         stdin
             .write_all(b"uci\nnewgame oska 4\ngo depth 2\n")
             .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let runs = loop {
-            let runs: Vec<String> = fs::read_dir(base.tmp())
-                .unwrap()
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect();
-            if !runs.is_empty() && !common::leftovers(&class).is_empty() {
-                break runs;
-            }
-            assert!(Instant::now() < deadline, "no driver started");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        // SAFETY: kill(2) on our own child.
-        unsafe {
-            libc::kill(child.id() as i32, signal);
-        }
-        let out = child.wait_with_output().unwrap();
+        let runs = wait_for_a_driver(&base, &class, "");
+        let out = signalled(child, signal);
         drop(stdin);
         assert_eq!(out.status.code(), Some(128 + signal), "{}", text(&out));
-        assert_eq!(base.leftovers(), Vec::<String>::new());
-        let left: Vec<_> = fs::read_dir(base.tmp()).unwrap().flatten().collect();
-        assert!(left.is_empty(), "signal {signal}: left {left:?}");
-        if let Ok(parent) = sandbox::pids_cgroup() {
-            for run in &runs {
-                assert!(!parent.join(run).exists(), "cgroup {run} left");
-            }
-        }
+        assert_nothing_left(&base, signal, &runs);
     }
 }

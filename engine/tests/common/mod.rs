@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc;
 
 use boardgames_core::eval::Evaluate;
@@ -330,17 +330,23 @@ pub fn leftovers(dir: &std::path::Path) -> Vec<String> {
     }
 }
 
+/// Starts the engine binary with `args`, its standard input and output piped and its standard
+/// error as `stderr` says.
+pub fn start_engine(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the engine binary runs")
+}
+
 /// Starts the engine binary with `args` (stderr dropped). A thread of its own reads its stdout
 /// line by line into the channel, so a test can wait for a reply with a timeout instead of
 /// hanging on an engine that does not answer.
 pub fn spawn_engine(args: &[&str]) -> (Child, ChildStdin, mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine binary runs");
+    let mut child = start_engine(args, Stdio::null());
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, lines) = mpsc::channel();
@@ -437,4 +443,73 @@ pub fn short_help_commands(binary: &str, command: &[&str]) -> BTreeSet<String> {
             l.split_whitespace().next().unwrap().to_string()
         })
         .collect()
+}
+
+/// What a finished command wrote: its standard output, then its standard error after a
+/// `--- stderr ---` line (what an assertion on the command shows when it fails).
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The whole number that follows the first `marker` in `text` (up to the next blank), if any.
+pub fn number_after(text: &str, marker: &str) -> Option<u64> {
+    text.split(marker)
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+}
+
+/// The words of `engine tablebase build GAME SIZE --dir DIR`.
+pub fn tablebase_build<'a>(game: &'a str, size: &'a str, dir: &'a std::path::Path) -> [&'a str; 6] {
+    [
+        "tablebase",
+        "build",
+        game,
+        size,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]
+}
+
+/// The words of an `arena match` of Oska 4, a `tournament` of `games` games a pairing, with
+/// the further `options`; the engines (for a gauntlet, its own first) are to follow.
+pub fn oska_tournament(tournament: &str, games: &str, options: &[&str]) -> Vec<String> {
+    let mut words = vec![
+        "match",
+        "--game",
+        "oska",
+        "--size",
+        "4",
+        "--tournament",
+        tournament,
+        "--games",
+        games,
+    ];
+    words.extend_from_slice(options);
+    words.into_iter().map(String::from).collect()
+}
+
+/// The `--engine` words of a Python proxy `script` in front of our `engine`, misbehaving as
+/// `mode` says, named `name`, with the further engine settings `settings` (a limit, a timeout).
+pub fn proxy_engine(
+    script: &str,
+    mode: &str,
+    engine: &str,
+    name: &str,
+    settings: &[&str],
+) -> Vec<String> {
+    let mut words = vec![
+        "--engine".to_string(),
+        "cmd=python3".into(),
+        format!("arg={script}"),
+        format!("arg={mode}"),
+        format!("arg={engine}"),
+        format!("name={name}"),
+    ];
+    words.extend(settings.iter().map(|w| w.to_string()));
+    words
 }

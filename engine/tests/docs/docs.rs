@@ -270,6 +270,9 @@ fn every_test_the_rules_page_names_exists() {
 /// Every file of the repository whose name ends with one of `suffixes` (or, for an empty
 /// suffix, that has no extension), relative to the root, sorted; build outputs (`target/`) and
 /// hidden folders but `.ci/` are left out.
+/// The endings of the files the checks of every file read (`""`: files without one).
+const SOURCES: &[&str] = &[".md", ".rs", ".sh", ".py", ".toml", ".hs", ".lisp", ""];
+
 fn files(root: &Path, suffixes: &[&str]) -> Vec<String> {
     fn walk(dir: &Path, rel: &str, suffixes: &[&str], out: &mut Vec<String>) {
         let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -379,35 +382,35 @@ fn readme_titles(file: &str, text: &str) -> Vec<String> {
     problems
 }
 
+/// What `check` finds in the text of each of `sources` (paths below `root`); a file that is
+/// not text is passed over.
+fn problems_in(
+    root: &Path,
+    sources: &[String],
+    check: fn(&str, &str) -> Vec<String>,
+) -> Vec<String> {
+    sources
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok().map(|t| (f, t)))
+        .flat_map(|(f, t)| check(f, &t))
+        .collect()
+}
+
 #[test]
 fn no_file_cites_a_readme_section_title() {
     let root = root();
-    let sources = files(
-        &root,
-        &[".md", ".rs", ".sh", ".py", ".toml", ".hs", ".lisp", ""],
-    );
-    let problems: Vec<String> = sources
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok().map(|t| (f, t)))
-        .flat_map(|(f, t)| readme_titles(f, &t))
-        .collect();
+    let sources = files(&root, SOURCES);
+    let problems = problems_in(&root, &sources, readme_titles);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn no_file_names_a_path_outside_the_repository() {
     let root = root();
-    let sources = files(
-        &root,
-        &[".md", ".rs", ".sh", ".py", ".toml", ".hs", ".lisp", ""],
-    );
+    let sources = files(&root, SOURCES);
     assert!(sources.iter().any(|f| f == ".ci/run"), "{sources:?}");
     assert!(sources.len() >= 100, "only {} files", sources.len());
-    let problems: Vec<String> = sources
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok().map(|t| (f, t)))
-        .flat_map(|(f, t)| outside_paths(f, &t))
-        .collect();
+    let problems = problems_in(&root, &sources, outside_paths);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -22,6 +22,25 @@ fn supported(report: &Report, name: &str) -> bool {
     matches!(report.outcome(name), Some(Outcome::Supported(_)))
 }
 
+/// The suite's report of `python3 ARGS...`, a Capture the Flag engine that does not play Oska:
+/// it must pass, the Oska check skipped, and support none of `unsupported`.
+async fn ctf_engine_conforms(args: &[String], unsupported: &[&str]) -> Report {
+    let report = conformance::run_with("python3", args, &Options::default()).await;
+    eprintln!("{report}");
+    assert!(report.passed(), "{report}");
+    assert!(
+        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
+        "{report}"
+    );
+    for name in unsupported {
+        assert!(
+            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
+            "{name}:\n{report}"
+        );
+    }
+    report
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conformance_suite() {
     let from_env = engine_from_env();
@@ -47,42 +66,18 @@ async fn conformance_suite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_independent_capture_the_flag_engine_conforms() {
-    let args = vec![data("protocol/ctf_engine.py")];
-    let report = conformance::run_with("python3", &args, &Options::default()).await;
-    eprintln!("{report}");
-    assert!(report.passed(), "{report}");
-    assert!(
-        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
-        "{report}"
-    );
-    for name in ["Trace option", "MultiPV option", "go solve"] {
-        assert!(
-            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
-            "{name}:\n{report}"
-        );
-    }
+    let args = [data("protocol/ctf_engine.py")];
+    ctf_engine_conforms(&args, &["Trace option", "MultiPV option", "go solve"]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_engine_limited_to_capture_the_flag_conforms() {
-    let args = vec![data("protocol/ctf_only.py"), ENGINE.to_string()];
-    let report = conformance::run_with("python3", &args, &Options::default()).await;
-    eprintln!("{report}");
-    assert!(report.passed(), "{report}");
-    assert!(
-        matches!(report.outcome("oska pass"), Some(Outcome::Skipped(_))),
-        "{report}"
-    );
+    let args = [data("protocol/ctf_only.py"), ENGINE.to_string()];
+    let report = ctf_engine_conforms(&args, &["Trace option", "MultiPV option"]).await;
     assert!(
         matches!(report.outcome("game-over lines"), Some(Outcome::Passed(n)) if n == "1 finished games"),
         "{report}"
     );
-    for name in ["Trace option", "MultiPV option"] {
-        assert!(
-            matches!(report.outcome(name), Some(Outcome::NotSupported(_))),
-            "{name}:\n{report}"
-        );
-    }
     assert!(
         report.to_string().contains("not supported Trace option"),
         "{report}"
@@ -124,8 +119,9 @@ async fn a_board_call_seed_function_conforms() {
     ));
 }
 
-/// `arena check` on our engine behind `faulty.py MODE`: its exit status and standard output.
-fn arena_check(mode: &str) -> (Option<i32>, String) {
+/// `arena check` on our engine behind `faulty.py MODE`, which must fail (exit status 1): its
+/// standard output.
+fn failed_check(mode: &str) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
             "check",
@@ -136,10 +132,19 @@ fn arena_check(mode: &str) -> (Option<i32>, String) {
         ])
         .output()
         .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    report
+}
+
+/// [`failed_check`] of `mode`, which must fail exactly one check: the report and its `FAIL`
+/// line.
+fn one_failure(mode: &str) -> (String, String) {
+    let report = failed_check(mode);
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{report}");
+    let line = failed[0].to_string();
+    (report, line)
 }
 
 /// `arena check` passes `examples/minimal-engine.py`, the smallest engine of protocol.md's
@@ -176,8 +181,7 @@ fn failures(report: &str) -> Vec<&str> {
 
 #[test]
 fn an_engine_that_ignores_history_fails() {
-    let (status, report) = arena_check("ignore-history");
-    assert_eq!(status, Some(1), "{report}");
+    let report = failed_check("ignore-history");
     // The check of histories fails (and the check of error codes, whose lines include a
     // history of Oska 5 where Oska 5 is declared).
     let failed = failures(&report);
@@ -194,8 +198,7 @@ fn an_engine_that_ignores_history_fails() {
 
 #[test]
 fn an_engine_that_forgets_the_moves_before_a_board_fails() {
-    let (status, report) = arena_check("forget-moves");
-    assert_eq!(status, Some(1), "{report}");
+    let report = failed_check("forget-moves");
     // It offers a Capture the Flag move that brings back an earlier board.
     assert!(
         failures(&report).iter().any(|l| l.starts_with(
@@ -210,48 +213,39 @@ fn an_engine_that_forgets_the_moves_before_a_board_fails() {
 
 #[test]
 fn an_engine_that_starts_away_from_oska_4_fails() {
-    let (status, report) = arena_check("start-elsewhere");
-    assert_eq!(status, Some(1), "{report}");
+    let (report, failed) = one_failure("start-elsewhere");
     assert_eq!(
-        failures(&report),
-        [
-            "FAIL  start state: a fresh engine is at Oska 4's start position, or, where Oska 4 is \
+        failed,
+        "FAIL  start state: a fresh engine is at Oska 4's start position, or, where Oska 4 is \
           not declared, at a game and size it declares (protocol.md, the session state): sent \
           'show' first, expected 'board oska 4 wwww/---/--/---/bbbb w', got 'board oska 5 \
-          wwwww/----/---/--/---/----/bbbbb w'"
-        ],
+          wwwww/----/---/--/---/----/bbbbb w'",
         "{report}"
     );
 }
 
 #[test]
 fn an_engine_that_overruns_its_clock_fails() {
-    let (status, report) = arena_check("slow-clock");
-    assert_eq!(status, Some(1), "{report}");
-    let failed = failures(&report);
-    assert_eq!(failed.len(), 1, "{report}");
+    let (report, failed) = one_failure("slow-clock");
     assert!(
-        failed[0].starts_with(
+        failed.starts_with(
             "FAIL  go with a clock: 'go wtime MS btime MS' gives a legal bestmove within the time \
              left of the side to move (protocol.md, go): after 'position startpos moves "
-        ) && failed[0].contains("sent 'go wtime 400 btime 400', got 'bestmove ")
-            && failed[0].ends_with("more than the 400 ms left (and 300 ms for the pipes)"),
+        ) && failed.contains("sent 'go wtime 400 btime 400', got 'bestmove ")
+            && failed.ends_with("more than the 400 ms left (and 300 ms for the pipes)"),
         "{report}"
     );
 }
 
 #[test]
 fn an_engine_whose_show_leaves_out_the_moves_fails() {
-    let (status, report) = arena_check("show-without-moves");
-    assert_eq!(status, Some(1), "{report}");
-    let failed = failures(&report);
-    assert_eq!(failed.len(), 1, "{report}");
+    let (report, failed) = one_failure("show-without-moves");
     assert!(
-        failed[0].starts_with(
+        failed.starts_with(
             "FAIL  show gives the moves: 'show' names the line's first board and every move \
              since (protocol.md, show: 'from ... moves'): after 'position startpos moves "
-        ) && failed[0].contains("the engine sent 'board ")
-            && failed[0].contains(" from startpos moves "),
+        ) && failed.contains("the engine sent 'board ")
+            && failed.contains(" from startpos moves "),
         "{report}"
     );
     // Failure lines quote the protocol's lines, not the client's types.

@@ -89,6 +89,16 @@ mod tempfile_dir {
     }
 }
 
+/// `e` still plays a move from Oska 4's start (to `depth`), then quits cleanly.
+async fn plays_then_quits(mut e: SimpleEngine, depth: u32) {
+    let r = e
+        .play(&Position::start(GameKind::Oska, 4), &Limit::Depth(depth))
+        .await
+        .unwrap();
+    assert!(r.best.is_some());
+    e.quit().await.unwrap();
+}
+
 #[tokio::test]
 async fn play_sends_newgame_only_when_the_game_or_size_changes() {
     let sent = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -233,12 +243,7 @@ async fn refusals_are_typed() {
     assert_eq!(r.best, None);
     assert_eq!(r.result.map(|g| g.reason), Some("far-row".to_string()));
     // The engine still plays after all that.
-    let r = e
-        .play(&Position::start(GameKind::Oska, 4), &Limit::Depth(2))
-        .await
-        .unwrap();
-    assert!(r.best.is_some());
-    e.quit().await.unwrap();
+    plays_then_quits(e, 2).await;
 }
 
 #[tokio::test]
@@ -639,10 +644,5 @@ async fn command_sends_what_no_other_call_does() {
         "{replies:?}"
     );
     // The engine's game may have changed: the next search starts a new one.
-    let r = e
-        .play(&Position::start(GameKind::Oska, 4), &Limit::Depth(1))
-        .await
-        .unwrap();
-    assert!(r.best.is_some());
-    e.quit().await.unwrap();
+    plays_then_quits(e, 1).await;
 }

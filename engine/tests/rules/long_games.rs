@@ -86,13 +86,20 @@ fn session(input: String) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_search_after_100000_plies_of_history_works() {
-    let (line, moves) = long_ctf_game(11, 100_000, 7);
+/// A random game of Capture the Flag 11 of 100000 plies (see [`long_ctf_game`], from `seed`),
+/// and the output of a session that is sent it as a `position` and then `commands`.
+fn after_a_long_game(seed: u64, commands: &str) -> (Line<Ctf>, Vec<String>) {
+    let (line, moves) = long_ctf_game(11, 100_000, seed);
     let out = session(format!(
-        "newgame ctf 11\nposition startpos moves {}\ngo depth 4\n",
+        "newgame ctf 11\nposition startpos moves {}\n{commands}",
         moves.join(" ")
     ));
+    (line, out)
+}
+
+#[test]
+fn a_search_after_100000_plies_of_history_works() {
+    let (line, out) = after_a_long_game(7, "go depth 4\n");
     assert!(!out.iter().any(|l| l.starts_with("error")), "{out:?}");
     let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
     let legal: Vec<String> = legal(&line)
@@ -109,11 +116,7 @@ fn a_search_after_100000_plies_of_history_works() {
 
 #[test]
 fn show_of_a_100000_ply_game_fits_a_line_and_restores_it() {
-    let (_, moves) = long_ctf_game(11, 100_000, 3);
-    let out = session(format!(
-        "newgame ctf 11\nposition startpos moves {}\nshow\nlegal\n",
-        moves.join(" ")
-    ));
+    let (_, out) = after_a_long_game(3, "show\nlegal\n");
     assert_eq!(out.len(), 3, "{:?}", &out[..out.len().min(3)]);
     let shown = out[0].clone();
     assert!(shown.len() <= MAX_LINE, "show is {} bytes", shown.len());

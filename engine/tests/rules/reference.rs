@@ -426,22 +426,25 @@ fn check_game<G: Game>(seed: u64, lines: usize, max_plies: usize, depth: u32) ->
     compared
 }
 
+/// [`check_game`] with these arguments, which must compare more than 2000 positions.
+fn agrees_with_the_reference<G: Game>(seed: u64, lines: usize, max_plies: usize, depth: u32) {
+    let n = check_game::<G>(seed, lines, max_plies, depth);
+    assert!(n > 2000, "only {n} positions compared");
+}
+
 #[test]
 fn oska_agrees_with_the_reference() {
-    let n = check_game::<Oska>(1, 300, 40, 3);
-    assert!(n > 2000, "only {n} positions compared");
+    agrees_with_the_reference::<Oska>(1, 300, 40, 3);
 }
 
 #[test]
 fn hexapawn_agrees_with_the_reference() {
-    let n = check_game::<Hexapawn>(2, 400, 25, 3);
-    assert!(n > 2000, "only {n} positions compared");
+    agrees_with_the_reference::<Hexapawn>(2, 400, 25, 3);
 }
 
 #[test]
 fn ctf_agrees_with_the_reference() {
-    let n = check_game::<Ctf>(3, 300, 60, 3);
-    assert!(n > 2000, "only {n} positions compared");
+    agrees_with_the_reference::<Ctf>(3, 300, 60, 3);
 }
 
 /// Perft from each start position to depth 4, where passes, captures and (in Capture the Flag)

@@ -4,7 +4,7 @@
 use crate::common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::AtomicBool;
 
 use boardgames_core::eval::Evaluate;
@@ -265,12 +265,7 @@ fn proven_scores_per_line() {
 /// Runs the engine binary with `input` piped in (the end of input lets the search finish) and
 /// returns its replies, read back.
 fn engine(input: &str) -> Vec<Reply> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine binary runs");
+    let mut child = common::start_engine(&[], Stdio::piped());
     child
         .stdin
         .take()

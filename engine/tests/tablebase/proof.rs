@@ -11,7 +11,7 @@ use boardgames_core::score::Score;
 use boardgames_core::search::{Proof, ProofSearch};
 use boardgames_core::tablebase::{Retro, Tablebase};
 
-use crate::common::{Rng, random_line};
+use crate::common::{self, Rng, random_line};
 use crate::tablebase::{naive, tables};
 
 /// Win, draw or loss of an exact score.
@@ -225,12 +225,7 @@ fn sigterm_stops_a_proof_cleanly_and_it_goes_on_from_its_checkpoint() {
     std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
     assert_eq!(status.code(), Some(1), "{rest}");
     assert!(rest.contains("SIGTERM: stopping"), "{rest}");
-    let nodes: u64 = rest
-        .split("stopped after ")
-        .nth(1)
-        .and_then(|t| t.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{rest}"));
+    let nodes = common::number_after(&rest, "stopped after ").unwrap_or_else(|| panic!("{rest}"));
     assert!(
         rest.contains("(a signal)") && rest.contains("--resume"),
         "{rest}"

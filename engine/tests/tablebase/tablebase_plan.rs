@@ -14,21 +14,13 @@ use boardgames_core::tablebase::file::HEADER_LEN;
 use boardgames_core::tablebase::index::Geometry;
 use boardgames_core::tablebase::jobs::{estimate, jobs};
 
-use crate::common::Scratch;
+use crate::common::{self, Scratch, text};
 
 fn engine(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_engine"))
         .args(args)
         .output()
         .expect("the engine runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// The table files of a directory, by name.
@@ -386,14 +378,7 @@ fn the_plan_refuses_what_it_cannot_write() {
 fn the_build_gives_its_memory_in_a_unit_that_suits_it() {
     let s = Scratch::new("tbplan", "unit");
     let dir = s.path("tb");
-    let out = engine(&[
-        "tablebase",
-        "build",
-        "hexapawn",
-        "3",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = engine(&common::tablebase_build("hexapawn", "3", &dir));
     assert!(out.status.success(), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(" KiB in memory)"), "{err}");

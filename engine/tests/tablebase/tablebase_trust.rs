@@ -56,23 +56,23 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Builds the tables of `game` at `size` up to `k` pieces a side into `dir` with the binary.
-fn build(dir: &Path, game: &str, size: usize, k: usize) {
-    let out = run(&[
-        "tablebase",
-        "build",
-        game,
-        &size.to_string(),
-        "--max-pieces",
-        &k.to_string(),
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+/// `engine tablebase COMMAND GAME SIZE [OPTIONS...] --dir DIR`, which must succeed.
+fn tablebase_succeeds(command: &str, game: &str, size: &str, options: &[&str], dir: &Path) {
+    let mut args = vec!["tablebase", command, game, size];
+    args.extend_from_slice(options);
+    args.extend(["--dir", dir.to_str().unwrap()]);
+    let out = run(&args);
     assert!(
         out.status.success(),
-        "build {game} {size}: {}",
+        "{command} {game} {size}: {}",
         text(&out.stderr)
     );
+}
+
+/// Builds the tables of `game` at `size` up to `k` pieces a side into `dir` with the binary.
+fn build(dir: &Path, game: &str, size: usize, k: usize) {
+    let k = k.to_string();
+    tablebase_succeeds("build", game, &size.to_string(), &["--max-pieces", &k], dir);
 }
 
 /// Asserts a refusal: exit status 1 (not a panic's 101), one error line on stderr that contains
@@ -97,22 +97,24 @@ fn refused(out: &Output, says: &[&str], what: &str) {
     }
 }
 
-/// The one-shot entry points that read tables, for the Hexapawn 3 start.
-fn entry_points(dir: &str) -> Vec<(&'static str, Vec<String>)> {
+/// The words of `engine tablebase probe` of the Hexapawn 3 start with the tables in `dir`.
+fn probe_start(dir: &str) -> [&str; 7] {
+    [
+        "tablebase",
+        "probe",
+        "hexapawn",
+        "www/---/bbb",
+        "w",
+        "--dir",
+        dir,
+    ]
+}
+
+/// The one-shot entry points that read tables, for the Hexapawn 3 start (`best` to `depth`).
+fn entry_points(dir: &str, depth: &str) -> Vec<(&'static str, Vec<String>)> {
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     vec![
-        (
-            "probe",
-            owned(&[
-                "tablebase",
-                "probe",
-                "hexapawn",
-                "www/---/bbb",
-                "w",
-                "--dir",
-                dir,
-            ]),
-        ),
+        ("probe", owned(&probe_start(dir))),
         (
             "solve",
             owned(&["solve", "hexapawn", "www/---/bbb", "w", "--tablebase", dir]),
@@ -124,7 +126,7 @@ fn entry_points(dir: &str) -> Vec<(&'static str, Vec<String>)> {
                 "hexapawn",
                 "www/---/bbb",
                 "w",
-                "3",
+                depth,
                 "--tablebase",
                 dir,
             ]),
@@ -140,7 +142,7 @@ fn entry_points(dir: &str) -> Vec<(&'static str, Vec<String>)> {
 /// protocol, which searches on without the tables.
 fn every_entry_refuses(dir: &Path, file: &str, why: &str) {
     let d = dir.to_str().unwrap();
-    for (name, args) in entry_points(d) {
+    for (name, args) in entry_points(d, "3") {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let started = Instant::now();
         let out = run_for(&args, Duration::from_secs(30));
@@ -185,15 +187,7 @@ fn every_entry_refuses(dir: &Path, file: &str, why: &str) {
 fn sound_set(name: &str) -> (PathBuf, String) {
     let dir = scratch(name);
     build(&dir, "hexapawn", 3, 3);
-    let out = run(&[
-        "tablebase",
-        "probe",
-        "hexapawn",
-        "www/---/bbb",
-        "w",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = run(&probe_start(dir.to_str().unwrap()));
     assert!(out.status.success());
     let value = text(&out.stdout).lines().last().unwrap().to_string();
     assert_eq!(value, "loss 6", "Hexapawn 3 is lost for White in 6 plies");
@@ -310,28 +304,8 @@ fn a_missing_or_plain_file_tablebase_is_refused() {
     std::fs::write(&plain, "not a directory").unwrap();
     for (path, why) in [(&missing, "No such file"), (&plain, "not a directory")] {
         let p = path.to_str().unwrap();
-        for args in [
-            vec!["solve", "hexapawn", "www/---/bbb", "w", "--tablebase", p],
-            vec![
-                "best",
-                "hexapawn",
-                "www/---/bbb",
-                "w",
-                "2",
-                "--tablebase",
-                p,
-            ],
-            vec![
-                "tablebase",
-                "probe",
-                "hexapawn",
-                "www/---/bbb",
-                "w",
-                "--dir",
-                p,
-            ],
-            vec!["tablebase", "verify", "hexapawn", "3", "--dir", p],
-        ] {
+        for (_, args) in entry_points(p, "2") {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
             refused(&run(&args), &[p, why], &format!("{args:?}"));
         }
         // $TABLEBASE_PATH is held to the same rule.
@@ -348,14 +322,7 @@ fn a_missing_or_plain_file_tablebase_is_refused() {
     }
     // A build that cannot write its directory says so in one line, before it starts.
     let inside = plain.join("tables");
-    let out = run(&[
-        "tablebase",
-        "build",
-        "hexapawn",
-        "3",
-        "--dir",
-        inside.to_str().unwrap(),
-    ]);
+    let out = run(&common::tablebase_build("hexapawn", "3", &inside));
     refused(&out, &["cannot make the tablebase directory"], "build");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -496,19 +463,7 @@ fn parts(dir: &Path) -> Vec<String> {
 
 /// `engine tablebase verify GAME SIZE --dir DIR` succeeds.
 fn verifies(dir: &Path, game: &str, size: &str) {
-    let out = run(&[
-        "tablebase",
-        "verify",
-        game,
-        size,
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "verify {game} {size}: {}",
-        text(&out.stderr)
-    );
+    tablebase_succeeds("verify", game, size, &[], dir);
 }
 
 #[test]

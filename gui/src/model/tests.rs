@@ -22,6 +22,18 @@ fn hexapawn() -> Model {
     Model::new(GameKind::Hexapawn, 3)
 }
 
+/// The command line `gui WORDS...` as the model gets it (`hexapawn 3 b1b2 a3a2`).
+fn args(words: &str) -> Vec<String> {
+    words.split_whitespace().map(String::from).collect()
+}
+
+/// A Hexapawn 3 model started from the command line `gui WORDS...` (see [`args`]).
+fn started(words: &str) -> Model {
+    let mut m = hexapawn();
+    m.start_from_args(&args(words));
+    m
+}
+
 /// The square numbered by its name.
 fn sq(m: &Model, name: &str) -> usize {
     (0..m.game().layout().squares())
@@ -59,8 +71,7 @@ fn clicks_pick_a_piece_and_play_its_move_and_takeback_returns_to_the_human() {
 
 #[test]
 fn going_back_and_playing_branches_off_and_the_evals_follow() {
-    let mut m = hexapawn();
-    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let mut m = started("hexapawn 3 b1b2 a3a2");
     assert_eq!(m.game().len(), 2);
     m.start_search(ANALYSIS, "Analysis".into(), 2);
     m.search_info(
@@ -78,14 +89,13 @@ fn going_back_and_playing_branches_off_and_the_evals_follow() {
 
 #[test]
 fn a_bad_command_line_move_keeps_the_moves_before_it_and_says_why() {
-    let mut m = hexapawn();
-    m.start_from_args(&["oska".into(), "4".into(), "a1a2".into(), "zz".into()]);
+    let mut m = started("oska 4 a1a2 zz");
     assert_eq!(m.game().kind(), GameKind::Oska);
     assert_eq!(m.game().move_names(), ["a1a2"]);
     let (text, err) = m.message().expect("a message");
     assert!(err && text.contains("move 'zz'"), "{text}");
     let e = m.epoch();
-    m.start_from_args(&["chess".into(), "8".into()]);
+    m.start_from_args(&args("chess 8"));
     assert_eq!(m.epoch(), e, "nothing replaced");
     assert!(m.message().is_some_and(|(t, _)| t.contains("command line")));
 }
@@ -176,8 +186,7 @@ fn a_failed_engines_arrow_is_not_shown() {
 
 #[test]
 fn save_and_open_round_trip_and_an_opened_game_is_paused() {
-    let mut m = hexapawn();
-    m.start_from_args(&["hexapawn".into(), "4".into(), "a1a2".into(), "d4d3".into()]);
+    let m = started("hexapawn 4 a1a2 d4d3");
     let path = std::env::temp_dir().join(format!("gui-model-{}.txt", std::process::id()));
     m.save(&path).expect("saved");
     let mut other = Model::new(GameKind::Oska, 4);
@@ -217,8 +226,7 @@ fn flip_and_set_position() {
 
 /// Hexapawn 3 after b1b2 a3a2, then c1c2 played from move 1: the main line and one variation.
 fn branched() -> Model {
-    let mut m = hexapawn();
-    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let mut m = started("hexapawn 3 b1b2 a3a2");
     m.go_to(1);
     m.drag(sq(&m, "c3"), sq(&m, "c2"), HUMANS);
     m
@@ -528,8 +536,7 @@ fn a_replaced_unsaved_game_is_brought_back_move_for_move_once() {
 
 #[test]
 fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
-    let mut m = hexapawn();
-    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let mut m = started("hexapawn 3 b1b2 a3a2");
     let path = std::env::temp_dir().join(format!("gui-bad-move-{}.games", std::process::id()));
     m.save(&path).expect("saved");
     let text = std::fs::read_to_string(&path).expect("read back");
@@ -545,8 +552,7 @@ fn a_bad_move_in_an_opened_file_is_reported_with_the_files_name() {
 
 #[test]
 fn marks_and_values_do_not_change_the_game_and_are_saved_as_comments() {
-    let mut m = Model::new(GameKind::Hexapawn, 3);
-    m.start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3a2".into()]);
+    let mut m = started("hexapawn 3 b1b2 a3a2");
     let (revision, epoch) = (m.revision(), m.epoch());
     let line = m.line().to_vec();
     m.set_mark(line[1], "?");

@@ -6,7 +6,7 @@ use crate::common;
 
 use boardgames_core::games::{GameKind, Side};
 use boardgames_core::score::Score;
-use common::{engine, engine_path, wait_for, write_script};
+use common::{engine, engine_path, fake_engine, wait_for};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui::GuiApp;
@@ -31,15 +31,12 @@ fn scores_are_shown_from_whites_view() {
 #[test]
 fn the_engine_panel_fills_in_from_a_scripted_engine() {
     // Black's engine answers every go with fixed lines, then waits for stop.
-    let script = write_script(
+    let script = fake_engine(
         "fixed",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name fixed'; echo uciok;;\n\
-         isready) echo readyok;;\n\
+        "isready) echo readyok;;\n\
          go*) echo 'info depth 3 score cp 35 nodes 1234 nps 5000 time 12 pv a5a4 a1a2';;\n\
          stop) echo 'bestmove a5a4';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+         quit) exit 0;;\n",
     );
     let mut h = harness(GameKind::Oska, 4, Player::default(), engine(script, 2));
     common::black_reports_after_a1a2(&mut h, "the info line");
@@ -64,11 +61,7 @@ fn the_engine_panel_fills_in_from_a_scripted_engine() {
 
 #[test]
 fn the_engine_panel_and_graph_fill_in_from_our_engine() {
-    let e = engine_path();
-    let mut h = harness(GameKind::Hexapawn, 3, engine(e.clone(), 3), engine(e, 3));
-    wait_for(&mut h, "the end of the game", |a| {
-        a.model().game().outcome(a.model().game().len()).is_some()
-    });
+    let h = common::engine_game_played_out([1100.0, 760.0]);
     let views = h.state().model().engine_views();
     let white = views[0].as_ref().expect("White's engine reported");
     assert!(white.info.as_ref().is_some_and(|i| i.depth >= 1));
@@ -155,18 +148,22 @@ fn analysis_follows_the_shown_position() {
 #[test]
 fn an_illegal_position_is_refused_with_the_rules_message() {
     let mut h = harness(GameKind::Oska, 4, Player::default(), Player::default());
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Ctf, "-WWw-/-www-/-----/-bbb-/-bBb-", Side::White)
-        .expect_err("two white flags are refused");
-    assert!(err.to_string().contains("flag"), "{err}");
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Oska, "wwww/w--/--/---/bbbb", Side::White)
-        .expect_err("five white pieces on Oska 4 are refused");
-    assert!(!err.to_string().is_empty());
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Ctf,
+        "-WWw-/-www-/-----/-bbb-/-bBb-",
+        Side::White,
+        "two white flags are refused",
+    );
+    assert!(err.contains("flag"), "{err}");
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Oska,
+        "wwww/w--/--/---/bbbb",
+        Side::White,
+        "five white pieces on Oska 4 are refused",
+    );
+    assert!(!err.is_empty());
     assert_eq!(h.state().model().game().kind(), GameKind::Oska);
     assert!(h.state().model().game().is_empty());
 }

@@ -8,7 +8,7 @@ use crate::common;
 use std::time::Duration;
 
 use boardgames_core::games::GameKind;
-use common::{engine, engine_path, wait_for, write_script};
+use common::{engine, engine_path, fake_engine, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -75,13 +75,10 @@ fn the_arguments_are_applied_with_the_apply_button() {
 #[test]
 fn a_hung_engine_is_given_up_at_its_limit_plus_the_margin() {
     // Answers the handshake, then ignores go and stop.
-    let script = write_script(
+    let script = fake_engine(
         "hung",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name hung'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+        "isready) echo readyok;;\n\
+         quit) exit 0;;\n",
     );
     let mut white = engine(script, 1);
     white.limit = Limit::MoveTime;

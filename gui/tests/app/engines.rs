@@ -10,8 +10,6 @@ use std::path::PathBuf;
 use boardgames_core::games::{GameKind, Hexapawn};
 use boardgames_core::protocol::{OptionKind, SearchInfo};
 use boardgames_core::score::Score;
-use boardgames_core::tablebase::build::{Plan, build};
-use boardgames_core::tablebase::file;
 use common::{engine_path, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -66,27 +64,39 @@ fn saved(name: &str, program: PathBuf, options: &[(&str, &str)]) -> SavedEngine 
     }
 }
 
-#[test]
-fn a_saved_engine_plays_with_its_options_and_shows_both_names() {
-    let settings = Settings {
-        game: "oska".into(),
-        size: 4,
-        engines: vec![saved(
-            "my scripted",
-            scripted(),
-            &[("Hash", "32"), ("Style", "sharp")],
-        )],
+/// Settings in which White is a human and Black the saved engine `engine`, played as `black`
+/// says beyond that.
+fn black_plays(engine: SavedEngine, black: Player) -> Settings {
+    Settings {
         players: [
             Player::default(),
             Player {
                 engine: true,
-                saved: "my scripted".into(),
-                limit: Limit::Depth,
-                value: 2,
-                ..Player::default()
+                saved: engine.name.clone(),
+                ..black
             },
         ],
+        engines: vec![engine],
         ..Settings::default()
+    }
+}
+
+#[test]
+fn a_saved_engine_plays_with_its_options_and_shows_both_names() {
+    let engine = saved(
+        "my scripted",
+        scripted(),
+        &[("Hash", "32"), ("Style", "sharp")],
+    );
+    let black = Player {
+        limit: Limit::Depth,
+        value: 2,
+        ..Player::default()
+    };
+    let settings = Settings {
+        game: "oska".into(),
+        size: 4,
+        ..black_plays(engine, black)
     };
     let mut h = app(settings);
     common::black_reports_after_a1a2(&mut h, "the saved engine's search");
@@ -112,18 +122,7 @@ fn a_saved_engine_plays_with_its_options_and_shows_both_names() {
 
 #[test]
 fn a_refused_option_is_reported_and_the_engine_goes_on() {
-    let settings = Settings {
-        engines: vec![saved("bad", scripted(), &[("Bad", "1")])],
-        players: [
-            Player::default(),
-            Player {
-                engine: true,
-                saved: "bad".into(),
-                ..Player::default()
-            },
-        ],
-        ..Settings::default()
-    };
+    let settings = black_plays(saved("bad", scripted(), &[("Bad", "1")]), Player::default());
     let mut h = app(settings);
     common::black_reports_after_a1a2(&mut h, "the search");
     let (text, error) = h.state().model().message().expect("a message");
@@ -137,18 +136,7 @@ fn a_refused_option_is_reported_and_the_engine_goes_on() {
 
 #[test]
 fn changing_a_saved_engines_options_restarts_it_with_them() {
-    let settings = Settings {
-        engines: vec![saved("s", scripted(), &[("Hash", "32")])],
-        players: [
-            Player::default(),
-            Player {
-                engine: true,
-                saved: "s".into(),
-                ..Player::default()
-            },
-        ],
-        ..Settings::default()
-    };
+    let settings = black_plays(saved("s", scripted(), &[("Hash", "32")]), Player::default());
     let mut h = app(settings);
     common::black_reports_after_a1a2(&mut h, "the first search");
     let mut list = h.state().settings.engines.clone();
@@ -309,26 +297,9 @@ fn analysis_shows_three_lines_and_three_arrows() {
     assert!(h.state().model().best_shown().is_some());
 }
 
-/// Builds the Hexapawn 3 tables into a fresh temporary directory.
-fn hexapawn_tables() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gui-test-{}-tables", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let plan = Plan {
-        size: 3,
-        max_pieces: 3,
-        threads: 1,
-    };
-    build::<Hexapawn>(plan, &|_| {}, &mut |header, values| {
-        file::write(&dir, header, values).map(|_| ())
-    })
-    .expect("the tables build");
-    dir
-}
-
 #[test]
 fn the_tablebase_page_gives_every_moves_value_and_plays_a_click() {
-    let dir = hexapawn_tables();
+    let dir = common::tables::<Hexapawn>("test-tables", 3);
     // The page's values, as `engine tablebase probe` gives them.
     let game = GameState::new(GameKind::Hexapawn, 3).expect("a game");
     let report = probe(&dir, &game, 0).expect("covered");

@@ -482,22 +482,9 @@ fn records_name_the_engine_the_same_before_and_after_it_started_and_open_without
     assert_eq!(h.state().model().records()[0].white, "?");
 }
 
-/// Builds every Oska 4 table into a fresh temporary directory (seconds).
+/// Every Oska 4 table, built into a fresh temporary directory named after `tag` (seconds).
 fn oska4_tables(tag: &str) -> std::path::PathBuf {
-    use boardgames_core::tablebase::build::{Plan, build};
-    let dir = std::env::temp_dir().join(format!("gui-review-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let plan = Plan {
-        size: 4,
-        max_pieces: 4,
-        threads: 1,
-    };
-    build::<boardgames_core::games::Oska>(plan, &|_| {}, &mut |header, values| {
-        boardgames_core::tablebase::file::write(&dir, header, values).map(|_| ())
-    })
-    .expect("the tables build");
-    dir
+    common::tables::<boardgames_core::games::Oska>(&format!("review-{tag}"), 4)
 }
 
 /// Without tables the review's exact values come from the solver (within its node budget):

@@ -197,13 +197,10 @@ fn a_game_from_the_command_line_and_a_new_game_after_an_opened_file_start_unpaus
 
 #[test]
 fn switching_a_failed_engines_side_to_a_human_forgets_the_failure_and_the_other_engine_plays() {
-    let crasher = common::write_script(
+    let crasher = common::fake_engine(
         "crasher",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name crasher'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         go*) exit 3;;\n\
-         esac; done\n",
+        "isready) echo readyok;;\n\
+         go*) exit 3;;\n",
     );
     let mut h = harness(
         GameKind::Oska,
@@ -476,13 +473,10 @@ fn smaller_ones_promote_discard_on_quit_and_the_file_dialogs_filter() {
 
 #[test]
 fn a_silent_engine_shows_how_long_it_has_thought() {
-    let silent = common::write_script(
+    let silent = common::fake_engine(
         "silent",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name silent'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+        "isready) echo readyok;;\n\
+         quit) exit 0;;\n",
     );
     let mut h = harness(
         GameKind::Oska,

@@ -10,7 +10,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use boardgames_core::games::{GameKind, Side};
-use common::{engine, engine_path, wait_for, write_script};
+use common::{engine, engine_path, fake_engine, wait_for, write_script};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -113,11 +113,7 @@ fn capture_the_flag_against_the_engine() {
 
 #[test]
 fn engine_against_engine_finishes_and_pauses() {
-    let e = engine_path();
-    let mut h = harness(GameKind::Hexapawn, 3, engine(e.clone(), 3), engine(e, 3));
-    wait_for(&mut h, "the end of the game", |a| {
-        a.model().game().outcome(a.model().game().len()).is_some()
-    });
+    let mut h = common::engine_game_played_out([1100.0, 720.0]);
     assert!(h.state().model().halted().is_none());
     // Nothing to pause in a finished game (issue 34); a pause is the game's: a new game plays
     // at once (issue 49).
@@ -142,12 +138,9 @@ fn engine_against_engine_finishes_and_pauses() {
 
 #[test]
 fn an_engine_that_crashes_is_reported_and_a_human_can_take_over() {
-    let script = write_script(
-        "crash",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name crasher'; echo uciok;;\n\
-         go*) echo 'segmentation fault (simulated)' >&2; exit 3;;\n\
-         esac; done\n",
+    let script = fake_engine(
+        "crasher",
+        "go*) echo 'segmentation fault (simulated)' >&2; exit 3;;\n",
     );
     let mut h = harness(GameKind::Oska, 4, human(), engine(script, 2));
     click_move(&mut h, "a1a2");
@@ -188,13 +181,10 @@ fn an_engine_that_cannot_start_or_plays_an_illegal_move_is_reported() {
         "{:?}",
         h.state().model().halted()
     );
-    let script = write_script(
-        "illegal",
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name cheat'; echo uciok;;\n\
-         go*) echo 'bestmove a1a5';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
+    let script = fake_engine(
+        "cheat",
+        "go*) echo 'bestmove a1a5';;\n\
+         quit) exit 0;;\n",
     );
     h.state_mut().settings.players[0] = engine(script, 1);
     h.state_mut().model_mut().set_paused(false);
@@ -238,12 +228,14 @@ fn no_engine_process_outlives_the_app() {
 #[test]
 fn positions_from_text_pass_and_errors_in_plain_words() {
     let mut h = harness(GameKind::Oska, 4, human(), human());
-    let err = h
-        .state_mut()
-        .model_mut()
-        .set_position(GameKind::Ctf, "-wWw--www-----bbb--bBb-", Side::White)
-        .expect_err("23 characters are refused");
-    assert!(err.to_string().contains("not a square"), "{err}");
+    let err = common::refused_position(
+        &mut h,
+        GameKind::Ctf,
+        "-wWw--www-----bbb--bBb-",
+        Side::White,
+        "23 characters are refused",
+    );
+    assert!(err.contains("not a square"), "{err}");
     // Oska: White can only pass; the pass button appears and plays it.
     h.state_mut()
         .model_mut()

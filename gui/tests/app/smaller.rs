@@ -8,18 +8,25 @@ use crate::common;
 use boardgames_core::games::GameKind;
 use common::harness;
 use eframe::egui::accesskit::Role;
+use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use gui::GuiApp;
 use gui::app::Player;
 use gui::panels::Action;
 
-#[test]
-fn the_empty_clock_field_hints_at_a_time_control_without_reading_as_one() {
-    let h = harness(
-        GameKind::Hexapawn,
-        3,
+/// A window of the usual size on `kind` at `size`, both sides played by humans.
+fn two_humans(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
+    harness(
+        kind,
+        size,
         [Player::default(), Player::default()],
         [1100.0, 760.0],
-    );
+    )
+}
+
+#[test]
+fn the_empty_clock_field_hints_at_a_time_control_without_reading_as_one() {
+    let h = two_humans(GameKind::Hexapawn, 3);
     assert_eq!(h.state().settings.clock, "", "no clock");
     let field = h
         .get_all_by_label("clock (M:SS+inc; empty: none)")
@@ -37,12 +44,7 @@ fn the_empty_clock_field_hints_at_a_time_control_without_reading_as_one() {
 
 #[test]
 fn a_game_of_ten_plies_is_said_to_have_five_moves_as_the_move_table_numbers_them() {
-    let mut h = harness(
-        GameKind::Oska,
-        5,
-        [Player::default(), Player::default()],
-        [1100.0, 760.0],
-    );
+    let mut h = two_humans(GameKind::Oska, 5);
     for ply in 0..10 {
         let mv = h.state().model().game().legal_moves(ply)[0];
         h.state_mut().apply(Action::Play(mv));
@@ -60,12 +62,7 @@ fn a_game_of_ten_plies_is_said_to_have_five_moves_as_the_move_table_numbers_them
 #[test]
 fn the_graph_has_a_point_for_the_start_position() {
     use boardgames_core::score::Score;
-    let mut h = harness(
-        GameKind::Hexapawn,
-        3,
-        [Player::default(), Player::default()],
-        [1100.0, 760.0],
-    );
+    let mut h = two_humans(GameKind::Hexapawn, 3);
     h.state_mut()
         .start_from_args(&["hexapawn".into(), "3".into(), "b1b2".into(), "a3b2".into()]);
     h.run_steps(2);

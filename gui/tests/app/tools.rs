@@ -28,6 +28,19 @@ fn disabled(h: &Harness<'static, GuiApp>, label: &str) -> bool {
     h.get_by_label(label).accesskit_node().is_disabled()
 }
 
+/// Opens the solver (Analysis, Solver) and starts it.
+fn start_solving(h: &mut Harness<'static, GuiApp>) {
+    common::menu(h, "Analysis", "Solver");
+    click(h, "Solve");
+}
+
+/// A window on `kind` at `size` whose solver is started on the start position.
+fn solving(kind: GameKind, size: usize) -> Harness<'static, GuiApp> {
+    let mut h = harness(kind, size);
+    start_solving(&mut h);
+    h
+}
+
 #[test]
 fn the_editor_refuses_two_white_flags_and_plays_a_legal_position() {
     let mut h = harness(GameKind::Ctf, 3);
@@ -141,9 +154,7 @@ fn the_console_shows_the_lines_of_our_engine_and_filters_them() {
 
 #[test]
 fn solve_hexapawn_3_from_the_start_is_a_win_for_black() {
-    let mut h = harness(GameKind::Hexapawn, 3);
-    common::menu(&mut h, "Analysis", "Solver");
-    click(&mut h, "Solve");
+    let mut h = solving(GameKind::Hexapawn, 3);
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     assert_eq!(
         h.state().solver().state(),
@@ -171,8 +182,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
         .set_position(GameKind::Oska, "w---/---/--/--b/---b", Side::Black)
         .expect("a legal position");
     h.run_steps(2);
-    common::menu(&mut h, "Analysis", "Solver");
-    click(&mut h, "Solve");
+    start_solving(&mut h);
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 8 plies");
     // The same board with White to move: `win 7`.
@@ -189,9 +199,7 @@ fn solve_a_small_oska_position_with_black_to_move_is_told_from_whites_view() {
 #[test]
 fn the_exact_solvers_stages_reach_the_window() {
     // Hexapawn 5: stage wdl proves a win, each distance test a faster one, down to win 19.
-    let mut h = harness(GameKind::Hexapawn, 5);
-    common::menu(&mut h, "Analysis", "Solver");
-    click(&mut h, "Solve");
+    let mut h = solving(GameKind::Hexapawn, 5);
     wait_for(&mut h, "the solver's answer", |a| !a.solver().running());
     h.get_by_label("White wins in 19 plies");
     let solver = h.state().solver();
@@ -205,9 +213,7 @@ fn the_exact_solvers_stages_reach_the_window() {
 
 #[test]
 fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
-    let mut h = harness(GameKind::Oska, 6);
-    common::menu(&mut h, "Analysis", "Solver");
-    click(&mut h, "Solve");
+    let mut h = solving(GameKind::Oska, 6);
     // The engine reports about once a second.
     wait_for(&mut h, "a progress line", |a| {
         a.solver().progress().is_some()
@@ -225,9 +231,7 @@ fn a_long_exact_solve_shows_its_progress_and_can_be_stopped() {
 
 #[test]
 fn a_capture_the_flag_solve_can_be_stopped() {
-    let mut h = harness(GameKind::Ctf, 7);
-    common::menu(&mut h, "Analysis", "Solver");
-    click(&mut h, "Solve");
+    let mut h = solving(GameKind::Ctf, 7);
     h.get_by_label_contains("exact for this game's history");
     let stopping = h.state().solver().running();
     if stopping {

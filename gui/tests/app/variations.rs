@@ -52,6 +52,21 @@ fn names(h: &Harness<'static, GuiApp>) -> Vec<String> {
     h.state().model().game().move_names()
 }
 
+/// Picks the piece at `from` up and carries it over `to`, not dropping it.
+fn drag_over(h: &mut Harness<'static, GuiApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.drag_at(from);
+    h.run_steps(2);
+    h.hover_at(to);
+    h.run_steps(2);
+}
+
+/// Drops the dragged piece at `to`.
+fn drop_at(h: &mut Harness<'static, GuiApp>, to: egui::Pos2) {
+    h.drop_at(to);
+    h.run_steps(3);
+}
+
 /// Hexapawn 3 after b1b2 a3a2, then back to b1b2 in the moves panel and another reply, c3c2: a
 /// variation, not a new game.
 fn branched() -> Harness<'static, GuiApp> {
@@ -115,12 +130,8 @@ fn a_dragged_piece_follows_the_pointer_and_plays_where_it_is_dropped() {
     );
     let centre = |h: &Harness<'static, GuiApp>, sq| h.state().square_centre(sq).expect("drawn");
     let (from, to) = (centre(&h, b1), centre(&h, b2));
-    h.hover_at(from);
-    h.drag_at(from);
-    h.run_steps(2);
     let half = from + (to - from) * 0.5;
-    h.hover_at(half);
-    h.run_steps(2);
+    drag_over(&mut h, from, half);
     let geo = h.state().board_geometry().expect("the board is drawn");
     assert_eq!(
         geo.dragged,
@@ -131,8 +142,7 @@ fn a_dragged_piece_follows_the_pointer_and_plays_where_it_is_dropped() {
     assert!(names(&h).is_empty(), "nothing is played while dragging");
     h.hover_at(to);
     h.run_steps(1);
-    h.drop_at(to);
-    h.run_steps(3);
+    drop_at(&mut h, to);
     assert_eq!(names(&h), ["b1b2"]);
     let geo = h.state().board_geometry().expect("the board is drawn");
     assert_eq!(geo.dragged, None);
@@ -140,11 +150,7 @@ fn a_dragged_piece_follows_the_pointer_and_plays_where_it_is_dropped() {
     // A piece of the side not to move is not picked up, and a drop off the targets plays
     // nothing: Black's c3 may not go to a2.
     let (from, to) = (centre(&h, c3), centre(&h, a2));
-    h.hover_at(from);
-    h.drag_at(from);
-    h.run_steps(2);
-    h.hover_at(to);
-    h.run_steps(2);
+    drag_over(&mut h, from, to);
     assert_eq!(
         h.state()
             .board_geometry()
@@ -152,22 +158,16 @@ fn a_dragged_piece_follows_the_pointer_and_plays_where_it_is_dropped() {
             .map(|d| d.0),
         Some(c3)
     );
-    h.drop_at(to);
-    h.run_steps(3);
+    drop_at(&mut h, to);
     assert_eq!(names(&h), ["b1b2"], "c3a2 is not a move");
     let (from, to) = (centre(&h, b2), centre(&h, c3));
-    h.hover_at(from);
-    h.drag_at(from);
-    h.run_steps(2);
-    h.hover_at(to);
-    h.run_steps(2);
+    drag_over(&mut h, from, to);
     assert_eq!(
         h.state().board_geometry().and_then(|g| g.dragged),
         None,
         "White's b2 is not Black's to move"
     );
-    h.drop_at(to);
-    h.run_steps(3);
+    drop_at(&mut h, to);
     assert_eq!(names(&h), ["b1b2"]);
 }
 

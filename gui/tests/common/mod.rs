@@ -75,6 +75,72 @@ pub fn write_script(name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// Writes a fake engine (see [`write_script`]; its folder named after `id`) that reads its
+/// input line by line: it answers `uci` with `id name ID` and `uciok`, and any other line as
+/// the shell `case` arms `arms` say (lines `PATTERN) COMMANDS;;`); a line no arm matches is
+/// ignored.
+pub fn fake_engine(id: &str, arms: &str) -> PathBuf {
+    write_script(
+        id,
+        &format!(
+            "while read line; do case \"$line\" in\n\
+             uci) echo 'id name {id}'; echo uciok;;\n\
+             {arms}esac; done\n"
+        ),
+    )
+}
+
+/// Builds every table of the game `G` at `size` into a fresh temporary directory named after
+/// `name` (seconds for Oska 4); returns the directory.
+pub fn tables<G: boardgames_core::tablebase::Retro>(name: &str, size: usize) -> PathBuf {
+    use boardgames_core::tablebase::build::{Plan, build};
+    let dir = std::env::temp_dir().join(format!("gui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plan = Plan {
+        size,
+        max_pieces: size,
+        threads: 1,
+    };
+    build::<G>(plan, &|_| {}, &mut |header, values| {
+        boardgames_core::tablebase::file::write(&dir, header, values).map(|_| ())
+    })
+    .expect("the tables build");
+    dir
+}
+
+/// Plays Hexapawn 3 out between our engine at depth 3 on both sides, in a window of `window`
+/// size; returns the window at the game's end.
+pub fn engine_game_played_out(window: [f32; 2]) -> Harness<'static, GuiApp> {
+    let e = engine_path();
+    let mut h = harness(
+        GameKind::Hexapawn,
+        3,
+        [engine(e.clone(), 3), engine(e, 3)],
+        window,
+    );
+    wait_for(&mut h, "the end of the game", |a| {
+        a.model().game().outcome(a.model().game().len()).is_some()
+    });
+    h
+}
+
+/// The error of setting up `board` of `kind` with `side` to move, which must be refused (the
+/// panic says `refused`, what the test expected).
+pub fn refused_position(
+    h: &mut Harness<'static, GuiApp>,
+    kind: GameKind,
+    board: &str,
+    side: boardgames_core::games::Side,
+    refused: &str,
+) -> String {
+    h.state_mut()
+        .model_mut()
+        .set_position(kind, board, side)
+        .expect_err(refused)
+        .to_string()
+}
+
 /// A player that is an engine program limited to `depth` plies.
 pub fn engine(program: PathBuf, depth: u64) -> Player {
     Player {

@@ -108,6 +108,13 @@ impl Live {
         w.write_all(b"\n").unwrap();
     }
 
+    /// Sends each of `lines`, in order.
+    fn send_all(&mut self, lines: &[&str]) {
+        for line in lines {
+            self.send(line);
+        }
+    }
+
     fn next(&self) -> String {
         self.lines
             .recv_timeout(Duration::from_secs(20))
@@ -265,10 +272,12 @@ fn go_while_searching_is_busy_and_stop_while_idle_is_silent() {
     let mut live = Live::start();
     live.send("stop");
     assert!(live.sync().is_empty());
-    live.send("go infinite");
-    live.send("go depth 1");
-    live.send("position startpos moves a1a2");
-    live.send("show");
+    live.send_all(&[
+        "go infinite",
+        "go depth 1",
+        "position startpos moves a1a2",
+        "show",
+    ]);
     let seen = live.sync();
     let errs = errors(&seen);
     assert_eq!(errs.len(), 2);
@@ -844,10 +853,7 @@ fn protocol_md_statements_hold() {
     assert!(out[1].starts_with("error bad-value 'chess'"), "{out:?}");
     assert!(out[2].starts_with("error bad-value"), "{out:?}");
     let mut live = Live::start();
-    live.send("go infinite");
-    live.send("go depth x");
-    live.send("go depth 2");
-    live.send("newgame oska 12");
+    live.send_all(&["go infinite", "go depth x", "go depth 2", "newgame oska 12"]);
     let seen = live.sync();
     let errs = errors(&seen);
     assert!(errs[0].starts_with("error syntax"), "{errs:?}");
@@ -868,12 +874,19 @@ fn without_times(line: &str) -> String {
     words.join(" ")
 }
 
+/// The `info` lines of a session's output, read back.
+fn infos(lines: &[String]) -> impl Iterator<Item = Info> + '_ {
+    lines.iter().filter_map(|l| match Reply::parse(l) {
+        Ok(Reply::Info(i)) => Some(i),
+        _ => None,
+    })
+}
+
 /// The `info depth` lines of a session's output, read back.
 fn search_infos(lines: &[String]) -> Vec<boardgames_core::protocol::SearchInfo> {
-    lines
-        .iter()
-        .filter_map(|l| match Reply::parse(l) {
-            Ok(Reply::Info(Info::Search(i))) => Some(i),
+    infos(lines)
+        .filter_map(|i| match i {
+            Info::Search(i) => Some(i),
             _ => None,
         })
         .collect()
@@ -881,10 +894,9 @@ fn search_infos(lines: &[String]) -> Vec<boardgames_core::protocol::SearchInfo> 
 
 /// Each `info nodes` progress line among `lines`.
 fn progress_lines(lines: &[String]) -> Vec<ProgressInfo> {
-    lines
-        .iter()
-        .filter_map(|l| match Reply::parse(l) {
-            Ok(Reply::Info(Info::Progress(p))) => Some(p),
+    infos(lines)
+        .filter_map(|i| match i {
+            Info::Progress(p) => Some(p),
             _ => None,
         })
         .collect()
@@ -1019,33 +1031,50 @@ fn a_long_exact_solve_reports_progress_while_it_runs() {
     live.close();
 }
 
-/// A backend whose search panics on its first call (a stand-in for a bug), then searches.
-struct PanicsOnce(bool, SearchBackend);
+/// Our search with the twists a test plants: a panic in its next search (a stand-in for a bug;
+/// the searches after it run), and Hexapawn declared alone (as a seed function of one game
+/// does). Without a twist, it is our search.
+#[derive(Default)]
+struct Twisted {
+    search: SearchBackend,
+    panic_next: bool,
+    hexapawn_only: bool,
+}
 
-impl Backend for PanicsOnce {
+impl Backend for Twisted {
     fn resize(&mut self, hash_mib: usize) {
-        self.1.resize(hash_mib);
+        self.search.resize(hash_mib);
     }
     fn set_trace(&mut self, on: bool) {
-        self.1.set_trace(on);
+        self.search.set_trace(on);
     }
     fn set_evaluator(&mut self, kind: EvalKind) {
-        self.1.set_evaluator(kind);
+        self.search.set_evaluator(kind);
     }
     fn clear(&mut self) {
-        self.1.clear();
+        self.search.clear();
+    }
+    fn games(&self) -> Vec<GameKind> {
+        if self.hexapawn_only {
+            vec![GameKind::Hexapawn]
+        } else {
+            self.search.games()
+        }
     }
     fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
-        if !std::mem::replace(&mut self.0, true) {
+        if std::mem::take(&mut self.panic_next) {
             panic!("a planted bug");
         }
-        self.1.search(line, call)
+        self.search.search(line, call)
     }
 }
 
 #[test]
 fn a_panicking_search_is_reported_and_the_next_one_runs() {
-    let mut live = Live::with(PanicsOnce(false, SearchBackend::default()));
+    let mut live = Live::with(Twisted {
+        panic_next: true,
+        ..Twisted::default()
+    });
     live.send("newgame hexapawn 3");
     live.send("go depth 1");
     assert_eq!(
@@ -1066,35 +1095,14 @@ fn a_panicking_search_is_reported_and_the_next_one_runs() {
     live.close();
 }
 
-/// Our search, declaring Hexapawn alone (as a seed function of one game does).
-struct HexapawnOnly(SearchBackend);
-
-impl Backend for HexapawnOnly {
-    fn resize(&mut self, hash_mib: usize) {
-        self.0.resize(hash_mib);
-    }
-    fn set_trace(&mut self, on: bool) {
-        self.0.set_trace(on);
-    }
-    fn set_evaluator(&mut self, kind: EvalKind) {
-        self.0.set_evaluator(kind);
-    }
-    fn clear(&mut self) {
-        self.0.clear();
-    }
-    fn games(&self) -> Vec<GameKind> {
-        vec![GameKind::Hexapawn]
-    }
-    fn search(&mut self, line: &AnyLine, call: SearchCall<'_>) -> Option<Move> {
-        self.0.search(line, call)
-    }
-}
-
 #[test]
 fn a_backend_of_one_game_declares_it_starts_in_it_and_refuses_the_others() {
     let out = session_with(
         "uci\nshow\nnewgame oska 4\nshow\nnewgame hexapawn 4\nshow\n",
-        HexapawnOnly(SearchBackend::default()),
+        Twisted {
+            hexapawn_only: true,
+            ..Twisted::default()
+        },
     );
     let games: Vec<&String> = out.iter().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games, ["game hexapawn 3 11"], "{out:?}");
