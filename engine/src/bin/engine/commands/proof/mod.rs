@@ -21,10 +21,11 @@ crate::cli::subcommands! {
     /// Check proof certificates; cut a proof into jobs for make, Slurm or GNU parallel.
     ///
     /// Proof certificates: the proof tree of a value, written by `engine solve --proof
-    /// --certificate FILE`; `check` verifies one with the rules and the tables only. `plan` cuts the
-    /// tree below a position at a depth into independent proof jobs (one per frontier position) for
-    /// a scheduler, `job` runs one of them, and `merge` works their values up to the root, writes the
-    /// root's certificate, or re-plans the jobs still open with a larger budget.
+    /// --certificate FILE`; `check` verifies one with the rules and the tables only. `plan` cuts
+    /// the tree below a position at a depth into independent proof jobs (one per frontier
+    /// position) for a scheduler, `job` runs one of them, and `merge` works their values up to
+    /// the root, writes the root's certificate, or re-plans the jobs still open with a larger
+    /// budget.
     pub struct Args;
     /// What `engine proof` does.
     enum Action {
