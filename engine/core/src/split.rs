@@ -788,6 +788,32 @@ mod tests {
         }
     }
 
+    /// A kept table's disproofs may rest on draws met by an earlier job. Black wins A, and
+    /// A's search disproves (for Black) a drawn position through its drawn ends; B, Black to
+    /// move, has one move, into that position. B is a draw: the kept draw flag sends its proof
+    /// to the second stage, where without it the kept disproof made B a loss (seen, with the
+    /// flag not restored). The pair was found by a scan of every Oska 4 position.
+    #[test]
+    fn a_kept_disproof_through_a_draw_leaves_a_draw_a_draw() {
+        let read = |board: &str| {
+            *crate::games::format::parse_board::<Oska>(board, crate::games::Side::Black)
+                .unwrap()
+                .line
+                .current()
+        };
+        let (a, b) = (read("ww--/-b-/b-/---/b-ww"), read("wwb-/---/--/b--/b-ww"));
+        assert_eq!(b.count_moves(), 1);
+        assert_eq!((prove(&a), prove(&b)), (Value::Win, Value::Draw));
+        let stop = AtomicBool::new(false);
+        let mut search = ProofSearch::<Oska>::new(1, None);
+        assert_eq!(
+            search.run(&a, None, &stop, &mut |_| {}).value(),
+            Some(Value::Win)
+        );
+        let kept = search.run_keeping_table(&b, None, &stop, &mut |_| {});
+        assert_eq!(kept.value(), Some(Value::Draw));
+    }
+
     fn truth_root<G: Game>(split: &Split<G>, truth: &[Option<Value>]) -> Option<Value> {
         split.combine(truth).root
     }
