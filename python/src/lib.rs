@@ -176,10 +176,9 @@ impl PyOutcome {
 pub struct Position {
     line: AnyLine,
     size: usize,
-    /// How the line was set up: the start, or a board with its side and earlier boards.
+    /// How the line was set up: the start, or a board with its side and earlier boards (what
+    /// pickle keeps, with the moves).
     setup: Setup,
-    /// The board's text and side it was read from (`None` for the start), which pickle keeps.
-    read_from: Option<(String, Side)>,
     /// The moves pushed since the set-up, as named when played.
     moves: Vec<String>,
 }
@@ -239,16 +238,13 @@ impl Position {
         )
     }
 
-    /// The start position of `kind` at `size` (a size of the game).
-    fn at_start(kind: GameKind, size: usize) -> PyResult<Position> {
-        let line: AnyLine = with_game!(kind, G => {
-            Line::new(G::start(size).map_err(value_error)?).into()
-        });
+    /// The line `setup` describes in `kind` at `size`, checked by the rules.
+    fn set_up(kind: GameKind, size: usize, setup: Setup) -> PyResult<Position> {
+        let line: AnyLine = with_game!(kind, G => setup.line::<G>(size).map_err(value_error)?.into());
         Ok(Position {
+            size: with_game!(l in &line => l.current().size()),
             line,
-            size,
-            setup: Setup::StartPos,
-            read_from: None,
+            setup,
             moves: Vec::new(),
         })
     }
@@ -267,7 +263,6 @@ impl Position {
         Ok(Position {
             size: line.current().size(),
             setup: Setup::of(&line),
-            read_from: Some((board.to_string(), side)),
             line: line.into(),
             moves: Vec::new(),
         })
@@ -277,7 +272,7 @@ impl Position {
 /// What `Position.__reduce__` gives pickle: `Position._restore` and its arguments.
 type Reduced<'py> = (
     Bound<'py, PyAny>,
-    (&'static str, usize, Option<String>, char, Vec<String>),
+    (&'static str, usize, String, Vec<String>),
 );
 
 /// The text of a Python list of strings: `['www', '---', 'bbb']`, the seeds' Python format.
@@ -342,7 +337,7 @@ impl Position {
                     "{kind} size {size} is not supported: sizes {lo} to {hi} are"
                 ))
             })?;
-        Position::at_start(kind, size)
+        Position::set_up(kind, size, Setup::StartPos)
     }
 
     /// A position of `game` from `board` with `side` (`'w'` or `'b'`) to move.
@@ -531,17 +526,19 @@ impl Position {
         self.clone()
     }
 
-    /// What pickle stores: the set-up (game, size, the board's text and side, or none for the
-    /// start) and the moves pushed, replayed by `Position._restore`.
+    /// What pickle stores: the game, the size, the set-up as the protocol writes it
+    /// (`startpos`, or `board B SIDE [history ...]`) and the moves pushed, replayed by
+    /// `Position._restore`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let restore = py.get_type::<Position>().getattr("_restore")?;
-        let (text, side) = match &self.read_from {
-            None => (None, 'w'),
-            Some((text, side)) => (Some(text.clone()), side.letter()),
-        };
         Ok((
             restore,
-            (self.game(), self.size, text, side, self.moves.clone()),
+            (
+                self.game(),
+                self.size,
+                self.setup.to_string(),
+                self.moves.clone(),
+            ),
         ))
     }
 
@@ -551,15 +548,11 @@ impl Position {
         _cls: &Bound<'_, pyo3::types::PyType>,
         game: &str,
         size: usize,
-        text: Option<&str>,
-        side: &str,
+        setup: &str,
         moves: Vec<String>,
     ) -> PyResult<Position> {
-        let kind = game_kind(game)?;
-        let mut pos = match text {
-            None => Position::at_start(kind, size)?,
-            Some(text) => Position::read(kind, text, side_of(side)?)?,
-        };
+        let setup = setup.parse::<Setup>().map_err(value_error)?;
+        let mut pos = Position::set_up(game_kind(game)?, size, setup)?;
         for m in &moves {
             pos.play(m)?;
         }
