@@ -240,7 +240,8 @@ impl Position {
 
     /// The line `setup` describes in `kind` at `size`, checked by the rules.
     fn set_up(kind: GameKind, size: usize, setup: Setup) -> PyResult<Position> {
-        let line: AnyLine = with_game!(kind, G => setup.line::<G>(size).map_err(value_error)?.into());
+        let line: AnyLine =
+            with_game!(kind, G => setup.line::<G>(size).map_err(value_error)?.into());
         Ok(Position {
             size: with_game!(l in &line => l.current().size()),
             line,
